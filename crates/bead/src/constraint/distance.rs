@@ -1,0 +1,91 @@
+//! Distance: a rigid rod of length L between two points (seed 000 §4, seed 002).
+//!
+//! ```text
+//! d = x₁ − x₂,  u = d / |d|,  w = ẋ₁ − ẋ₂
+//! C   = |d| − L
+//! Ċ   = u·w                          ∂C/∂x₁ = uᵀ,  ∂C/∂x₂ = −uᵀ
+//! J̇ẋ  = (|w|² − (u·w)²) / |d|        (the rate of turn of u, projected on w)
+//! ```
+//!
+//! The gradient has unit length, so λ is the rod's force in newtons: the rod pushes x₁ by `λ u`
+//! and x₂ by `−λ u`. **λ < 0 is tension** (the rod pulls its ends together), λ > 0 compression.
+
+use super::{Constraint, ConstraintError, ConstraintEval};
+use crate::point::{Operand, Point};
+use crate::vector::{dot, norm, sub};
+
+/// A rigid rod between two points.
+///
+/// ```
+/// use bead::{constraint::Distance, Particle, System};
+/// let mut sys = System::new(2)?;
+/// let a = sys.add_particle(Particle::anchor(&[0.0, 0.0]))?;
+/// let b = sys.add_particle(Particle::new(&[1.0, 0.0]))?;
+/// sys.add_constraint(Distance::new(a, b, 1.0))?;
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Distance {
+    points: [Point; 2],
+    length: f64,
+}
+
+impl Distance {
+    /// A rod of `length` metres between `a` and `b`.
+    pub fn new(a: impl Into<Point>, b: impl Into<Point>, length: f64) -> Self {
+        Distance { points: [a.into(), b.into()], length }
+    }
+
+    /// Rest length, in metres.
+    pub fn length(&self) -> f64 {
+        self.length
+    }
+
+    /// Changes the rest length, in metres (the feedback term then pulls the rod to it).
+    pub fn set_length(&mut self, length: f64) {
+        self.length = length;
+    }
+
+    /// The two ends.
+    pub fn points(&self) -> [Point; 2] {
+        self.points
+    }
+}
+
+impl Constraint for Distance {
+    fn rows(&self, _dim: usize) -> usize {
+        1
+    }
+
+    fn operands(&self) -> Vec<Operand> {
+        self.points.iter().map(|&p| p.into()).collect()
+    }
+
+    fn check(&self, _dim: usize) -> Result<(), String> {
+        if !(self.length > 0.0 && self.length.is_finite()) {
+            return Err(format!("rod length must be positive and finite, got {}", self.length));
+        }
+        if self.points[0] == self.points[1] {
+            return Err("a rod needs two different points".into());
+        }
+        Ok(())
+    }
+
+    fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
+        let dim = eval.dim();
+        let d = sub(eval.x(0), eval.x(1));
+        let w = sub(eval.v(0), eval.v(1));
+        let len = norm(&d[..dim]);
+        if !(len > 0.0) {
+            return Err(ConstraintError::new("the rod's two ends coincide: its direction is undefined"));
+        }
+        let u: [f64; 3] = std::array::from_fn(|i| d[i] / len);
+        let uw = dot(&u, &w);
+        eval.set_value(0, len - self.length);
+        eval.set_gradient(0, 0, &u[..dim]);
+        let minus_u = u.map(|x| -x);
+        eval.set_gradient(0, 1, &minus_u[..dim]);
+        eval.set_jdot_xdot(0, (dot(&w, &w) - uw * uw) / len);
+        Ok(())
+    }
+}

@@ -1,0 +1,208 @@
+//! Equality constraints `C(x, t) = 0` on points, and the trait every constraint implements.
+//!
+//! Seed 000 §4 ("Tinkertoys") asks that each constraint be an object that evaluates its own slice
+//! of `C`, `Ċ`, its blocks of `J` and its part of `J̇q̇`, so that models can be snapped together
+//! from ready-made pieces. In bead a constraint sees only its [`Operand`]s (usually world points),
+//! and writes, for each of its rows `r`:
+//!
+//! ```text
+//! C_r                                   value
+//! G_r,i = ∂C_r/∂x_i                     gradient with respect to operand i
+//! ∂C_r/∂t                               explicit time derivative (0 unless it moves with t)
+//! J̇ẋ_r = Σ_ij ẋ_iᵀ ∂²C_r/∂x_i∂x_j ẋ_j + 2 Σ_i ẋ_iᵀ ∂²C_r/∂x_i∂t + ∂²C_r/∂t²
+//! ```
+//!
+//! that is, everything of `C̈` except `G ẍ` (seed 003's `J̇q̇ + c_tt`, with the mixed term that a
+//! moving target adds). The system turns these into body blocks by the chain rule
+//! (see [`crate::point`]): `J_b = Σ G_i P_i`, `Ċ = Σ G_i ẋ_i + ∂C/∂t`,
+//! `J̇q̇ = J̇ẋ + Σ G_i a_vp,i`. A new constraint type is therefore one file: its mathematics, a
+//! type, and an `impl Constraint`.
+//!
+//! The built-ins use unit-length gradients wherever the geometry allows (`|x₁ − x₂| − L`,
+//! `n̂·(x − p)`, `|x − c| − r`), so that each λ is a force in newtons along that gradient:
+//! the constraint force on operand `i` is `G_iᵀ λ`.
+
+mod distance;
+mod nail;
+mod on_circle;
+mod on_line;
+mod on_plane;
+mod on_sphere;
+
+pub use distance::Distance;
+pub use nail::Nail;
+pub use on_circle::OnCircle;
+pub use on_line::OnLine;
+pub use on_plane::OnPlane;
+pub use on_sphere::OnSphere;
+
+use std::any::Any;
+use std::fmt::Debug;
+
+use crate::point::Operand;
+
+/// Handle of a constraint in a [`System`](crate::System). Never reused within one system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConstraintId(pub(crate) usize);
+
+impl ConstraintId {
+    /// Position of the constraint in insertion order.
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
+
+/// Whether a constraint holds `C = 0` always, or only takes part when active.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConstraintKind {
+    /// `C(x, t) = 0` at all times.
+    Equality,
+}
+
+/// A constraint could not be evaluated at this state (for example, a rod whose two ends coincide
+/// has no direction).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{reason}")]
+pub struct ConstraintError {
+    /// What went wrong, in the user's terms.
+    pub reason: String,
+}
+
+impl ConstraintError {
+    /// An error with the given reason.
+    pub fn new(reason: impl Into<String>) -> Self {
+        ConstraintError { reason: reason.into() }
+    }
+}
+
+/// An implicit constraint `C(x, t) = 0` on a few operands.
+///
+/// Implement it to add a constraint type; or, without writing derivatives by hand, build one from
+/// a scalar function with [`crate::autodiff::Custom`].
+///
+/// ```
+/// use bead::{Constraint, ConstraintError, ConstraintEval, Operand, ParticleId, Particle, System};
+///
+/// /// Keeps a point's height at zero: C = y, ∂C/∂x = (0, 1).
+/// #[derive(Debug)]
+/// struct OnFloor(ParticleId);
+///
+/// impl Constraint for OnFloor {
+///     fn rows(&self, _dim: usize) -> usize { 1 }
+///     fn operands(&self) -> Vec<Operand> { vec![self.0.into()] }
+///     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
+///         let y = eval.x(0)[1];
+///         eval.set_value(0, y);
+///         eval.set_gradient(0, 0, &[0.0, 1.0]);
+///         Ok(())
+///     }
+/// }
+///
+/// let mut sys = System::new(2)?;
+/// let p = sys.add_particle(Particle::new(&[0.0, 0.0]).velocity(&[1.0, 0.0]))?;
+/// sys.add_constraint(OnFloor(p))?;
+/// sys.add_force(bead::force::Gravity::new(&[0.0, -9.81]))?;
+/// sys.step(0.01).unwrap();
+/// assert!(sys.position(p)[1].abs() < 1e-12); // held against gravity
+/// assert!((sys.position(p)[0] - 0.01).abs() < 1e-12);
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+pub trait Constraint: Any + Debug + Send + Sync {
+    /// Number of scalar rows (the length of this constraint's slice of `C`) in a `dim`-D system.
+    fn rows(&self, dim: usize) -> usize;
+
+    /// The operands `C` depends on, in the order `evaluate` indexes them.
+    fn operands(&self) -> Vec<Operand>;
+
+    /// Whether this is an equality (the default) or another kind of constraint.
+    fn kind(&self) -> ConstraintKind {
+        ConstraintKind::Equality
+    }
+
+    /// Checks the constraint's own parameters against the system's dimension when it is added.
+    fn check(&self, dim: usize) -> Result<(), String> {
+        let _ = dim;
+        Ok(())
+    }
+
+    /// Writes `C`, `∂C/∂t`, the gradients and `J̇ẋ` at the state in `eval`.
+    ///
+    /// Rows and gradients not written are zero.
+    fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError>;
+}
+
+/// One constraint's view of the state, and the buffers it writes its rows into.
+///
+/// Operand `i`'s coordinates are `x(i)` (for a point, its world position), its velocity `v(i)`.
+#[derive(Debug)]
+pub struct ConstraintEval<'a> {
+    pub(crate) t: f64,
+    pub(crate) dim: usize,
+    /// Start of each operand in `x`/`v`, plus the total length at the end.
+    pub(crate) offsets: &'a [usize],
+    pub(crate) x: &'a [f64],
+    pub(crate) v: &'a [f64],
+    pub(crate) c: &'a mut [f64],
+    pub(crate) c_t: &'a mut [f64],
+    pub(crate) jdot_xdot: &'a mut [f64],
+    /// Row-major gradient blocks: operand `i` occupies `rows × k_i` at `rows · offsets[i]`.
+    pub(crate) gradient: &'a mut [f64],
+}
+
+impl ConstraintEval<'_> {
+    /// Time, in seconds.
+    pub fn time(&self) -> f64 {
+        self.t
+    }
+
+    /// Dimension of the space (2 or 3).
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    /// Coordinates of operand `i` (a point's world position, in metres).
+    pub fn x(&self, i: usize) -> &[f64] {
+        &self.x[self.offsets[i]..self.offsets[i + 1]]
+    }
+
+    /// Velocity of operand `i` (a point's world velocity, in metres per second).
+    pub fn v(&self, i: usize) -> &[f64] {
+        &self.v[self.offsets[i]..self.offsets[i + 1]]
+    }
+
+    /// Sets `C_row`.
+    pub fn set_value(&mut self, row: usize, c: f64) {
+        self.c[row] = c;
+    }
+
+    /// Sets `∂C_row/∂t`, the explicit time derivative (for targets that move with time).
+    pub fn set_time_derivative(&mut self, row: usize, c_t: f64) {
+        self.c_t[row] = c_t;
+    }
+
+    /// Sets `J̇ẋ_row`: every term of `C̈_row` that does not multiply an acceleration
+    /// (velocity products, the mixed `2 ẋ·∂²C/∂x∂t` and `∂²C/∂t²`).
+    pub fn set_jdot_xdot(&mut self, row: usize, value: f64) {
+        self.jdot_xdot[row] = value;
+    }
+
+    /// Sets `∂C_row/∂x_operand` (length = the operand's coordinate count).
+    pub fn set_gradient(&mut self, row: usize, operand: usize, gradient: &[f64]) {
+        let rows = self.c.len();
+        let k = self.offsets[operand + 1] - self.offsets[operand];
+        let start = rows * self.offsets[operand] + row * k;
+        self.gradient[start..start + k].copy_from_slice(gradient);
+    }
+}
+
+/// Checks a vector parameter against the system's dimension: `name has n components ...`.
+pub(crate) fn check_len(name: &str, v: &[f64], dim: usize) -> Result<(), String> {
+    if v.len() != dim {
+        return Err(format!("{name} has {} components; the system is {dim}D", v.len()));
+    }
+    if !v.iter().all(|x| x.is_finite()) {
+        return Err(format!("{name} has a non-finite component"));
+    }
+    Ok(())
+}

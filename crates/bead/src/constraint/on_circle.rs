@@ -1,0 +1,96 @@
+//! On-circle: a bead on a circular wire whose centre may move (seed 000 §2, seed 001).
+//!
+//! In 2D one row, seed 001's implicit form with a unit gradient (see [`OnSphere`](super::OnSphere)
+//! for C, Ċ, J̇ẋ):
+//!
+//! ```text
+//! C₀ = |x − c(t)| − r
+//! ```
+//!
+//! In 3D a circle is a sphere cut by the plane of the circle, so a second row is added
+//! (see [`OnPlane`](super::OnPlane)):
+//!
+//! ```text
+//! C₁ = n̂·(x − c(t))
+//! ```
+//!
+//! λ₀ is the radial force (λ₀ < 0 pulls toward the centre, as for a whirling bead) and λ₁ the
+//! force along the circle's axis, both in newtons. Seed 000's `C = ½(x·x − 1)` has the same zero
+//! set; its λ is λ₀ divided by |x| (see the bead-on-a-wire tests).
+
+use super::on_plane::planar_row;
+use super::on_sphere::{check_radius, radial_row};
+use super::{Constraint, ConstraintError, ConstraintEval, check_len};
+use crate::motion::Motion;
+use crate::point::{Operand, Point};
+use crate::vector::{Vec3, normalized};
+
+/// Keeps a point on a circle (2D), or on a circle in a plane (3D).
+///
+/// ```
+/// use bead::{constraint::OnCircle, Motion, Particle, System};
+/// let mut sys = System::new(2)?;
+/// let bead = sys.add_particle(Particle::new(&[1.0, 0.0]))?;
+/// sys.add_constraint(OnCircle::new(bead, Motion::fixed(&[0.0, 0.0]), 1.0))?;
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct OnCircle {
+    point: Point,
+    center: Motion,
+    radius: f64,
+    normal: Vec<f64>,
+    unit_normal: Option<Vec3>,
+}
+
+impl OnCircle {
+    /// Keeps `point` on the circle of `radius` metres about `center`; in 3D the circle lies in the
+    /// x-y plane unless [`OnCircle::with_normal`] says otherwise.
+    pub fn new(point: impl Into<Point>, center: Motion, radius: f64) -> Self {
+        OnCircle {
+            point: point.into(),
+            center,
+            radius,
+            normal: vec![0.0, 0.0, 1.0],
+            unit_normal: Some([0.0, 0.0, 1.0]),
+        }
+    }
+
+    /// Sets the axis of the circle (3D only).
+    pub fn with_normal(mut self, normal: &[f64]) -> Self {
+        self.unit_normal = normalized(normal);
+        self.normal = normal.to_vec();
+        self
+    }
+}
+
+impl Constraint for OnCircle {
+    fn rows(&self, dim: usize) -> usize {
+        dim - 1
+    }
+
+    fn operands(&self) -> Vec<Operand> {
+        vec![self.point.into()]
+    }
+
+    fn check(&self, dim: usize) -> Result<(), String> {
+        check_radius(self.radius)?;
+        if dim == 3 {
+            check_len("circle normal", &self.normal, dim)?;
+            if self.unit_normal.is_none() {
+                return Err("circle normal has zero length".into());
+            }
+        }
+        self.center.check(dim).map_err(|e| format!("circle centre: {e}"))
+    }
+
+    fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
+        let center = self.center.sample(eval.time());
+        radial_row(eval, 0, &center, self.radius)?;
+        if eval.dim() == 3 {
+            let n = self.unit_normal.ok_or_else(|| ConstraintError::new("circle normal has zero length"))?;
+            planar_row(eval, 1, &n, &center);
+        }
+        Ok(())
+    }
+}

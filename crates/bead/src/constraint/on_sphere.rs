@@ -1,0 +1,93 @@
+//! On-sphere: a point kept at distance r from a (possibly moving) centre, in 3D.
+//!
+//! ```text
+//! d = x − c(t),  u = d / |d|,  w = ẋ − ċ
+//! C   = |d| − r                                   (seed 001's |x| − r form)
+//! Ċ   = u·w                ∂C/∂x = uᵀ,  ∂C/∂t = −u·ċ
+//! J̇ẋ  = (|w|² − (u·w)²)/|d| − u·c̈
+//! ```
+//!
+//! λ is the force along the outward normal u, in newtons (λ < 0 pulls the point inward).
+//! In 2D the same row is [`OnCircle`](super::OnCircle).
+
+use super::{Constraint, ConstraintError, ConstraintEval};
+use crate::motion::{Motion, MotionSample};
+use crate::point::{Operand, Point};
+use crate::vector::{dot, norm, sub};
+
+/// Keeps a 3D point on a sphere.
+///
+/// ```
+/// use bead::{constraint::OnSphere, Motion, Particle, System};
+/// let mut sys = System::new(3)?;
+/// let p = sys.add_particle(Particle::new(&[0.0, 0.0, -1.0]))?;
+/// sys.add_constraint(OnSphere::new(p, Motion::fixed(&[0.0, 0.0, 0.0]), 1.0))?;
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct OnSphere {
+    point: Point,
+    center: Motion,
+    radius: f64,
+}
+
+impl OnSphere {
+    /// Keeps `point` at `radius` metres from `center`.
+    pub fn new(point: impl Into<Point>, center: Motion, radius: f64) -> Self {
+        OnSphere { point: point.into(), center, radius }
+    }
+}
+
+impl Constraint for OnSphere {
+    fn rows(&self, _dim: usize) -> usize {
+        1
+    }
+
+    fn operands(&self) -> Vec<Operand> {
+        vec![self.point.into()]
+    }
+
+    fn check(&self, dim: usize) -> Result<(), String> {
+        if dim != 3 {
+            return Err("on-sphere is for 3D systems; in 2D use on-circle".into());
+        }
+        check_radius(self.radius)?;
+        self.center.check(dim).map_err(|e| format!("sphere centre: {e}"))
+    }
+
+    fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
+        let center = self.center.sample(eval.time());
+        radial_row(eval, 0, &center, self.radius)
+    }
+}
+
+pub(super) fn check_radius(radius: f64) -> Result<(), String> {
+    if radius > 0.0 && radius.is_finite() {
+        Ok(())
+    } else {
+        Err(format!("radius must be positive and finite, got {radius}"))
+    }
+}
+
+/// Writes row `row` as `|x₀ − c(t)| − r` for operand 0 (shared with [`OnCircle`](super::OnCircle)).
+pub(super) fn radial_row(
+    eval: &mut ConstraintEval<'_>,
+    row: usize,
+    center: &MotionSample,
+    radius: f64,
+) -> Result<(), ConstraintError> {
+    let dim = eval.dim();
+    let d = sub(eval.x(0), &center.position[..dim]);
+    let w = sub(eval.v(0), &center.velocity[..dim]);
+    let len = norm(&d);
+    if !(len > 0.0) {
+        return Err(ConstraintError::new("the point is at the centre: the normal is undefined"));
+    }
+    let u: [f64; 3] = std::array::from_fn(|i| d[i] / len);
+    let uw = dot(&u, &w);
+    eval.set_value(row, len - radius);
+    eval.set_gradient(row, 0, &u[..dim]);
+    eval.set_time_derivative(row, -dot(&u, &center.velocity));
+    eval.set_jdot_xdot(row, (dot(&w, &w) - uw * uw) / len - dot(&u, &center.acceleration));
+    Ok(())
+}

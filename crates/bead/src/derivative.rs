@@ -1,0 +1,386 @@
+//! The derivative evaluation: Witkin's four steps (seed 000 §4.1).
+//!
+//! Given `(t, q, q̇)`, compute `q̈`:
+//!
+//! 1. [`Evaluator::clear_forces`] — zero the force accumulator `Q`;
+//! 2. [`Evaluator::apply_forces`] — every force object adds into `Q`;
+//! 3. [`Evaluator::constraint_forces`] — every constraint writes its slice of `C`, `Ċ`, `J̇q̇` and its
+//!    blocks of `J`; solve seed 000 eq. 11,
+//!    `J W Jᵀ λ = −J̇q̇ − J W Q − k_s C − k_d Ċ`, and form `Q̂ = Jᵀλ`;
+//! 4. [`Evaluator::accelerations`] — `q̈ = W (Q + Q̂)`.
+//!
+//! The order matters: constraint forces must see every applied force (step 3 after step 2), and
+//! the feedback terms enter the right-hand side, *inside* the solve — added after it, the
+//! constraint force would "dutifully cancel" them (seed 000 §2.2).
+//!
+//! The [`Layout`] (which rows belong to which constraint, which blocks of `J` exist) is built when
+//! the model's structure changes; each evaluation only refills values.
+
+use std::ops::Range;
+
+use crate::constraint::{ConstraintError, ConstraintEval, ConstraintId};
+use crate::force::ForceContext;
+use crate::point::{OperandKinematics, operand_size, write_operand};
+use crate::solve::{MultiplierMatrix, SolveError, SolveInfo, SolveParams};
+use crate::sparse::BlockSparse;
+use crate::system::{Feedback, Model};
+
+/// Why a derivative evaluation failed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum EvalError {
+    /// A constraint could not be evaluated at this state.
+    #[error("constraint '{name}': {source}")]
+    Constraint {
+        /// The constraint.
+        id: ConstraintId,
+        /// Its name.
+        name: String,
+        /// What went wrong.
+        source: ConstraintError,
+    },
+    /// The multiplier system could not be solved.
+    #[error("solving for the constraint forces: {0}")]
+    Solve(#[from] SolveError),
+    /// A force or a constraint produced a NaN or an infinity.
+    #[error("{0} is not finite")]
+    NonFinite(String),
+}
+
+/// Where each constraint's rows, operands and Jacobian blocks live.
+#[derive(Debug, Default)]
+pub(crate) struct Layout {
+    pub(crate) constraints: Vec<ConstraintSlot>,
+    operands: Vec<OperandSlot>,
+    pub(crate) jacobian: BlockSparse,
+    pub(crate) inv_mass: Vec<f64>,
+    op_len: usize,
+    grad_len: usize,
+    pjac_len: usize,
+}
+
+/// One constraint's place in the global vectors.
+#[derive(Debug)]
+pub(crate) struct ConstraintSlot {
+    /// Index in the model's constraint list.
+    pub(crate) index: usize,
+    /// Rows of `C`, `λ`.
+    pub(crate) rows: Range<usize>,
+    operands: Range<usize>,
+    /// Start of each operand in this constraint's coordinate buffer, then the total.
+    offsets: Vec<usize>,
+    x_offset: usize,
+    grad_offset: usize,
+    /// Jacobian blocks, one per distinct body.
+    blocks: Range<usize>,
+}
+
+#[derive(Debug)]
+struct OperandSlot {
+    body: usize,
+    k: usize,
+    ndof: usize,
+    pjac_offset: usize,
+    block: usize,
+}
+
+impl Layout {
+    /// Builds the layout of `model`: rows, operand buffers and the block pattern of `J`.
+    pub(crate) fn build(model: &Model, ndof: usize) -> Layout {
+        let mut layout = Layout { jacobian: BlockSparse::new(ndof), ..Default::default() };
+        layout.inv_mass = vec![0.0; ndof];
+        for body in model.bodies.iter().flatten() {
+            body.slice_mut(&mut layout.inv_mass).fill(body.inv_mass());
+        }
+        let mut row = 0;
+        for (index, entry) in model.constraints.iter().enumerate() {
+            let Some(entry) = entry else { continue };
+            let mut bodies: Vec<usize> = Vec::new();
+            for op in &entry.operands {
+                let b = op.body().0;
+                if !bodies.contains(&b) {
+                    bodies.push(b);
+                }
+            }
+            let columns: Vec<(usize, usize)> = bodies
+                .iter()
+                .map(|&b| {
+                    let body = model.body(b);
+                    (body.offset, body.ndof)
+                })
+                .collect();
+            let first_block = layout.jacobian.add_band(entry.rows, &columns);
+            let first_op = layout.operands.len();
+            let mut offsets = vec![0];
+            for op in &entry.operands {
+                let body = op.body().0;
+                let k = operand_size(op, model.dim);
+                let ndof = model.body(body).ndof;
+                let position = bodies.iter().position(|&b| b == body).unwrap_or_default();
+                layout.operands.push(OperandSlot {
+                    body,
+                    k,
+                    ndof,
+                    pjac_offset: layout.pjac_len,
+                    block: first_block + position,
+                });
+                layout.pjac_len += k * ndof;
+                offsets.push(offsets.last().copied().unwrap_or_default() + k);
+            }
+            let total = offsets.last().copied().unwrap_or_default();
+            layout.constraints.push(ConstraintSlot {
+                index,
+                rows: row..row + entry.rows,
+                operands: first_op..layout.operands.len(),
+                offsets,
+                x_offset: layout.op_len,
+                grad_offset: layout.grad_len,
+                blocks: first_block..first_block + bodies.len(),
+            });
+            layout.op_len += total;
+            layout.grad_len += entry.rows * total;
+            row += entry.rows;
+        }
+        layout
+    }
+
+    /// Total number of constraint rows.
+    pub(crate) fn rows(&self) -> usize {
+        self.jacobian.nrows()
+    }
+}
+
+/// The buffers of one derivative evaluation, and the solver; reused from one evaluation to the next.
+#[derive(Debug)]
+pub(crate) struct Evaluator {
+    pub(crate) layout: Layout,
+    op_x: Vec<f64>,
+    op_v: Vec<f64>,
+    op_vp: Vec<f64>,
+    op_pjac: Vec<f64>,
+    grad: Vec<f64>,
+    /// `C`.
+    pub(crate) c: Vec<f64>,
+    /// `Ċ`.
+    pub(crate) c_dot: Vec<f64>,
+    /// `J̇q̇` (with the time terms of moving constraints).
+    pub(crate) jdot_qdot: Vec<f64>,
+    /// Right-hand side of eq. 11.
+    rhs: Vec<f64>,
+    /// `λ`, kept between evaluations as the warm start.
+    pub(crate) lambda: Vec<f64>,
+    /// Applied force `Q`.
+    pub(crate) applied: Vec<f64>,
+    /// Constraint force `Q̂ = Jᵀλ`.
+    pub(crate) constraint_force: Vec<f64>,
+    tmp: Vec<f64>,
+    pub(crate) solver: Box<dyn crate::solve::LinearSolver>,
+    /// The last solve's statistics.
+    pub(crate) last_solve: SolveInfo,
+}
+
+impl Evaluator {
+    pub(crate) fn new(solver: Box<dyn crate::solve::LinearSolver>) -> Self {
+        Evaluator {
+            layout: Layout::default(),
+            op_x: Vec::new(),
+            op_v: Vec::new(),
+            op_vp: Vec::new(),
+            op_pjac: Vec::new(),
+            grad: Vec::new(),
+            c: Vec::new(),
+            c_dot: Vec::new(),
+            jdot_qdot: Vec::new(),
+            rhs: Vec::new(),
+            lambda: Vec::new(),
+            applied: Vec::new(),
+            constraint_force: Vec::new(),
+            tmp: Vec::new(),
+            solver,
+            last_solve: SolveInfo::default(),
+        }
+    }
+
+    /// Installs a new layout, keeping λ of the constraints that survive as the warm start.
+    pub(crate) fn set_layout(&mut self, layout: Layout, ndof: usize) {
+        let mut lambda = vec![0.0; layout.rows()];
+        for new in &layout.constraints {
+            if let Some(old) = self.layout.constraints.iter().find(|o| o.index == new.index)
+                && old.rows.len() == new.rows.len() && old.rows.end <= self.lambda.len() {
+                    lambda[new.rows.clone()].copy_from_slice(&self.lambda[old.rows.clone()]);
+                }
+        }
+        self.lambda = lambda;
+        let m = layout.rows();
+        for v in [&mut self.c, &mut self.c_dot, &mut self.jdot_qdot, &mut self.rhs] {
+            v.clear();
+            v.resize(m, 0.0);
+        }
+        for v in [&mut self.op_x, &mut self.op_v, &mut self.op_vp] {
+            v.resize(layout.op_len, 0.0);
+        }
+        self.op_pjac.resize(layout.pjac_len, 0.0);
+        self.grad.resize(layout.grad_len, 0.0);
+        for v in [&mut self.applied, &mut self.constraint_force, &mut self.tmp] {
+            v.clear();
+            v.resize(ndof, 0.0);
+        }
+        self.layout = layout;
+    }
+
+    /// `q̈` at `(t, q, q̇)`: the four steps of seed 000 §4.1.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn evaluate(
+        &mut self,
+        model: &Model,
+        feedback: &Feedback,
+        params: &SolveParams,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        a: &mut [f64],
+    ) -> Result<(), EvalError> {
+        self.clear_forces();
+        self.apply_forces(model, t, q, v)?;
+        self.constraint_forces(model, feedback, params, t, q, v)?;
+        self.accelerations(a)
+    }
+
+    /// Step 1: zero the force accumulator.
+    fn clear_forces(&mut self) {
+        self.applied.fill(0.0);
+    }
+
+    /// Step 2: every force object adds its forces into `Q`.
+    fn apply_forces(&mut self, model: &Model, t: f64, q: &[f64], v: &[f64]) -> Result<(), EvalError> {
+        let mut ctx = ForceContext { t, dim: model.dim, bodies: &model.bodies, q, v, applied: &mut self.applied };
+        for force in model.forces.iter().flatten() {
+            force.apply(&mut ctx);
+        }
+        if !crate::vector::all_finite(&self.applied) {
+            return Err(EvalError::NonFinite("the applied force Q".into()));
+        }
+        Ok(())
+    }
+
+    /// Step 3: assemble eq. 11, solve for λ, and form `Q̂ = Jᵀλ`.
+    fn constraint_forces(
+        &mut self,
+        model: &Model,
+        feedback: &Feedback,
+        params: &SolveParams,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+    ) -> Result<(), EvalError> {
+        if self.layout.rows() == 0 {
+            self.constraint_force.fill(0.0);
+            return Ok(());
+        }
+        self.evaluate_constraints(model, t, q, v)?;
+        // rhs = −J̇q̇ − J W Q − k_s C − k_d Ċ
+        for ((t, q), w) in self.tmp.iter_mut().zip(&self.applied).zip(&self.layout.inv_mass) {
+            *t = w * q;
+        }
+        self.layout.jacobian.mul(&self.tmp, &mut self.rhs);
+        for i in 0..self.rhs.len() {
+            self.rhs[i] = -self.jdot_qdot[i] - self.rhs[i] - feedback.ks * self.c[i] - feedback.kd * self.c_dot[i];
+        }
+        let matrix = MultiplierMatrix::new(&self.layout.jacobian, &self.layout.inv_mass);
+        self.last_solve = self.solver.solve(&matrix, &self.rhs, &mut self.lambda, params)?;
+        self.layout.jacobian.mul_transpose(&self.lambda, &mut self.constraint_force);
+        Ok(())
+    }
+
+    /// Step 4: `q̈ = W (Q + Q̂)`.
+    fn accelerations(&mut self, a: &mut [f64]) -> Result<(), EvalError> {
+        for (i, ai) in a.iter_mut().enumerate() {
+            *ai = self.layout.inv_mass[i] * (self.applied[i] + self.constraint_force[i]);
+        }
+        if !crate::vector::all_finite(a) {
+            return Err(EvalError::NonFinite("the acceleration".into()));
+        }
+        Ok(())
+    }
+
+    /// Every constraint writes `C`, `Ċ`, `J̇q̇` and its blocks of `J` at `(t, q, q̇)`.
+    pub(crate) fn evaluate_constraints(&mut self, model: &Model, t: f64, q: &[f64], v: &[f64]) -> Result<(), EvalError> {
+        let Evaluator { layout, op_x, op_v, op_vp, op_pjac, grad, c, c_dot, jdot_qdot, .. } = self;
+        for slot in &layout.constraints {
+            let Some(entry) = &model.constraints[slot.index] else { continue };
+            let ops = &layout.operands[slot.operands.clone()];
+            let len = slot.offsets.last().copied().unwrap_or_default();
+            let xs = slot.x_offset..slot.x_offset + len;
+            for (i, (op, os)) in entry.operands.iter().zip(ops).enumerate() {
+                let at = slot.x_offset + slot.offsets[i];
+                write_operand(
+                    op,
+                    model.body(os.body),
+                    q,
+                    v,
+                    OperandKinematics {
+                        x: &mut op_x[at..at + os.k],
+                        v: &mut op_v[at..at + os.k],
+                        jacobian: &mut op_pjac[os.pjac_offset..os.pjac_offset + os.k * os.ndof],
+                        velocity_product: &mut op_vp[at..at + os.k],
+                    },
+                );
+            }
+            let rows = slot.rows.clone();
+            let nrows = rows.len();
+            let g = &mut grad[slot.grad_offset..slot.grad_offset + nrows * len];
+            c[rows.clone()].fill(0.0);
+            c_dot[rows.clone()].fill(0.0);
+            jdot_qdot[rows.clone()].fill(0.0);
+            g.fill(0.0);
+            let mut eval = ConstraintEval {
+                t,
+                dim: model.dim,
+                offsets: &slot.offsets,
+                x: &op_x[xs.clone()],
+                v: &op_v[xs.clone()],
+                c: &mut c[rows.clone()],
+                c_t: &mut c_dot[rows.clone()],
+                jdot_xdot: &mut jdot_qdot[rows.clone()],
+                gradient: &mut *g,
+            };
+            let fail = |source: ConstraintError| EvalError::Constraint {
+                id: ConstraintId(slot.index),
+                name: entry.name.clone(),
+                source,
+            };
+            entry.constraint.evaluate(&mut eval).map_err(fail)?;
+
+            // Chain rule through each operand: J_b += G P, Ċ += G ẋ, J̇q̇ += G a_vp.
+            for b in slot.blocks.clone() {
+                layout.jacobian.block_values_mut(b).fill(0.0);
+            }
+            for (i, os) in ops.iter().enumerate() {
+                let at = slot.x_offset + slot.offsets[i];
+                let gi = &g[nrows * slot.offsets[i]..nrows * (slot.offsets[i] + os.k)];
+                let p = &op_pjac[os.pjac_offset..os.pjac_offset + os.k * os.ndof];
+                let block = layout.jacobian.block_values_mut(os.block);
+                for r in 0..nrows {
+                    let gr = &gi[r * os.k..(r + 1) * os.k];
+                    for (kk, gk) in gr.iter().enumerate() {
+                        if *gk != 0.0 {
+                            for col in 0..os.ndof {
+                                block[r * os.ndof + col] += gk * p[kk * os.ndof + col];
+                            }
+                        }
+                    }
+                    c_dot[rows.start + r] += crate::vector::dot(gr, &op_v[at..at + os.k]);
+                    jdot_qdot[rows.start + r] += crate::vector::dot(gr, &op_vp[at..at + os.k]);
+                }
+            }
+            let finite = crate::vector::all_finite(&c[rows.clone()])
+                && crate::vector::all_finite(&c_dot[rows.clone()])
+                && crate::vector::all_finite(&jdot_qdot[rows.clone()])
+                && crate::vector::all_finite(&grad[slot.grad_offset..slot.grad_offset + nrows * len]);
+            if !finite {
+                return Err(fail(ConstraintError::new("produced a value that is not finite")));
+            }
+        }
+        Ok(())
+    }
+}

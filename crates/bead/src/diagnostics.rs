@@ -1,0 +1,56 @@
+//! What a user reads after a step: energies, constraint errors, multipliers, constraint forces and
+//! solver effort (see [`System::diagnostics`](crate::System::diagnostics)).
+
+use crate::body::BodyId;
+use crate::constraint::ConstraintId;
+
+/// The state of the simulation's health at one instant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostics {
+    /// Time, in seconds.
+    pub time: f64,
+    /// Kinetic energy `½ q̇ᵀ M q̇`, in joules (anchors excluded).
+    pub kinetic_energy: f64,
+    /// Potential energy of the conservative forces (gravity, springs, constant forces), in joules.
+    pub potential_energy: f64,
+    /// Largest |C| over all constraint rows (metres for the built-ins).
+    pub max_abs_c: f64,
+    /// Largest |Ċ| over all constraint rows (m/s for the built-ins).
+    pub max_abs_c_dot: f64,
+    /// Iterations of the last λ solve.
+    pub solver_iterations: usize,
+    /// Relative residual of the last λ solve.
+    pub solver_residual: f64,
+    /// Each constraint's rows, multipliers and forces.
+    pub constraints: Vec<ConstraintReport>,
+}
+
+impl Diagnostics {
+    /// Kinetic plus potential energy, in joules.
+    pub fn total_energy(&self) -> f64 {
+        self.kinetic_energy + self.potential_energy
+    }
+
+    /// The report of one constraint.
+    pub fn constraint(&self, id: ConstraintId) -> Option<&ConstraintReport> {
+        self.constraints.iter().find(|c| c.id == id)
+    }
+}
+
+/// One constraint at one instant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConstraintReport {
+    /// The constraint.
+    pub id: ConstraintId,
+    /// Its name.
+    pub name: String,
+    /// `C`, one entry per row.
+    pub c: Vec<f64>,
+    /// `Ċ`, one entry per row.
+    pub c_dot: Vec<f64>,
+    /// The Lagrange multipliers λ, one per row (newtons for the built-ins).
+    pub lambda: Vec<f64>,
+    /// `Jᵀλ` on each body the constraint touches: the generalized force it exerts
+    /// (for a particle, the force vector in newtons).
+    pub forces: Vec<(BodyId, Vec<f64>)>,
+}

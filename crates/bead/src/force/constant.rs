@@ -1,0 +1,46 @@
+//! A constant force at a point: `f` fixed; potential `V = −f·x` (so energy checks include it).
+
+use super::{Force, ForceContext};
+use crate::point::Point;
+use crate::vector::{Vec3, dot, to_vec3};
+
+/// A constant world force applied at one point.
+///
+/// ```
+/// use bead::{force::ConstantForce, Particle, System};
+/// let mut sys = System::new(2)?;
+/// let p = sys.add_particle(Particle::new(&[0.0, 0.0]))?;
+/// sys.add_force(ConstantForce::new(p, &[2.0, -1.0]))?;
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct ConstantForce {
+    point: Point,
+    force: Vec3,
+    len: usize,
+}
+
+impl ConstantForce {
+    /// A force of `force` newtons at `point`.
+    pub fn new(point: impl Into<Point>, force: &[f64]) -> Self {
+        ConstantForce { point: point.into(), force: to_vec3(force), len: force.len() }
+    }
+}
+
+impl Force for ConstantForce {
+    fn apply(&self, ctx: &mut ForceContext<'_>) {
+        ctx.add_force(&self.point, &self.force);
+    }
+
+    fn potential_energy(&self, ctx: &ForceContext<'_>) -> f64 {
+        -dot(&self.force, &ctx.position(&self.point))
+    }
+
+    fn points(&self) -> Vec<Point> {
+        vec![self.point]
+    }
+
+    fn check(&self, dim: usize) -> Result<(), String> {
+        crate::constraint::check_len("force", &self.force[..self.len], dim)
+    }
+}

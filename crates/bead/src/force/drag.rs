@@ -1,0 +1,42 @@
+//! Viscous drag: `f = −c ẋ` on every body with mass (at its centre). Dissipative: no potential.
+
+use super::{Force, ForceContext};
+
+/// Linear viscous drag on every body.
+///
+/// ```
+/// use bead::{force::Drag, System};
+/// let mut sys = System::new(2)?;
+/// sys.add_force(Drag::new(0.1))?;
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Drag {
+    coefficient: f64,
+}
+
+impl Drag {
+    /// Drag of `coefficient` N·s/m.
+    pub fn new(coefficient: f64) -> Self {
+        Drag { coefficient }
+    }
+}
+
+impl Force for Drag {
+    fn apply(&self, ctx: &mut ForceContext<'_>) {
+        for i in 0..ctx.body_slots() {
+            if let Some((p, _)) = ctx.mass_point(i) {
+                let f = ctx.velocity(&p).map(|v| -self.coefficient * v);
+                ctx.add_force(&p, &f);
+            }
+        }
+    }
+
+    fn check(&self, _dim: usize) -> Result<(), String> {
+        if self.coefficient >= 0.0 && self.coefficient.is_finite() {
+            Ok(())
+        } else {
+            Err(format!("drag coefficient must be non-negative and finite, got {}", self.coefficient))
+        }
+    }
+}

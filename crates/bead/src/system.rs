@@ -1,0 +1,687 @@
+//! [`System`]: the one struct a user holds — bodies, forces, constraints, settings — and its
+//! [`System::step`].
+//!
+//! The system owns the generalized state `(t, q, q̇)` (seed 000 §3), the model that defines
+//! `q̈(t, q, q̇)` and the integrator that advances it. A step either succeeds, or returns a
+//! [`StepError`] and leaves the last good state untouched.
+
+use std::any::Any;
+
+use crate::body::{Body, BodyId, BodyKind, Particle, ParticleId};
+use crate::constraint::{Constraint, ConstraintId, ConstraintKind};
+use crate::derivative::{EvalError, Evaluator, Layout};
+use crate::diagnostics::{ConstraintReport, Diagnostics};
+use crate::error::{ModelError, StepError, StepFailure, WorstConstraint};
+use crate::force::{Force, ForceContext, ForceId};
+use crate::integrate::{Dynamics, Integrator, Rk4};
+use crate::point::{Operand, Point, point_position};
+use crate::solve::{ConjugateGradient, LinearSolver, SolveParams};
+
+/// The feedback terms of seed 000 eq. 11: solve for `C̈ = −k_s C − k_d Ċ` instead of `C̈ = 0`,
+/// so that drift is pulled back with damping.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Feedback {
+    /// Spring constant `k_s`, in 1/s².
+    pub ks: f64,
+    /// Damping constant `k_d`, in 1/s.
+    pub kd: f64,
+}
+
+impl Feedback {
+    /// Baumgarte's form (seed 004 eq. 5) for a time constant τ in seconds: `k_s = 1/τ²`,
+    /// `k_d = 2/τ` (critical damping of the constraint error).
+    ///
+    /// ```
+    /// let f = bead::Feedback::baumgarte(0.1);
+    /// assert!((f.ks - 100.0).abs() < 1e-9 && (f.kd - 20.0).abs() < 1e-12);
+    /// ```
+    pub fn baumgarte(tau: f64) -> Self {
+        Feedback { ks: 1.0 / (tau * tau), kd: 2.0 / tau }
+    }
+
+    /// No feedback: the constraints are held at the acceleration level only, and drift.
+    pub fn none() -> Self {
+        Feedback { ks: 0.0, kd: 0.0 }
+    }
+}
+
+impl Default for Feedback {
+    /// Baumgarte with τ = 0.1 s (`k_s = 100`, `k_d = 20`).
+    fn default() -> Self {
+        Feedback::baumgarte(0.1)
+    }
+}
+
+/// Post-step projection of `q` and `q̇` back onto the constraint manifold.
+///
+/// After each step: Newton iterations `q ← q − W Jᵀ (J W Jᵀ)⁻¹ C` until `max |C| ≤ tolerance`,
+/// then `q̇ ← q̇ − W Jᵀ (J W Jᵀ)⁻¹ Ċ`. Mass-weighted, so the correction is the smallest in kinetic
+/// metric. For users who want zero drift rather than Baumgarte feedback.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Projection {
+    /// Newton iterations at most.
+    pub max_iterations: usize,
+    /// Target `max |C|`, in the constraints' units (metres for the built-ins).
+    pub tolerance: f64,
+}
+
+impl Default for Projection {
+    fn default() -> Self {
+        Projection { max_iterations: 10, tolerance: 1e-12 }
+    }
+}
+
+/// Settings of the multiplier solve and of constraint stabilization.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Settings {
+    /// Feedback gains of eq. 11.
+    pub feedback: Feedback,
+    /// Tolerance and iteration cap of the λ solve.
+    pub solve: SolveParams,
+    /// Post-step projection, off by default.
+    pub projection: Option<Projection>,
+}
+
+/// What one step did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepStats {
+    /// Derivative evaluations (4 for RK4).
+    pub evaluations: usize,
+    /// Largest solver iteration count among them.
+    pub solver_iterations: usize,
+    /// Largest final relative residual among them.
+    pub solver_residual: f64,
+}
+
+/// A constraint and the name it is reported by.
+#[derive(Debug)]
+pub(crate) struct ConstraintEntry {
+    pub(crate) constraint: Box<dyn Constraint>,
+    pub(crate) name: String,
+    pub(crate) operands: Vec<Operand>,
+    pub(crate) rows: usize,
+}
+
+/// Bodies, forces and constraints: everything that defines `q̈(t, q, q̇)`.
+#[derive(Debug)]
+pub(crate) struct Model {
+    pub(crate) dim: usize,
+    pub(crate) bodies: Vec<Option<Body>>,
+    pub(crate) forces: Vec<Option<Box<dyn Force>>>,
+    pub(crate) constraints: Vec<Option<ConstraintEntry>>,
+}
+
+impl Model {
+    /// Body at slot `i`; slots handed out by this system always hold a body.
+    pub(crate) fn body(&self, i: usize) -> &Body {
+        match &self.bodies[i] {
+            Some(b) => b,
+            None => unreachable!("body handles are checked when forces and constraints are added"),
+        }
+    }
+}
+
+/// A constrained dynamical system: the facade of bead.
+///
+/// ```
+/// use bead::{constraint::Distance, force::Gravity, Particle, System};
+///
+/// // A simple pendulum: an anchor, a bob, a rod.
+/// let mut sys = System::new(2)?;
+/// let pivot = sys.add_particle(Particle::anchor(&[0.0, 0.0]))?;
+/// let bob = sys.add_particle(Particle::new(&[1.0, 0.0]).mass(2.0))?;
+/// sys.add_force(Gravity::new(&[0.0, -9.81]))?;
+/// let rod = sys.add_constraint(Distance::new(pivot, bob, 1.0))?;
+///
+/// for _ in 0..1000 {
+///     sys.step(0.001).expect("a pendulum does not diverge");
+/// }
+/// let d = sys.diagnostics().unwrap();
+/// assert!(d.max_abs_c < 1e-8);
+/// // The rod's force: λ < 0 is tension.
+/// assert!(d.constraint(rod).unwrap().lambda[0] < 0.0);
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+#[derive(Debug)]
+pub struct System {
+    model: Model,
+    t: f64,
+    q: Vec<f64>,
+    v: Vec<f64>,
+    q_next: Vec<f64>,
+    v_next: Vec<f64>,
+    steps: u64,
+    settings: Settings,
+    integrator: Box<dyn Integrator>,
+    evaluator: Evaluator,
+    /// The layout must be rebuilt before the next evaluation.
+    layout_stale: bool,
+    /// `q̈` at the current state, if already evaluated (reused as the next step's first stage).
+    current_acceleration: Option<Vec<f64>>,
+}
+
+impl System {
+    /// An empty `dim`-dimensional system (2 or 3), integrated with RK4 and solved by CG.
+    pub fn new(dim: usize) -> Result<System, ModelError> {
+        if dim != 2 && dim != 3 {
+            return Err(ModelError::Dimension(dim));
+        }
+        Ok(System {
+            model: Model { dim, bodies: Vec::new(), forces: Vec::new(), constraints: Vec::new() },
+            t: 0.0,
+            q: Vec::new(),
+            v: Vec::new(),
+            q_next: Vec::new(),
+            v_next: Vec::new(),
+            steps: 0,
+            settings: Settings::default(),
+            integrator: Box::new(Rk4::default()),
+            evaluator: Evaluator::new(Box::new(ConjugateGradient::default())),
+            layout_stale: true,
+            current_acceleration: None,
+        })
+    }
+
+    /// Dimension of the space (2 or 3).
+    pub fn dim(&self) -> usize {
+        self.model.dim
+    }
+
+    /// Current time, in seconds.
+    pub fn time(&self) -> f64 {
+        self.t
+    }
+
+    /// Sets the current time, in seconds (time-dependent constraints read it).
+    pub fn set_time(&mut self, t: f64) {
+        self.t = t;
+        self.state_changed();
+    }
+
+    /// Number of steps taken so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The generalized coordinates `q`.
+    pub fn q(&self) -> &[f64] {
+        &self.q
+    }
+
+    /// The generalized velocities `q̇`.
+    pub fn q_dot(&self) -> &[f64] {
+        &self.v
+    }
+
+    /// Settings of the λ solve and stabilization.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Changes the settings (takes effect at the next evaluation).
+    pub fn set_settings(&mut self, settings: Settings) -> Result<(), ModelError> {
+        let f = settings.feedback;
+        if !(f.ks >= 0.0 && f.kd >= 0.0 && f.ks.is_finite() && f.kd.is_finite()) {
+            return Err(ModelError::Setting(format!("feedback gains must be non-negative and finite, got {f:?}")));
+        }
+        if !(settings.solve.tolerance > 0.0 && settings.solve.tolerance.is_finite()) {
+            return Err(ModelError::Setting(format!(
+                "solver tolerance must be positive, got {}",
+                settings.solve.tolerance
+            )));
+        }
+        if let Some(p) = settings.projection
+            && (!(p.tolerance > 0.0 && p.tolerance.is_finite()) || p.max_iterations == 0) {
+                return Err(ModelError::Setting(format!("projection needs a positive tolerance and iterations: {p:?}")));
+            }
+        self.settings = settings;
+        self.state_changed();
+        Ok(())
+    }
+
+    /// Replaces the integrator.
+    pub fn set_integrator(&mut self, integrator: impl Integrator + 'static) {
+        self.set_integrator_boxed(Box::new(integrator));
+    }
+
+    /// Replaces the integrator (boxed form, for choices made at run time).
+    pub fn set_integrator_boxed(&mut self, integrator: Box<dyn Integrator>) {
+        self.integrator = integrator;
+    }
+
+    /// The integrator's name.
+    pub fn integrator(&self) -> &dyn Integrator {
+        self.integrator.as_ref()
+    }
+
+    /// Replaces the λ solver.
+    pub fn set_solver(&mut self, solver: impl LinearSolver + 'static) {
+        self.set_solver_boxed(Box::new(solver));
+    }
+
+    /// Replaces the λ solver (boxed form).
+    pub fn set_solver_boxed(&mut self, solver: Box<dyn LinearSolver>) {
+        self.evaluator.solver = solver;
+        self.state_changed();
+    }
+
+    /// The λ solver.
+    pub fn solver(&self) -> &dyn LinearSolver {
+        self.evaluator.solver.as_ref()
+    }
+
+    // ----- bodies -----
+
+    /// Adds a particle; its position (and velocity, if given) must have `dim` finite components.
+    pub fn add_particle(&mut self, particle: Particle) -> Result<ParticleId, ModelError> {
+        let dim = self.model.dim;
+        check_vector("particle position", &particle.position, dim)?;
+        let velocity = if particle.velocity.is_empty() { vec![0.0; dim] } else { particle.velocity.clone() };
+        check_vector("particle velocity", &velocity, dim)?;
+        if !(particle.mass > 0.0) || particle.mass.is_nan() {
+            return Err(ModelError::Mass(particle.mass));
+        }
+        let body = Body { kind: BodyKind::Particle, offset: self.q.len(), ndof: dim, mass: particle.mass };
+        self.q.extend_from_slice(&particle.position);
+        self.v.extend_from_slice(&velocity);
+        self.model.bodies.push(Some(body));
+        self.structure_changed();
+        Ok(ParticleId(BodyId(self.model.bodies.len() - 1)))
+    }
+
+    fn body(&self, id: BodyId) -> Result<&Body, ModelError> {
+        self.model.bodies.get(id.0).and_then(|b| b.as_ref()).ok_or(ModelError::UnknownBody(id))
+    }
+
+    /// The particles, in the order they were added.
+    pub fn particles(&self) -> impl Iterator<Item = ParticleId> + '_ {
+        self.model.bodies.iter().enumerate().filter_map(|(i, b)| b.as_ref().map(|Body { kind: BodyKind::Particle, .. }| ParticleId(BodyId(i))))
+    }
+
+    /// A particle's position, in metres.
+    ///
+    /// # Panics
+    /// If `p` is a handle of another system.
+    pub fn position(&self, p: ParticleId) -> &[f64] {
+        self.model.body(p.0.0).slice(&self.q)
+    }
+
+    /// A particle's velocity, in metres per second.
+    ///
+    /// # Panics
+    /// If `p` is a handle of another system.
+    pub fn velocity(&self, p: ParticleId) -> &[f64] {
+        self.model.body(p.0.0).slice(&self.v)
+    }
+
+    /// A body's mass, in kilograms (`f64::INFINITY` for an anchor).
+    pub fn mass(&self, body: BodyId) -> Result<f64, ModelError> {
+        Ok(self.body(body)?.mass)
+    }
+
+    /// Moves a particle (the constraints' feedback, or projection, pulls it back if that breaks them).
+    pub fn set_position(&mut self, p: ParticleId, position: &[f64]) -> Result<(), ModelError> {
+        check_vector("particle position", position, self.model.dim)?;
+        let body = self.body(p.0)?.clone();
+        body.slice_mut(&mut self.q).copy_from_slice(position);
+        self.state_changed();
+        Ok(())
+    }
+
+    /// Sets a particle's velocity, in metres per second.
+    pub fn set_velocity(&mut self, p: ParticleId, velocity: &[f64]) -> Result<(), ModelError> {
+        check_vector("particle velocity", velocity, self.model.dim)?;
+        let body = self.body(p.0)?.clone();
+        body.slice_mut(&mut self.v).copy_from_slice(velocity);
+        self.state_changed();
+        Ok(())
+    }
+
+    /// Changes a body's mass (kg; infinity makes it an anchor).
+    pub fn set_mass(&mut self, body: BodyId, mass: f64) -> Result<(), ModelError> {
+        if !(mass > 0.0) || mass.is_nan() {
+            return Err(ModelError::Mass(mass));
+        }
+        self.body(body)?;
+        if let Some(Some(b)) = self.model.bodies.get_mut(body.0) {
+            b.mass = mass;
+        }
+        self.structure_changed();
+        Ok(())
+    }
+
+    /// World position of any point, in metres (components past the dimension are 0).
+    pub fn point_position(&self, point: &Point) -> Result<[f64; 3], ModelError> {
+        Ok(point_position(point, self.body(point.body())?, &self.q))
+    }
+
+    // ----- forces -----
+
+    /// Adds a force.
+    pub fn add_force(&mut self, force: impl Force) -> Result<ForceId, ModelError> {
+        self.add_force_boxed(Box::new(force))
+    }
+
+    /// Adds a boxed force.
+    pub fn add_force_boxed(&mut self, force: Box<dyn Force>) -> Result<ForceId, ModelError> {
+        force.check(self.model.dim).map_err(ModelError::Force)?;
+        for p in force.points() {
+            self.body(p.body())?;
+        }
+        self.model.forces.push(Some(force));
+        self.state_changed();
+        Ok(ForceId(self.model.forces.len() - 1))
+    }
+
+    /// The force `id`, if it is of type `F` (for example to move a [`MouseSpring`](crate::force::MouseSpring)'s target).
+    pub fn force_mut<F: Force>(&mut self, id: ForceId) -> Option<&mut F> {
+        self.state_changed();
+        let force: &mut dyn Any = self.model.forces.get_mut(id.0)?.as_deref_mut()?;
+        force.downcast_mut::<F>()
+    }
+
+    /// Removes a force; returns whether it existed.
+    pub fn remove_force(&mut self, id: ForceId) -> bool {
+        let existed = self.model.forces.get_mut(id.0).and_then(Option::take).is_some();
+        self.state_changed();
+        existed
+    }
+
+    // ----- constraints -----
+
+    /// Adds a constraint, named `c<index>` until [`System::set_constraint_name`] says otherwise.
+    pub fn add_constraint(&mut self, constraint: impl Constraint) -> Result<ConstraintId, ModelError> {
+        self.add_constraint_boxed(Box::new(constraint))
+    }
+
+    /// Adds a boxed constraint.
+    pub fn add_constraint_boxed(&mut self, constraint: Box<dyn Constraint>) -> Result<ConstraintId, ModelError> {
+        let dim = self.model.dim;
+        constraint.check(dim).map_err(ModelError::Constraint)?;
+        if constraint.kind() != ConstraintKind::Equality {
+            return Err(ModelError::Constraint(format!("{:?} constraints are not supported yet", constraint.kind())));
+        }
+        let operands = constraint.operands();
+        if operands.is_empty() {
+            return Err(ModelError::Constraint("a constraint needs at least one operand".into()));
+        }
+        for op in &operands {
+            self.body(op.body())?;
+        }
+        let rows = constraint.rows(dim);
+        if rows == 0 {
+            return Err(ModelError::Constraint("a constraint needs at least one row".into()));
+        }
+        let index = self.model.constraints.len();
+        self.model.constraints.push(Some(ConstraintEntry { constraint, name: format!("c{index}"), operands, rows }));
+        self.structure_changed();
+        Ok(ConstraintId(index))
+    }
+
+    /// Renames a constraint (names appear in reports and errors).
+    pub fn set_constraint_name(&mut self, id: ConstraintId, name: impl Into<String>) -> Result<(), ModelError> {
+        let entry = self.entry_mut(id)?;
+        entry.name = name.into();
+        Ok(())
+    }
+
+    /// A constraint's name.
+    pub fn constraint_name(&self, id: ConstraintId) -> Result<&str, ModelError> {
+        self.model
+            .constraints
+            .get(id.0)
+            .and_then(|c| c.as_ref())
+            .map(|e| e.name.as_str())
+            .ok_or(ModelError::UnknownConstraint(id))
+    }
+
+    fn entry_mut(&mut self, id: ConstraintId) -> Result<&mut ConstraintEntry, ModelError> {
+        self.model.constraints.get_mut(id.0).and_then(|c| c.as_mut()).ok_or(ModelError::UnknownConstraint(id))
+    }
+
+    /// The constraint `id`, if it is of type `C` (for example to change a rod's length).
+    pub fn constraint_mut<C: Constraint>(&mut self, id: ConstraintId) -> Option<&mut C> {
+        self.state_changed();
+        let entry = self.model.constraints.get_mut(id.0)?.as_mut()?;
+        let c: &mut dyn Any = entry.constraint.as_mut();
+        c.downcast_mut::<C>()
+    }
+
+    /// Removes a constraint; returns whether it existed.
+    pub fn remove_constraint(&mut self, id: ConstraintId) -> bool {
+        let existed = self.model.constraints.get_mut(id.0).and_then(Option::take).is_some();
+        self.structure_changed();
+        existed
+    }
+
+    /// The constraints, in the order they were added.
+    pub fn constraints(&self) -> impl Iterator<Item = ConstraintId> + '_ {
+        self.model.constraints.iter().enumerate().filter(|(_, c)| c.is_some()).map(|(i, _)| ConstraintId(i))
+    }
+
+    /// Number of constraint rows (the length of `C` and `λ`).
+    pub fn constraint_rows(&self) -> usize {
+        self.model.constraints.iter().flatten().map(|e| e.rows).sum()
+    }
+
+    // ----- stepping -----
+
+    fn structure_changed(&mut self) {
+        self.layout_stale = true;
+        self.state_changed();
+    }
+
+    fn state_changed(&mut self) {
+        self.current_acceleration = None;
+    }
+
+    fn ensure_layout(&mut self) {
+        if self.layout_stale {
+            let layout = Layout::build(&self.model, self.q.len());
+            self.evaluator.set_layout(layout, self.q.len());
+            self.layout_stale = false;
+        }
+    }
+
+    /// Advances the state by `dt` seconds with the integrator.
+    ///
+    /// On error the state is left as it was before the call, and the error names the time, the
+    /// step and the constraint furthest from satisfied.
+    pub fn step(&mut self, dt: f64) -> Result<StepStats, StepError> {
+        if !(dt > 0.0 && dt.is_finite()) {
+            return Err(self.step_error(StepFailure::InvalidStep(dt)));
+        }
+        self.ensure_layout();
+        self.q_next.resize(self.q.len(), 0.0);
+        self.v_next.resize(self.v.len(), 0.0);
+        let mut stats = StepStats::default();
+        let mut stage = Stage {
+            model: &self.model,
+            evaluator: &mut self.evaluator,
+            settings: &self.settings,
+            stats: &mut stats,
+            first: self.current_acceleration.take(),
+        };
+        let result = self.integrator.step(&mut stage, self.t, dt, &self.q, &self.v, &mut self.q_next, &mut self.v_next);
+        if let Err(e) = result {
+            return Err(self.step_error(e.into()));
+        }
+        if !crate::vector::all_finite(&self.q_next) || !crate::vector::all_finite(&self.v_next) {
+            return Err(self.step_error(StepFailure::Diverged));
+        }
+        if let Some(projection) = self.settings.projection {
+            let t = self.t + dt;
+            let outcome =
+                self.evaluator.project(&self.model, &self.settings.solve, &projection, t, &mut self.q_next, &mut self.v_next);
+            if let Err(failure) = outcome {
+                return Err(self.step_error(failure));
+            }
+        }
+        std::mem::swap(&mut self.q, &mut self.q_next);
+        std::mem::swap(&mut self.v, &mut self.v_next);
+        self.t += dt;
+        self.steps += 1;
+        Ok(stats)
+    }
+
+    fn step_error(&self, cause: StepFailure) -> StepError {
+        let worst = self
+            .evaluator
+            .layout
+            .constraints
+            .iter()
+            .filter(|slot| slot.rows.end <= self.evaluator.c.len())
+            .filter_map(|slot| {
+                let entry = self.model.constraints[slot.index].as_ref()?;
+                let abs_c = self.evaluator.c[slot.rows.clone()].iter().fold(0.0_f64, |m, c| m.max(c.abs()));
+                Some(WorstConstraint { id: ConstraintId(slot.index), name: entry.name.clone(), abs_c })
+            })
+            .max_by(|a, b| a.abs_c.total_cmp(&b.abs_c));
+        let worst = match &cause {
+            StepFailure::Eval(EvalError::Constraint { id, name, .. }) => Some(WorstConstraint {
+                id: *id,
+                name: name.clone(),
+                abs_c: worst.as_ref().filter(|w| w.id == *id).map_or(f64::NAN, |w| w.abs_c),
+            }),
+            _ => worst,
+        };
+        StepError { t: self.t, step: self.steps + 1, worst, cause }
+    }
+
+    /// Evaluates `q̈` at the current state if not done yet (also refreshes C, Ċ, λ).
+    fn evaluate_current(&mut self) -> Result<(), StepError> {
+        if self.current_acceleration.is_some() {
+            return Ok(());
+        }
+        self.ensure_layout();
+        let mut a = vec![0.0; self.q.len()];
+        let (feedback, solve) = (self.settings.feedback, self.settings.solve);
+        let result = self.evaluator.evaluate(&self.model, &feedback, &solve, self.t, &self.q, &self.v, &mut a);
+        match result {
+            Ok(()) => {
+                self.current_acceleration = Some(a);
+                Ok(())
+            }
+            Err(e) => Err(self.step_error(e.into())),
+        }
+    }
+
+    /// The accelerations `q̈` at the current state.
+    pub fn acceleration(&mut self) -> Result<&[f64], StepError> {
+        self.evaluate_current()?;
+        Ok(self.current_acceleration.as_deref().unwrap_or_default())
+    }
+
+    /// Energies, constraint errors, multipliers and constraint forces at the current state.
+    ///
+    /// The evaluation it needs is reused by the next step's first stage, so calling this after
+    /// every step costs nothing extra with RK4 and the other schemes here.
+    pub fn diagnostics(&mut self) -> Result<Diagnostics, StepError> {
+        self.evaluate_current()?;
+        let ev = &self.evaluator;
+        let kinetic_energy = self
+            .model
+            .bodies
+            .iter()
+            .flatten()
+            .filter(|b| b.mass.is_finite())
+            .map(|b| 0.5 * b.mass * b.slice(&self.v).iter().map(|x| x * x).sum::<f64>())
+            .sum();
+        let ctx = ForceContext {
+            t: self.t,
+            dim: self.model.dim,
+            bodies: &self.model.bodies,
+            q: &self.q,
+            v: &self.v,
+            applied: &mut [],
+        };
+        let potential_energy = self.model.forces.iter().flatten().map(|f| f.potential_energy(&ctx)).sum();
+        let max_abs = |x: &[f64]| x.iter().fold(0.0_f64, |m, c| m.max(c.abs()));
+        let constraints = ev
+            .layout
+            .constraints
+            .iter()
+            .filter_map(|slot| {
+                let entry = self.model.constraints[slot.index].as_ref()?;
+                let j = &ev.layout.jacobian;
+                let lambda = &ev.lambda[slot.rows.clone()];
+                // Jᵀλ restricted to this constraint's blocks: the generalized force on each body.
+                let (_, blocks) = &j.bands()[self.band_of(slot.index)];
+                let forces = blocks
+                    .clone()
+                    .map(|b| {
+                        let blk = j.blocks()[b];
+                        let vals = j.block_values(b);
+                        let f: Vec<f64> = (0..blk.ncols)
+                            .map(|col| (0..blk.nrows).map(|r| vals[r * blk.ncols + col] * lambda[r]).sum())
+                            .collect();
+                        let body = self.body_at_offset(blk.col);
+                        (body, f)
+                    })
+                    .collect();
+                Some(ConstraintReport {
+                    id: ConstraintId(slot.index),
+                    name: entry.name.clone(),
+                    c: ev.c[slot.rows.clone()].to_vec(),
+                    c_dot: ev.c_dot[slot.rows.clone()].to_vec(),
+                    lambda: lambda.to_vec(),
+                    forces,
+                })
+            })
+            .collect();
+        Ok(Diagnostics {
+            time: self.t,
+            kinetic_energy,
+            potential_energy,
+            max_abs_c: max_abs(&ev.c),
+            max_abs_c_dot: max_abs(&ev.c_dot),
+            solver_iterations: ev.last_solve.iterations,
+            solver_residual: ev.last_solve.residual,
+            constraints,
+        })
+    }
+
+    fn band_of(&self, constraint_index: usize) -> usize {
+        self.evaluator.layout.constraints.iter().position(|s| s.index == constraint_index).unwrap_or_default()
+    }
+
+    fn body_at_offset(&self, offset: usize) -> BodyId {
+        let i = self.model.bodies.iter().position(|b| b.as_ref().is_some_and(|b| b.offset == offset));
+        BodyId(i.unwrap_or_default())
+    }
+}
+
+/// The model seen by an integrator: each call runs the four-step evaluation.
+struct Stage<'a> {
+    model: &'a Model,
+    evaluator: &'a mut Evaluator,
+    settings: &'a Settings,
+    stats: &'a mut StepStats,
+    /// `q̈` already known at the step's start state (from diagnostics), used by the first call.
+    first: Option<Vec<f64>>,
+}
+
+impl Dynamics for Stage<'_> {
+    fn acceleration(&mut self, t: f64, q: &[f64], v: &[f64], a: &mut [f64]) -> Result<(), EvalError> {
+        if let Some(known) = self.first.take() {
+            // Integrators evaluate first at the step's start state, where `known` was computed.
+            a.copy_from_slice(&known);
+        } else {
+            self.evaluator.evaluate(self.model, &self.settings.feedback, &self.settings.solve, t, q, v, a)?;
+        }
+        self.stats.evaluations += 1;
+        self.stats.solver_iterations = self.stats.solver_iterations.max(self.evaluator.last_solve.iterations);
+        self.stats.solver_residual = self.stats.solver_residual.max(self.evaluator.last_solve.residual);
+        Ok(())
+    }
+}
+
+fn check_vector(what: &'static str, v: &[f64], dim: usize) -> Result<(), ModelError> {
+    if v.len() != dim {
+        return Err(ModelError::WrongLength { what, got: v.len(), dim });
+    }
+    if !v.iter().all(|x| x.is_finite()) {
+        return Err(ModelError::NonFinite(what));
+    }
+    Ok(())
+}

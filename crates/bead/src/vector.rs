@@ -1,0 +1,90 @@
+//! Small-vector arithmetic on slices of length 2 or 3.
+//!
+//! Positions in bead live in 2D or 3D, chosen when a [`System`](crate::System) is created, and one
+//! code path serves both (no feature flags, no generic dimension parameter). Vectors are therefore
+//! plain `&[f64]` slices of the system's dimension; these helpers are the handful of operations the
+//! constraints and forces need. Storage that must not allocate uses [`Vec3`], a `[f64; 3]` whose
+//! unused tail is zero in 2D.
+
+/// Fixed storage for a 2D or 3D vector; in 2D the third component is zero.
+pub(crate) type Vec3 = [f64; 3];
+
+/// `a · b`.
+pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// `|a|`.
+pub(crate) fn norm(a: &[f64]) -> f64 {
+    dot(a, a).sqrt()
+}
+
+/// `a − b` into fixed storage.
+pub(crate) fn sub(a: &[f64], b: &[f64]) -> Vec3 {
+    let mut out = [0.0; 3];
+    for (o, (x, y)) in out.iter_mut().zip(a.iter().zip(b)) {
+        *o = x - y;
+    }
+    out
+}
+
+/// Copies a slice of length ≤ 3 into fixed storage.
+pub(crate) fn to_vec3(a: &[f64]) -> Vec3 {
+    let mut out = [0.0; 3];
+    out[..a.len()].copy_from_slice(a);
+    out
+}
+
+/// `a / |a|`, or `None` when `a` has no length (or is not finite).
+pub(crate) fn normalized(a: &[f64]) -> Option<Vec3> {
+    let n = norm(a);
+    if !(n > 0.0 && n.is_finite()) {
+        return None;
+    }
+    let mut out = to_vec3(a);
+    out.iter_mut().for_each(|x| *x /= n);
+    Some(out)
+}
+
+/// Two unit vectors orthogonal to the unit vector `n` and to each other (3D).
+pub(crate) fn orthonormal_pair(n: &Vec3) -> (Vec3, Vec3) {
+    // Cross with the axis least aligned with n, so the first tangent is never near zero.
+    let axis = if n[0].abs() <= n[1].abs() && n[0].abs() <= n[2].abs() {
+        [1.0, 0.0, 0.0]
+    } else if n[1].abs() <= n[2].abs() {
+        [0.0, 1.0, 0.0]
+    } else {
+        [0.0, 0.0, 1.0]
+    };
+    let t1 = normalized(&cross(n, &axis)).unwrap_or([1.0, 0.0, 0.0]);
+    let t2 = cross(n, &t1);
+    (t1, t2)
+}
+
+/// `a × b` (3D).
+pub(crate) fn cross(a: &Vec3, b: &Vec3) -> Vec3 {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+/// True when every component is finite.
+pub(crate) fn all_finite(a: &[f64]) -> bool {
+    a.iter().all(|x| x.is_finite())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orthonormal_pair_is_orthonormal() {
+        for n in [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.6, 0.0, 0.8], [0.48, 0.6, 0.64]] {
+            let (a, b) = orthonormal_pair(&n);
+            assert!((norm(&a) - 1.0).abs() < 1e-14 && (norm(&b) - 1.0).abs() < 1e-14);
+            assert!(dot(&a, &n).abs() < 1e-14 && dot(&b, &n).abs() < 1e-14 && dot(&a, &b).abs() < 1e-14);
+        }
+    }
+}
