@@ -56,13 +56,18 @@ impl Custom {
         operands: impl IntoIterator<Item = O>,
         c: impl Fn(&[Scalar], Scalar) -> Scalar + Send + Sync + 'static,
     ) -> Self {
-        Custom { operands: operands.into_iter().map(Into::into).collect(), c: Box::new(c) }
+        Custom {
+            operands: operands.into_iter().map(Into::into).collect(),
+            c: Box::new(c),
+        }
     }
 }
 
 impl fmt::Debug for Custom {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Custom").field("operands", &self.operands).finish_non_exhaustive()
+        f.debug_struct("Custom")
+            .field("operands", &self.operands)
+            .finish_non_exhaustive()
     }
 }
 
@@ -118,7 +123,9 @@ impl Constraint for Custom {
             if i + 1 == eval.offsets[op + 1] {
                 let k = eval.offsets[op + 1] - eval.offsets[op];
                 if k > INLINE {
-                    return Err(ConstraintError::new("an operand with more than 9 coordinates"));
+                    return Err(ConstraintError::new(
+                        "an operand with more than 9 coordinates",
+                    ));
                 }
                 eval.set_gradient(0, op, &g[..k]);
             }

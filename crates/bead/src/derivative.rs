@@ -87,7 +87,10 @@ struct OperandSlot {
 impl Layout {
     /// Builds the layout of `model`: rows, operand buffers and the block pattern of `J`.
     pub(crate) fn build(model: &Model, ndof: usize) -> Layout {
-        let mut layout = Layout { jacobian: BlockSparse::new(ndof), ..Default::default() };
+        let mut layout = Layout {
+            jacobian: BlockSparse::new(ndof),
+            ..Default::default()
+        };
         layout.inv_mass = vec![0.0; ndof];
         for body in model.bodies.iter().flatten() {
             body.slice_mut(&mut layout.inv_mass).fill(body.inv_mass());
@@ -205,14 +208,25 @@ impl Evaluator {
     pub(crate) fn set_layout(&mut self, layout: Layout, ndof: usize) {
         let mut lambda = vec![0.0; layout.rows()];
         for new in &layout.constraints {
-            if let Some(old) = self.layout.constraints.iter().find(|o| o.index == new.index)
-                && old.rows.len() == new.rows.len() && old.rows.end <= self.lambda.len() {
-                    lambda[new.rows.clone()].copy_from_slice(&self.lambda[old.rows.clone()]);
-                }
+            if let Some(old) = self
+                .layout
+                .constraints
+                .iter()
+                .find(|o| o.index == new.index)
+                && old.rows.len() == new.rows.len()
+                && old.rows.end <= self.lambda.len()
+            {
+                lambda[new.rows.clone()].copy_from_slice(&self.lambda[old.rows.clone()]);
+            }
         }
         self.lambda = lambda;
         let m = layout.rows();
-        for v in [&mut self.c, &mut self.c_dot, &mut self.jdot_qdot, &mut self.rhs] {
+        for v in [
+            &mut self.c,
+            &mut self.c_dot,
+            &mut self.jdot_qdot,
+            &mut self.rhs,
+        ] {
             v.clear();
             v.resize(m, 0.0);
         }
@@ -252,8 +266,21 @@ impl Evaluator {
     }
 
     /// Step 2: every force object adds its forces into `Q`.
-    fn apply_forces(&mut self, model: &Model, t: f64, q: &[f64], v: &[f64]) -> Result<(), EvalError> {
-        let mut ctx = ForceContext { t, dim: model.dim, bodies: &model.bodies, q, v, applied: &mut self.applied };
+    fn apply_forces(
+        &mut self,
+        model: &Model,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+    ) -> Result<(), EvalError> {
+        let mut ctx = ForceContext {
+            t,
+            dim: model.dim,
+            bodies: &model.bodies,
+            q,
+            v,
+            applied: &mut self.applied,
+        };
         for force in model.forces.iter().flatten() {
             force.apply(&mut ctx);
         }
@@ -279,16 +306,28 @@ impl Evaluator {
         }
         self.evaluate_constraints(model, t, q, v)?;
         // rhs = −J̇q̇ − J W Q − k_s C − k_d Ċ
-        for ((t, q), w) in self.tmp.iter_mut().zip(&self.applied).zip(&self.layout.inv_mass) {
+        for ((t, q), w) in self
+            .tmp
+            .iter_mut()
+            .zip(&self.applied)
+            .zip(&self.layout.inv_mass)
+        {
             *t = w * q;
         }
         self.layout.jacobian.mul(&self.tmp, &mut self.rhs);
         for i in 0..self.rhs.len() {
-            self.rhs[i] = -self.jdot_qdot[i] - self.rhs[i] - feedback.ks * self.c[i] - feedback.kd * self.c_dot[i];
+            self.rhs[i] = -self.jdot_qdot[i]
+                - self.rhs[i]
+                - feedback.ks * self.c[i]
+                - feedback.kd * self.c_dot[i];
         }
         let matrix = MultiplierMatrix::new(&self.layout.jacobian, &self.layout.inv_mass);
-        self.last_solve = self.solver.solve(&matrix, &self.rhs, &mut self.lambda, params)?;
-        self.layout.jacobian.mul_transpose(&self.lambda, &mut self.constraint_force);
+        self.last_solve = self
+            .solver
+            .solve(&matrix, &self.rhs, &mut self.lambda, params)?;
+        self.layout
+            .jacobian
+            .mul_transpose(&self.lambda, &mut self.constraint_force);
         Ok(())
     }
 
@@ -304,10 +343,29 @@ impl Evaluator {
     }
 
     /// Every constraint writes `C`, `Ċ`, `J̇q̇` and its blocks of `J` at `(t, q, q̇)`.
-    pub(crate) fn evaluate_constraints(&mut self, model: &Model, t: f64, q: &[f64], v: &[f64]) -> Result<(), EvalError> {
-        let Evaluator { layout, op_x, op_v, op_vp, op_pjac, grad, c, c_dot, jdot_qdot, .. } = self;
+    pub(crate) fn evaluate_constraints(
+        &mut self,
+        model: &Model,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+    ) -> Result<(), EvalError> {
+        let Evaluator {
+            layout,
+            op_x,
+            op_v,
+            op_vp,
+            op_pjac,
+            grad,
+            c,
+            c_dot,
+            jdot_qdot,
+            ..
+        } = self;
         for slot in &layout.constraints {
-            let Some(entry) = &model.constraints[slot.index] else { continue };
+            let Some(entry) = &model.constraints[slot.index] else {
+                continue;
+            };
             let ops = &layout.operands[slot.operands.clone()];
             let len = slot.offsets.last().copied().unwrap_or_default();
             let xs = slot.x_offset..slot.x_offset + len;
@@ -376,9 +434,13 @@ impl Evaluator {
             let finite = crate::vector::all_finite(&c[rows.clone()])
                 && crate::vector::all_finite(&c_dot[rows.clone()])
                 && crate::vector::all_finite(&jdot_qdot[rows.clone()])
-                && crate::vector::all_finite(&grad[slot.grad_offset..slot.grad_offset + nrows * len]);
+                && crate::vector::all_finite(
+                    &grad[slot.grad_offset..slot.grad_offset + nrows * len],
+                );
             if !finite {
-                return Err(fail(ConstraintError::new("produced a value that is not finite")));
+                return Err(fail(ConstraintError::new(
+                    "produced a value that is not finite",
+                )));
             }
         }
         Ok(())

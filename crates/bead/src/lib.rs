@@ -48,6 +48,7 @@ mod diagnostics;
 mod error;
 pub mod force;
 pub mod integrate;
+pub mod models;
 mod motion;
 mod point;
 mod projection;

@@ -79,13 +79,19 @@ pub struct MotionSample {
 impl Motion {
     /// A location that does not move.
     pub fn fixed(at: &[f64]) -> Self {
-        Motion { kind: MotionKind::Fixed { at: to_vec3(at) }, lengths: vec![at.len()] }
+        Motion {
+            kind: MotionKind::Fixed { at: to_vec3(at) },
+            lengths: vec![at.len()],
+        }
     }
 
     /// Constant-velocity motion from `start`.
     pub fn linear(start: &[f64], velocity: &[f64]) -> Self {
         Motion {
-            kind: MotionKind::Linear { start: to_vec3(start), velocity: to_vec3(velocity) },
+            kind: MotionKind::Linear {
+                start: to_vec3(start),
+                velocity: to_vec3(velocity),
+            },
             lengths: vec![start.len(), velocity.len()],
         }
     }
@@ -93,13 +99,23 @@ impl Motion {
     /// Uniform circular motion in the x-y plane (radius in metres, ω in rad/s, phase in rad).
     pub fn circle(center: &[f64], radius: f64, angular_velocity: f64, phase: f64) -> Self {
         Motion {
-            kind: MotionKind::Circle { center: to_vec3(center), radius, angular_velocity, phase },
+            kind: MotionKind::Circle {
+                center: to_vec3(center),
+                radius,
+                angular_velocity,
+                phase,
+            },
             lengths: vec![center.len()],
         }
     }
 
     /// Sinusoidal oscillation about `center` along `amplitude` (ω in rad/s, phase in rad).
-    pub fn oscillation(center: &[f64], amplitude: &[f64], angular_frequency: f64, phase: f64) -> Self {
+    pub fn oscillation(
+        center: &[f64],
+        amplitude: &[f64],
+        angular_frequency: f64,
+        phase: f64,
+    ) -> Self {
         Motion {
             kind: MotionKind::Oscillation {
                 center: to_vec3(center),
@@ -124,12 +140,16 @@ impl Motion {
     /// Checks that every vector has `dim` components and every number is finite.
     pub fn check(&self, dim: usize) -> Result<(), String> {
         if let Some(len) = self.lengths.iter().find(|&&l| l != dim) {
-            return Err(format!("a vector of the motion has {len} components; the system is {dim}D"));
+            return Err(format!(
+                "a vector of the motion has {len} components; the system is {dim}D"
+            ));
         }
         if let MotionKind::Circle { .. } = self.kind
-            && dim != 2 && dim != 3 {
-                return Err("a circular motion needs a 2D or 3D system".into());
-            }
+            && dim != 2
+            && dim != 3
+        {
+            return Err("a circular motion needs a 2D or 3D system".into());
+        }
         let s = self.sample(0.0);
         let finite = |v: &Vec3| v.iter().all(|x| x.is_finite());
         if !(finite(&s.position) && finite(&s.velocity) && finite(&s.acceleration)) {
@@ -141,13 +161,22 @@ impl Motion {
     /// `p`, `ṗ` and `p̈` at time `t` (seconds).
     pub fn sample(&self, t: f64) -> MotionSample {
         match &self.kind {
-            MotionKind::Fixed { at } => MotionSample { position: *at, velocity: [0.0; 3], acceleration: [0.0; 3] },
+            MotionKind::Fixed { at } => MotionSample {
+                position: *at,
+                velocity: [0.0; 3],
+                acceleration: [0.0; 3],
+            },
             MotionKind::Linear { start, velocity } => MotionSample {
                 position: std::array::from_fn(|i| start[i] + velocity[i] * t),
                 velocity: *velocity,
                 acceleration: [0.0; 3],
             },
-            MotionKind::Circle { center, radius, angular_velocity: w, phase } => {
+            MotionKind::Circle {
+                center,
+                radius,
+                angular_velocity: w,
+                phase,
+            } => {
                 let (s, c) = (w * t + phase).sin_cos();
                 MotionSample {
                     position: [center[0] + radius * c, center[1] + radius * s, center[2]],
@@ -155,7 +184,12 @@ impl Motion {
                     acceleration: [-radius * w * w * c, -radius * w * w * s, 0.0],
                 }
             }
-            MotionKind::Oscillation { center, amplitude, angular_frequency: w, phase } => {
+            MotionKind::Oscillation {
+                center,
+                amplitude,
+                angular_frequency: w,
+                phase,
+            } => {
                 let (s, c) = (w * t + phase).sin_cos();
                 MotionSample {
                     position: std::array::from_fn(|i| center[i] + amplitude[i] * s),

@@ -99,7 +99,13 @@ pub(crate) struct OperandKinematics<'a> {
 }
 
 /// Writes an operand's coordinates, velocity, Jacobian block and velocity-product term.
-pub(crate) fn write_operand(op: &Operand, body: &Body, q: &[f64], v: &[f64], out: OperandKinematics<'_>) {
+pub(crate) fn write_operand(
+    op: &Operand,
+    body: &Body,
+    q: &[f64],
+    v: &[f64],
+    out: OperandKinematics<'_>,
+) {
     match (op, &body.kind) {
         (Operand::Point(Point::Particle(_)), BodyKind::Particle) => {
             out.x.copy_from_slice(body.slice(q));

@@ -67,7 +67,9 @@ impl Evaluator {
         };
         mu.fill(0.0);
         let matrix = MultiplierMatrix::new(&self.layout.jacobian, &self.layout.inv_mass);
-        self.solver.solve(&matrix, r, mu, params).map_err(|e| StepFailure::Eval(e.into()))?;
+        self.solver
+            .solve(&matrix, r, mu, params)
+            .map_err(|e| StepFailure::Eval(e.into()))?;
         self.layout.jacobian.mul_transpose(mu, correction);
         for (c, w) in correction.iter_mut().zip(&self.layout.inv_mass) {
             *c *= w;

@@ -49,7 +49,10 @@ pub struct BlockSparse {
 impl BlockSparse {
     /// An empty matrix with `ncols` columns and no rows.
     pub fn new(ncols: usize) -> Self {
-        BlockSparse { ncols, ..Default::default() }
+        BlockSparse {
+            ncols,
+            ..Default::default()
+        }
     }
 
     /// Appends a band of `nrows` rows with one block per `(first column, column count)`.
@@ -58,10 +61,17 @@ impl BlockSparse {
         let first = self.blocks.len();
         for &(col, ncols) in columns {
             debug_assert!(col + ncols <= self.ncols);
-            self.blocks.push(Block { row: self.nrows, col, nrows, ncols, offset: self.values.len() });
+            self.blocks.push(Block {
+                row: self.nrows,
+                col,
+                nrows,
+                ncols,
+                offset: self.values.len(),
+            });
             self.values.resize(self.values.len() + nrows * ncols, 0.0);
         }
-        self.bands.push((self.nrows..self.nrows + nrows, first..self.blocks.len()));
+        self.bands
+            .push((self.nrows..self.nrows + nrows, first..self.blocks.len()));
         self.nrows += nrows;
         first
     }
@@ -171,7 +181,10 @@ mod tests {
         let rhs: f64 = x.iter().zip(&jty).map(|(a, b)| a * b).sum();
         assert!((lhs - rhs).abs() < 1e-12);
         // Rows read back as the same numbers J x used.
-        let row_dot: f64 = j.band_row(2, 4).map(|(c, a)| a.iter().zip(&x[c..]).map(|(p, q)| p * q).sum::<f64>()).sum();
+        let row_dot: f64 = j
+            .band_row(2, 4)
+            .map(|(c, a)| a.iter().zip(&x[c..]).map(|(p, q)| p * q).sum::<f64>())
+            .sum();
         assert!((row_dot - jx[4]).abs() < 1e-12);
     }
 }

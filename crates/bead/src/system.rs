@@ -36,7 +36,10 @@ impl Feedback {
     /// assert!((f.ks - 100.0).abs() < 1e-9 && (f.kd - 20.0).abs() < 1e-12);
     /// ```
     pub fn baumgarte(tau: f64) -> Self {
-        Feedback { ks: 1.0 / (tau * tau), kd: 2.0 / tau }
+        Feedback {
+            ks: 1.0 / (tau * tau),
+            kd: 2.0 / tau,
+        }
     }
 
     /// No feedback: the constraints are held at the acceleration level only, and drift.
@@ -67,7 +70,10 @@ pub struct Projection {
 
 impl Default for Projection {
     fn default() -> Self {
-        Projection { max_iterations: 10, tolerance: 1e-12 }
+        Projection {
+            max_iterations: 10,
+            tolerance: 1e-12,
+        }
     }
 }
 
@@ -167,7 +173,12 @@ impl System {
             return Err(ModelError::Dimension(dim));
         }
         Ok(System {
-            model: Model { dim, bodies: Vec::new(), forces: Vec::new(), constraints: Vec::new() },
+            model: Model {
+                dim,
+                bodies: Vec::new(),
+                forces: Vec::new(),
+                constraints: Vec::new(),
+            },
             t: 0.0,
             q: Vec::new(),
             v: Vec::new(),
@@ -222,7 +233,9 @@ impl System {
     pub fn set_settings(&mut self, settings: Settings) -> Result<(), ModelError> {
         let f = settings.feedback;
         if !(f.ks >= 0.0 && f.kd >= 0.0 && f.ks.is_finite() && f.kd.is_finite()) {
-            return Err(ModelError::Setting(format!("feedback gains must be non-negative and finite, got {f:?}")));
+            return Err(ModelError::Setting(format!(
+                "feedback gains must be non-negative and finite, got {f:?}"
+            )));
         }
         if !(settings.solve.tolerance > 0.0 && settings.solve.tolerance.is_finite()) {
             return Err(ModelError::Setting(format!(
@@ -231,9 +244,12 @@ impl System {
             )));
         }
         if let Some(p) = settings.projection
-            && (!(p.tolerance > 0.0 && p.tolerance.is_finite()) || p.max_iterations == 0) {
-                return Err(ModelError::Setting(format!("projection needs a positive tolerance and iterations: {p:?}")));
-            }
+            && (!(p.tolerance > 0.0 && p.tolerance.is_finite()) || p.max_iterations == 0)
+        {
+            return Err(ModelError::Setting(format!(
+                "projection needs a positive tolerance and iterations: {p:?}"
+            )));
+        }
         self.settings = settings;
         self.state_changed();
         Ok(())
@@ -276,12 +292,21 @@ impl System {
     pub fn add_particle(&mut self, particle: Particle) -> Result<ParticleId, ModelError> {
         let dim = self.model.dim;
         check_vector("particle position", &particle.position, dim)?;
-        let velocity = if particle.velocity.is_empty() { vec![0.0; dim] } else { particle.velocity.clone() };
+        let velocity = if particle.velocity.is_empty() {
+            vec![0.0; dim]
+        } else {
+            particle.velocity.clone()
+        };
         check_vector("particle velocity", &velocity, dim)?;
         if !(particle.mass > 0.0) || particle.mass.is_nan() {
             return Err(ModelError::Mass(particle.mass));
         }
-        let body = Body { kind: BodyKind::Particle, offset: self.q.len(), ndof: dim, mass: particle.mass };
+        let body = Body {
+            kind: BodyKind::Particle,
+            offset: self.q.len(),
+            ndof: dim,
+            mass: particle.mass,
+        };
         self.q.extend_from_slice(&particle.position);
         self.v.extend_from_slice(&velocity);
         self.model.bodies.push(Some(body));
@@ -290,12 +315,23 @@ impl System {
     }
 
     fn body(&self, id: BodyId) -> Result<&Body, ModelError> {
-        self.model.bodies.get(id.0).and_then(|b| b.as_ref()).ok_or(ModelError::UnknownBody(id))
+        self.model
+            .bodies
+            .get(id.0)
+            .and_then(|b| b.as_ref())
+            .ok_or(ModelError::UnknownBody(id))
     }
 
     /// The particles, in the order they were added.
     pub fn particles(&self) -> impl Iterator<Item = ParticleId> + '_ {
-        self.model.bodies.iter().enumerate().filter_map(|(i, b)| b.as_ref().map(|Body { kind: BodyKind::Particle, .. }| ParticleId(BodyId(i))))
+        self.model.bodies.iter().enumerate().filter_map(|(i, b)| {
+            b.as_ref().map(
+                |Body {
+                     kind: BodyKind::Particle,
+                     ..
+                 }| ParticleId(BodyId(i)),
+            )
+        })
     }
 
     /// A particle's position, in metres.
@@ -382,7 +418,12 @@ impl System {
 
     /// Removes a force; returns whether it existed.
     pub fn remove_force(&mut self, id: ForceId) -> bool {
-        let existed = self.model.forces.get_mut(id.0).and_then(Option::take).is_some();
+        let existed = self
+            .model
+            .forces
+            .get_mut(id.0)
+            .and_then(Option::take)
+            .is_some();
         self.state_changed();
         existed
     }
@@ -390,36 +431,58 @@ impl System {
     // ----- constraints -----
 
     /// Adds a constraint, named `c<index>` until [`System::set_constraint_name`] says otherwise.
-    pub fn add_constraint(&mut self, constraint: impl Constraint) -> Result<ConstraintId, ModelError> {
+    pub fn add_constraint(
+        &mut self,
+        constraint: impl Constraint,
+    ) -> Result<ConstraintId, ModelError> {
         self.add_constraint_boxed(Box::new(constraint))
     }
 
     /// Adds a boxed constraint.
-    pub fn add_constraint_boxed(&mut self, constraint: Box<dyn Constraint>) -> Result<ConstraintId, ModelError> {
+    pub fn add_constraint_boxed(
+        &mut self,
+        constraint: Box<dyn Constraint>,
+    ) -> Result<ConstraintId, ModelError> {
         let dim = self.model.dim;
         constraint.check(dim).map_err(ModelError::Constraint)?;
         if constraint.kind() != ConstraintKind::Equality {
-            return Err(ModelError::Constraint(format!("{:?} constraints are not supported yet", constraint.kind())));
+            return Err(ModelError::Constraint(format!(
+                "{:?} constraints are not supported yet",
+                constraint.kind()
+            )));
         }
         let operands = constraint.operands();
         if operands.is_empty() {
-            return Err(ModelError::Constraint("a constraint needs at least one operand".into()));
+            return Err(ModelError::Constraint(
+                "a constraint needs at least one operand".into(),
+            ));
         }
         for op in &operands {
             self.body(op.body())?;
         }
         let rows = constraint.rows(dim);
         if rows == 0 {
-            return Err(ModelError::Constraint("a constraint needs at least one row".into()));
+            return Err(ModelError::Constraint(
+                "a constraint needs at least one row".into(),
+            ));
         }
         let index = self.model.constraints.len();
-        self.model.constraints.push(Some(ConstraintEntry { constraint, name: format!("c{index}"), operands, rows }));
+        self.model.constraints.push(Some(ConstraintEntry {
+            constraint,
+            name: format!("c{index}"),
+            operands,
+            rows,
+        }));
         self.structure_changed();
         Ok(ConstraintId(index))
     }
 
     /// Renames a constraint (names appear in reports and errors).
-    pub fn set_constraint_name(&mut self, id: ConstraintId, name: impl Into<String>) -> Result<(), ModelError> {
+    pub fn set_constraint_name(
+        &mut self,
+        id: ConstraintId,
+        name: impl Into<String>,
+    ) -> Result<(), ModelError> {
         let entry = self.entry_mut(id)?;
         entry.name = name.into();
         Ok(())
@@ -436,7 +499,11 @@ impl System {
     }
 
     fn entry_mut(&mut self, id: ConstraintId) -> Result<&mut ConstraintEntry, ModelError> {
-        self.model.constraints.get_mut(id.0).and_then(|c| c.as_mut()).ok_or(ModelError::UnknownConstraint(id))
+        self.model
+            .constraints
+            .get_mut(id.0)
+            .and_then(|c| c.as_mut())
+            .ok_or(ModelError::UnknownConstraint(id))
     }
 
     /// The constraint `id`, if it is of type `C` (for example to change a rod's length).
@@ -449,19 +516,34 @@ impl System {
 
     /// Removes a constraint; returns whether it existed.
     pub fn remove_constraint(&mut self, id: ConstraintId) -> bool {
-        let existed = self.model.constraints.get_mut(id.0).and_then(Option::take).is_some();
+        let existed = self
+            .model
+            .constraints
+            .get_mut(id.0)
+            .and_then(Option::take)
+            .is_some();
         self.structure_changed();
         existed
     }
 
     /// The constraints, in the order they were added.
     pub fn constraints(&self) -> impl Iterator<Item = ConstraintId> + '_ {
-        self.model.constraints.iter().enumerate().filter(|(_, c)| c.is_some()).map(|(i, _)| ConstraintId(i))
+        self.model
+            .constraints
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.is_some())
+            .map(|(i, _)| ConstraintId(i))
     }
 
     /// Number of constraint rows (the length of `C` and `λ`).
     pub fn constraint_rows(&self) -> usize {
-        self.model.constraints.iter().flatten().map(|e| e.rows).sum()
+        self.model
+            .constraints
+            .iter()
+            .flatten()
+            .map(|e| e.rows)
+            .sum()
     }
 
     // ----- stepping -----
@@ -502,7 +584,15 @@ impl System {
             stats: &mut stats,
             first: self.current_acceleration.take(),
         };
-        let result = self.integrator.step(&mut stage, self.t, dt, &self.q, &self.v, &mut self.q_next, &mut self.v_next);
+        let result = self.integrator.step(
+            &mut stage,
+            self.t,
+            dt,
+            &self.q,
+            &self.v,
+            &mut self.q_next,
+            &mut self.v_next,
+        );
         if let Err(e) = result {
             return Err(self.step_error(e.into()));
         }
@@ -511,8 +601,14 @@ impl System {
         }
         if let Some(projection) = self.settings.projection {
             let t = self.t + dt;
-            let outcome =
-                self.evaluator.project(&self.model, &self.settings.solve, &projection, t, &mut self.q_next, &mut self.v_next);
+            let outcome = self.evaluator.project(
+                &self.model,
+                &self.settings.solve,
+                &projection,
+                t,
+                &mut self.q_next,
+                &mut self.v_next,
+            );
             if let Err(failure) = outcome {
                 return Err(self.step_error(failure));
             }
@@ -533,19 +629,33 @@ impl System {
             .filter(|slot| slot.rows.end <= self.evaluator.c.len())
             .filter_map(|slot| {
                 let entry = self.model.constraints[slot.index].as_ref()?;
-                let abs_c = self.evaluator.c[slot.rows.clone()].iter().fold(0.0_f64, |m, c| m.max(c.abs()));
-                Some(WorstConstraint { id: ConstraintId(slot.index), name: entry.name.clone(), abs_c })
+                let abs_c = self.evaluator.c[slot.rows.clone()]
+                    .iter()
+                    .fold(0.0_f64, |m, c| m.max(c.abs()));
+                Some(WorstConstraint {
+                    id: ConstraintId(slot.index),
+                    name: entry.name.clone(),
+                    abs_c,
+                })
             })
             .max_by(|a, b| a.abs_c.total_cmp(&b.abs_c));
         let worst = match &cause {
             StepFailure::Eval(EvalError::Constraint { id, name, .. }) => Some(WorstConstraint {
                 id: *id,
                 name: name.clone(),
-                abs_c: worst.as_ref().filter(|w| w.id == *id).map_or(f64::NAN, |w| w.abs_c),
+                abs_c: worst
+                    .as_ref()
+                    .filter(|w| w.id == *id)
+                    .map_or(f64::NAN, |w| w.abs_c),
             }),
             _ => worst,
         };
-        StepError { t: self.t, step: self.steps + 1, worst, cause }
+        StepError {
+            t: self.t,
+            step: self.steps + 1,
+            worst,
+            cause,
+        }
     }
 
     /// Evaluates `q̈` at the current state if not done yet (also refreshes C, Ċ, λ).
@@ -556,7 +666,15 @@ impl System {
         self.ensure_layout();
         let mut a = vec![0.0; self.q.len()];
         let (feedback, solve) = (self.settings.feedback, self.settings.solve);
-        let result = self.evaluator.evaluate(&self.model, &feedback, &solve, self.t, &self.q, &self.v, &mut a);
+        let result = self.evaluator.evaluate(
+            &self.model,
+            &feedback,
+            &solve,
+            self.t,
+            &self.q,
+            &self.v,
+            &mut a,
+        );
         match result {
             Ok(()) => {
                 self.current_acceleration = Some(a);
@@ -595,7 +713,13 @@ impl System {
             v: &self.v,
             applied: &mut [],
         };
-        let potential_energy = self.model.forces.iter().flatten().map(|f| f.potential_energy(&ctx)).sum();
+        let potential_energy = self
+            .model
+            .forces
+            .iter()
+            .flatten()
+            .map(|f| f.potential_energy(&ctx))
+            .sum();
         let max_abs = |x: &[f64]| x.iter().fold(0.0_f64, |m, c| m.max(c.abs()));
         let constraints = ev
             .layout
@@ -613,7 +737,11 @@ impl System {
                         let blk = j.blocks()[b];
                         let vals = j.block_values(b);
                         let f: Vec<f64> = (0..blk.ncols)
-                            .map(|col| (0..blk.nrows).map(|r| vals[r * blk.ncols + col] * lambda[r]).sum())
+                            .map(|col| {
+                                (0..blk.nrows)
+                                    .map(|r| vals[r * blk.ncols + col] * lambda[r])
+                                    .sum()
+                            })
                             .collect();
                         let body = self.body_at_offset(blk.col);
                         (body, f)
@@ -642,11 +770,20 @@ impl System {
     }
 
     fn band_of(&self, constraint_index: usize) -> usize {
-        self.evaluator.layout.constraints.iter().position(|s| s.index == constraint_index).unwrap_or_default()
+        self.evaluator
+            .layout
+            .constraints
+            .iter()
+            .position(|s| s.index == constraint_index)
+            .unwrap_or_default()
     }
 
     fn body_at_offset(&self, offset: usize) -> BodyId {
-        let i = self.model.bodies.iter().position(|b| b.as_ref().is_some_and(|b| b.offset == offset));
+        let i = self
+            .model
+            .bodies
+            .iter()
+            .position(|b| b.as_ref().is_some_and(|b| b.offset == offset));
         BodyId(i.unwrap_or_default())
     }
 }
@@ -662,23 +799,47 @@ struct Stage<'a> {
 }
 
 impl Dynamics for Stage<'_> {
-    fn acceleration(&mut self, t: f64, q: &[f64], v: &[f64], a: &mut [f64]) -> Result<(), EvalError> {
+    fn acceleration(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        a: &mut [f64],
+    ) -> Result<(), EvalError> {
         if let Some(known) = self.first.take() {
             // Integrators evaluate first at the step's start state, where `known` was computed.
             a.copy_from_slice(&known);
         } else {
-            self.evaluator.evaluate(self.model, &self.settings.feedback, &self.settings.solve, t, q, v, a)?;
+            self.evaluator.evaluate(
+                self.model,
+                &self.settings.feedback,
+                &self.settings.solve,
+                t,
+                q,
+                v,
+                a,
+            )?;
         }
         self.stats.evaluations += 1;
-        self.stats.solver_iterations = self.stats.solver_iterations.max(self.evaluator.last_solve.iterations);
-        self.stats.solver_residual = self.stats.solver_residual.max(self.evaluator.last_solve.residual);
+        self.stats.solver_iterations = self
+            .stats
+            .solver_iterations
+            .max(self.evaluator.last_solve.iterations);
+        self.stats.solver_residual = self
+            .stats
+            .solver_residual
+            .max(self.evaluator.last_solve.residual);
         Ok(())
     }
 }
 
 fn check_vector(what: &'static str, v: &[f64], dim: usize) -> Result<(), ModelError> {
     if v.len() != dim {
-        return Err(ModelError::WrongLength { what, got: v.len(), dim });
+        return Err(ModelError::WrongLength {
+            what,
+            got: v.len(),
+            dim,
+        });
     }
     if !v.iter().all(|x| x.is_finite()) {
         return Err(ModelError::NonFinite(what));

@@ -81,10 +81,17 @@ mod tests {
 
     #[test]
     fn orthonormal_pair_is_orthonormal() {
-        for n in [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.6, 0.0, 0.8], [0.48, 0.6, 0.64]] {
+        for n in [
+            [0.0, 0.0, 1.0],
+            [1.0, 0.0, 0.0],
+            [0.6, 0.0, 0.8],
+            [0.48, 0.6, 0.64],
+        ] {
             let (a, b) = orthonormal_pair(&n);
             assert!((norm(&a) - 1.0).abs() < 1e-14 && (norm(&b) - 1.0).abs() < 1e-14);
-            assert!(dot(&a, &n).abs() < 1e-14 && dot(&b, &n).abs() < 1e-14 && dot(&a, &b).abs() < 1e-14);
+            assert!(
+                dot(&a, &n).abs() < 1e-14 && dot(&b, &n).abs() < 1e-14 && dot(&a, &b).abs() < 1e-14
+            );
         }
     }
 }

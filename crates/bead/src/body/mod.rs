@@ -44,7 +44,11 @@ pub(crate) struct Body {
 impl Body {
     /// The diagonal of this body's block of `W = M⁻¹` (zero for an anchor).
     pub(crate) fn inv_mass(&self) -> f64 {
-        if self.mass.is_infinite() { 0.0 } else { 1.0 / self.mass }
+        if self.mass.is_infinite() {
+            0.0
+        } else {
+            1.0 / self.mass
+        }
     }
 
     /// The body's slice of a global vector (q, q̇, Q ...).

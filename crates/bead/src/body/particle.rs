@@ -43,12 +43,19 @@ pub struct Particle {
 impl Particle {
     /// A particle of mass 1 kg at rest at `position`.
     pub fn new(position: &[f64]) -> Self {
-        Particle { position: position.to_vec(), velocity: Vec::new(), mass: 1.0 }
+        Particle {
+            position: position.to_vec(),
+            velocity: Vec::new(),
+            mass: 1.0,
+        }
     }
 
     /// A kinematic anchor (infinite mass) at `position`: forces and constraints never move it.
     pub fn anchor(position: &[f64]) -> Self {
-        Particle { mass: f64::INFINITY, ..Particle::new(position) }
+        Particle {
+            mass: f64::INFINITY,
+            ..Particle::new(position)
+        }
     }
 
     /// Sets the mass, in kilograms.

@@ -33,7 +33,10 @@ pub struct Distance {
 impl Distance {
     /// A rod of `length` metres between `a` and `b`.
     pub fn new(a: impl Into<Point>, b: impl Into<Point>, length: f64) -> Self {
-        Distance { points: [a.into(), b.into()], length }
+        Distance {
+            points: [a.into(), b.into()],
+            length,
+        }
     }
 
     /// Rest length, in metres.
@@ -63,7 +66,10 @@ impl Constraint for Distance {
 
     fn check(&self, _dim: usize) -> Result<(), String> {
         if !(self.length > 0.0 && self.length.is_finite()) {
-            return Err(format!("rod length must be positive and finite, got {}", self.length));
+            return Err(format!(
+                "rod length must be positive and finite, got {}",
+                self.length
+            ));
         }
         if self.points[0] == self.points[1] {
             return Err("a rod needs two different points".into());
@@ -77,7 +83,9 @@ impl Constraint for Distance {
         let w = sub(eval.v(0), eval.v(1));
         let len = norm(&d[..dim]);
         if !(len > 0.0) {
-            return Err(ConstraintError::new("the rod's two ends coincide: its direction is undefined"));
+            return Err(ConstraintError::new(
+                "the rod's two ends coincide: its direction is undefined",
+            ));
         }
         let u: [f64; 3] = std::array::from_fn(|i| d[i] / len);
         let uw = dot(&u, &w);

@@ -72,7 +72,9 @@ pub struct ConstraintError {
 impl ConstraintError {
     /// An error with the given reason.
     pub fn new(reason: impl Into<String>) -> Self {
-        ConstraintError { reason: reason.into() }
+        ConstraintError {
+            reason: reason.into(),
+        }
     }
 }
 
@@ -199,10 +201,102 @@ impl ConstraintEval<'_> {
 /// Checks a vector parameter against the system's dimension: `name has n components ...`.
 pub(crate) fn check_len(name: &str, v: &[f64], dim: usize) -> Result<(), String> {
     if v.len() != dim {
-        return Err(format!("{name} has {} components; the system is {dim}D", v.len()));
+        return Err(format!(
+            "{name} has {} components; the system is {dim}D",
+            v.len()
+        ));
     }
     if !v.iter().all(|x| x.is_finite()) {
         return Err(format!("{name} has a non-finite component"));
     }
     Ok(())
+}
+
+/// A constraint's rows evaluated at given operand coordinates, from [`evaluate_at`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// `C`.
+    pub c: Vec<f64>,
+    /// `∂C/∂t`.
+    pub c_t: Vec<f64>,
+    /// `Ċ = ∇C·ẋ + ∂C/∂t`.
+    pub c_dot: Vec<f64>,
+    /// `∇C`, one row per constraint row, over all operand coordinates in order.
+    pub gradient: Vec<Vec<f64>>,
+    /// `J̇ẋ` (everything of `C̈` but `∇C·ẍ`).
+    pub jdot_xdot: Vec<f64>,
+}
+
+/// Evaluates `constraint` outside a system, at operand coordinates `x` and velocities `v`
+/// (concatenated in operand order) and time `t`: the tool for testing a constraint's derivatives.
+///
+/// ```
+/// use bead::constraint::{evaluate_at, Distance};
+/// use bead::{Particle, System};
+/// let mut sys = System::new(2)?;
+/// let a = sys.add_particle(Particle::new(&[0.0, 0.0]))?;
+/// let b = sys.add_particle(Particle::new(&[3.0, 4.0]))?;
+/// let rod = Distance::new(a, b, 5.0);
+/// let e = evaluate_at(&rod, 2, 0.0, &[0.0, 0.0, 3.0, 4.0], &[0.0; 4]).unwrap();
+/// assert_eq!(e.c, [0.0]);
+/// assert_eq!(e.gradient[0], [-0.6, -0.8, 0.6, 0.8]);
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+pub fn evaluate_at(
+    constraint: &dyn Constraint,
+    dim: usize,
+    t: f64,
+    x: &[f64],
+    v: &[f64],
+) -> Result<Evaluation, ConstraintError> {
+    let rows = constraint.rows(dim);
+    let mut offsets = vec![0];
+    for op in constraint.operands() {
+        offsets.push(
+            offsets.last().copied().unwrap_or_default() + crate::point::operand_size(&op, dim),
+        );
+    }
+    let n = offsets.last().copied().unwrap_or_default();
+    if x.len() != n || v.len() != n {
+        return Err(ConstraintError::new(format!(
+            "expected {n} coordinates and velocities"
+        )));
+    }
+    let (mut c, mut c_t, mut jdot_xdot) = (vec![0.0; rows], vec![0.0; rows], vec![0.0; rows]);
+    let mut blocks = vec![0.0; rows * n];
+    let mut eval = ConstraintEval {
+        t,
+        dim,
+        offsets: &offsets,
+        x,
+        v,
+        c: &mut c,
+        c_t: &mut c_t,
+        jdot_xdot: &mut jdot_xdot,
+        gradient: &mut blocks,
+    };
+    constraint.evaluate(&mut eval)?;
+    // Operand blocks are stored rows × k each; gather them into full rows.
+    let gradient: Vec<Vec<f64>> = (0..rows)
+        .map(|r| {
+            offsets
+                .windows(2)
+                .flat_map(|w| {
+                    let k = w[1] - w[0];
+                    let start = rows * w[0] + r * k;
+                    blocks[start..start + k].to_vec()
+                })
+                .collect()
+        })
+        .collect();
+    let c_dot = (0..rows)
+        .map(|r| c_t[r] + gradient[r].iter().zip(v).map(|(g, v)| g * v).sum::<f64>())
+        .collect();
+    Ok(Evaluation {
+        c,
+        c_t,
+        c_dot,
+        gradient,
+        jdot_xdot,
+    })
 }

@@ -32,12 +32,18 @@ pub struct Nail {
 impl Nail {
     /// Nails `point` at the fixed location `at` (metres).
     pub fn new(point: impl Into<Point>, at: &[f64]) -> Self {
-        Nail { point: point.into(), at: Motion::fixed(at) }
+        Nail {
+            point: point.into(),
+            at: Motion::fixed(at),
+        }
     }
 
     /// Nails `point` to a location that follows `motion`.
     pub fn moving(point: impl Into<Point>, motion: Motion) -> Self {
-        Nail { point: point.into(), at: motion }
+        Nail {
+            point: point.into(),
+            at: motion,
+        }
     }
 
     /// The location's motion.
@@ -56,7 +62,9 @@ impl Constraint for Nail {
     }
 
     fn check(&self, dim: usize) -> Result<(), String> {
-        self.at.check(dim).map_err(|e| format!("nail location: {e}"))
+        self.at
+            .check(dim)
+            .map_err(|e| format!("nail location: {e}"))
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

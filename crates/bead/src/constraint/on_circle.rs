@@ -81,14 +81,18 @@ impl Constraint for OnCircle {
                 return Err("circle normal has zero length".into());
             }
         }
-        self.center.check(dim).map_err(|e| format!("circle centre: {e}"))
+        self.center
+            .check(dim)
+            .map_err(|e| format!("circle centre: {e}"))
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
         let center = self.center.sample(eval.time());
         radial_row(eval, 0, &center, self.radius)?;
         if eval.dim() == 3 {
-            let n = self.unit_normal.ok_or_else(|| ConstraintError::new("circle normal has zero length"))?;
+            let n = self
+                .unit_normal
+                .ok_or_else(|| ConstraintError::new("circle normal has zero length"))?;
             planar_row(eval, 1, &n, &center);
         }
         Ok(())

@@ -46,7 +46,9 @@ impl OnLine {
 
     /// Unit normals of the line: one in 2D, two in 3D.
     fn normals(&self, dim: usize) -> Result<Vec<Vec3>, ConstraintError> {
-        let d = self.unit_direction.ok_or_else(|| ConstraintError::new("line direction has zero length"))?;
+        let d = self
+            .unit_direction
+            .ok_or_else(|| ConstraintError::new("line direction has zero length"))?;
         Ok(if dim == 2 {
             vec![[-d[1], d[0], 0.0]]
         } else {
@@ -70,7 +72,9 @@ impl Constraint for OnLine {
         if self.unit_direction.is_none() {
             return Err("line direction has zero length".into());
         }
-        self.through.check(dim).map_err(|e| format!("line point: {e}"))
+        self.through
+            .check(dim)
+            .map_err(|e| format!("line point: {e}"))
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

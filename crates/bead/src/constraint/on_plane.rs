@@ -32,7 +32,12 @@ pub struct OnPlane {
 impl OnPlane {
     /// Keeps `point` on the plane through `through` with normal `normal` (any non-zero length).
     pub fn new(point: impl Into<Point>, through: Motion, normal: &[f64]) -> Self {
-        OnPlane { point: point.into(), through, normal: normal.to_vec(), unit_normal: normalized(normal) }
+        OnPlane {
+            point: point.into(),
+            through,
+            normal: normal.to_vec(),
+            unit_normal: normalized(normal),
+        }
     }
 }
 
@@ -53,18 +58,27 @@ impl Constraint for OnPlane {
         if self.unit_normal.is_none() {
             return Err("plane normal has zero length".into());
         }
-        self.through.check(dim).map_err(|e| format!("plane point: {e}"))
+        self.through
+            .check(dim)
+            .map_err(|e| format!("plane point: {e}"))
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
-        let n = self.unit_normal.ok_or_else(|| ConstraintError::new("plane normal has zero length"))?;
+        let n = self
+            .unit_normal
+            .ok_or_else(|| ConstraintError::new("plane normal has zero length"))?;
         planar_row(eval, 0, &n, &self.through.sample(eval.time()));
         Ok(())
     }
 }
 
 /// Writes row `row` as `n̂·(x₀ − p(t))` for operand 0 (shared with [`OnLine`](super::OnLine)).
-pub(super) fn planar_row(eval: &mut ConstraintEval<'_>, row: usize, n: &Vec3, through: &MotionSample) {
+pub(super) fn planar_row(
+    eval: &mut ConstraintEval<'_>,
+    row: usize,
+    n: &Vec3,
+    through: &MotionSample,
+) {
     let dim = eval.dim();
     let d = sub(eval.x(0), &through.position[..dim]);
     eval.set_value(row, dot(n, &d));

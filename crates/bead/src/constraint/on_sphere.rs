@@ -34,7 +34,11 @@ pub struct OnSphere {
 impl OnSphere {
     /// Keeps `point` at `radius` metres from `center`.
     pub fn new(point: impl Into<Point>, center: Motion, radius: f64) -> Self {
-        OnSphere { point: point.into(), center, radius }
+        OnSphere {
+            point: point.into(),
+            center,
+            radius,
+        }
     }
 }
 
@@ -52,7 +56,9 @@ impl Constraint for OnSphere {
             return Err("on-sphere is for 3D systems; in 2D use on-circle".into());
         }
         check_radius(self.radius)?;
-        self.center.check(dim).map_err(|e| format!("sphere centre: {e}"))
+        self.center
+            .check(dim)
+            .map_err(|e| format!("sphere centre: {e}"))
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
@@ -81,13 +87,18 @@ pub(super) fn radial_row(
     let w = sub(eval.v(0), &center.velocity[..dim]);
     let len = norm(&d);
     if !(len > 0.0) {
-        return Err(ConstraintError::new("the point is at the centre: the normal is undefined"));
+        return Err(ConstraintError::new(
+            "the point is at the centre: the normal is undefined",
+        ));
     }
     let u: [f64; 3] = std::array::from_fn(|i| d[i] / len);
     let uw = dot(&u, &w);
     eval.set_value(row, len - radius);
     eval.set_gradient(row, 0, &u[..dim]);
     eval.set_time_derivative(row, -dot(&u, &center.velocity));
-    eval.set_jdot_xdot(row, (dot(&w, &w) - uw * uw) / len - dot(&u, &center.acceleration));
+    eval.set_jdot_xdot(
+        row,
+        (dot(&w, &w) - uw * uw) / len - dot(&u, &center.acceleration),
+    );
     Ok(())
 }

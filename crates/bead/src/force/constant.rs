@@ -23,7 +23,11 @@ pub struct ConstantForce {
 impl ConstantForce {
     /// A force of `force` newtons at `point`.
     pub fn new(point: impl Into<Point>, force: &[f64]) -> Self {
-        ConstantForce { point: point.into(), force: to_vec3(force), len: force.len() }
+        ConstantForce {
+            point: point.into(),
+            force: to_vec3(force),
+            len: force.len(),
+        }
     }
 }
 

@@ -36,7 +36,10 @@ impl Force for Drag {
         if self.coefficient >= 0.0 && self.coefficient.is_finite() {
             Ok(())
         } else {
-            Err(format!("drag coefficient must be non-negative and finite, got {}", self.coefficient))
+            Err(format!(
+                "drag coefficient must be non-negative and finite, got {}",
+                self.coefficient
+            ))
         }
     }
 }

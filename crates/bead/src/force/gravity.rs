@@ -20,7 +20,10 @@ pub struct Gravity {
 impl Gravity {
     /// Gravity of acceleration `g`, in m/s² (for example `[0.0, -9.81]`).
     pub fn new(g: &[f64]) -> Self {
-        Gravity { g: to_vec3(g), len: g.len() }
+        Gravity {
+            g: to_vec3(g),
+            len: g.len(),
+        }
     }
 
     /// The acceleration, in m/s².
@@ -39,7 +42,9 @@ impl Force for Gravity {
     }
 
     fn potential_energy(&self, ctx: &ForceContext<'_>) -> f64 {
-        ctx.masses().map(|(p, m)| -m * dot(&self.g, &ctx.position(&p))).sum()
+        ctx.masses()
+            .map(|(p, m)| -m * dot(&self.g, &ctx.position(&p)))
+            .sum()
     }
 
     fn check(&self, dim: usize) -> Result<(), String> {

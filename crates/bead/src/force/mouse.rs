@@ -30,7 +30,13 @@ pub struct MouseSpring {
 impl MouseSpring {
     /// A spring of `stiffness` N/m and `damping` N·s/m from `point` to `target`.
     pub fn new(point: impl Into<Point>, target: &[f64], stiffness: f64, damping: f64) -> Self {
-        MouseSpring { point: point.into(), target: to_vec3(target), len: target.len(), stiffness, damping }
+        MouseSpring {
+            point: point.into(),
+            target: to_vec3(target),
+            len: target.len(),
+            stiffness,
+            damping,
+        }
     }
 
     /// Moves the target, in metres.
@@ -53,7 +59,8 @@ impl Force for MouseSpring {
     fn apply(&self, ctx: &mut ForceContext<'_>) {
         let x = ctx.position(&self.point);
         let v = ctx.velocity(&self.point);
-        let f: Vec3 = std::array::from_fn(|i| self.stiffness * (self.target[i] - x[i]) - self.damping * v[i]);
+        let f: Vec3 =
+            std::array::from_fn(|i| self.stiffness * (self.target[i] - x[i]) - self.damping * v[i]);
         ctx.add_force(&self.point, &f);
     }
 
@@ -63,8 +70,14 @@ impl Force for MouseSpring {
 
     fn check(&self, dim: usize) -> Result<(), String> {
         crate::constraint::check_len("mouse target", self.target(), dim)?;
-        if !(self.stiffness >= 0.0 && self.stiffness.is_finite() && self.damping >= 0.0 && self.damping.is_finite()) {
-            return Err("mouse spring stiffness and damping must be non-negative and finite".into());
+        if !(self.stiffness >= 0.0
+            && self.stiffness.is_finite()
+            && self.damping >= 0.0
+            && self.damping.is_finite())
+        {
+            return Err(
+                "mouse spring stiffness and damping must be non-negative and finite".into(),
+            );
         }
         Ok(())
     }

@@ -31,8 +31,19 @@ pub struct Spring {
 
 impl Spring {
     /// A spring of `stiffness` N/m, `damping` N·s/m and `rest_length` m between `a` and `b`.
-    pub fn new(a: impl Into<Point>, b: impl Into<Point>, stiffness: f64, damping: f64, rest_length: f64) -> Self {
-        Spring { points: [a.into(), b.into()], stiffness, damping, rest_length }
+    pub fn new(
+        a: impl Into<Point>,
+        b: impl Into<Point>,
+        stiffness: f64,
+        damping: f64,
+        rest_length: f64,
+    ) -> Self {
+        Spring {
+            points: [a.into(), b.into()],
+            stiffness,
+            damping,
+            rest_length,
+        }
     }
 
     /// Stiffness, in N/m.
@@ -64,8 +75,14 @@ impl Spring {
 impl Force for Spring {
     fn apply(&self, ctx: &mut ForceContext<'_>) {
         let dim = ctx.dim();
-        let d = sub(&ctx.position(&self.points[0]), &ctx.position(&self.points[1]));
-        let w = sub(&ctx.velocity(&self.points[0]), &ctx.velocity(&self.points[1]));
+        let d = sub(
+            &ctx.position(&self.points[0]),
+            &ctx.position(&self.points[1]),
+        );
+        let w = sub(
+            &ctx.velocity(&self.points[0]),
+            &ctx.velocity(&self.points[1]),
+        );
         let len = norm(&d[..dim]);
         if !(len > 0.0) {
             return;
@@ -79,7 +96,10 @@ impl Force for Spring {
     }
 
     fn potential_energy(&self, ctx: &ForceContext<'_>) -> f64 {
-        let d = sub(&ctx.position(&self.points[0]), &ctx.position(&self.points[1]));
+        let d = sub(
+            &ctx.position(&self.points[0]),
+            &ctx.position(&self.points[1]),
+        );
         0.5 * self.stiffness * (norm(&d) - self.rest_length).powi(2)
     }
 
@@ -88,9 +108,15 @@ impl Force for Spring {
     }
 
     fn check(&self, _dim: usize) -> Result<(), String> {
-        for (name, v) in [("stiffness", self.stiffness), ("damping", self.damping), ("rest length", self.rest_length)] {
+        for (name, v) in [
+            ("stiffness", self.stiffness),
+            ("damping", self.damping),
+            ("rest length", self.rest_length),
+        ] {
             if !(v >= 0.0 && v.is_finite()) {
-                return Err(format!("spring {name} must be non-negative and finite, got {v}"));
+                return Err(format!(
+                    "spring {name} must be non-negative and finite, got {v}"
+                ));
             }
         }
         if self.points[0] == self.points[1] {

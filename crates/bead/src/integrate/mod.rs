@@ -22,7 +22,13 @@ use crate::derivative::EvalError;
 /// The second-order system `q̈ = a(t, q, q̇)` an integrator advances.
 pub trait Dynamics {
     /// Writes the acceleration `q̈` at `(t, q, q̇)` into `a`.
-    fn acceleration(&mut self, t: f64, q: &[f64], v: &[f64], a: &mut [f64]) -> Result<(), EvalError>;
+    fn acceleration(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        a: &mut [f64],
+    ) -> Result<(), EvalError>;
 }
 
 /// One step of an ODE scheme over `(q, q̇)`.

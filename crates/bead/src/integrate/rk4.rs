@@ -34,7 +34,16 @@ impl Integrator for Rk4 {
         v_out: &mut [f64],
     ) -> Result<(), EvalError> {
         let n = q.len();
-        resize(n, &mut [&mut self.qs, &mut self.vs, &mut self.a, &mut self.dq, &mut self.dv]);
+        resize(
+            n,
+            &mut [
+                &mut self.qs,
+                &mut self.vs,
+                &mut self.a,
+                &mut self.dq,
+                &mut self.dv,
+            ],
+        );
         // Stage k: slope (vs, a) at (qs, vs); accumulate (dq, dv) = Σ w_k · slope_k.
         self.qs.copy_from_slice(q);
         self.vs.copy_from_slice(v);

@@ -56,7 +56,13 @@ impl LinearSolver for ConjugateGradient {
         if !x.iter().all(|v| v.is_finite()) {
             x.fill(0.0);
         }
-        for v in [&mut self.r, &mut self.z, &mut self.p, &mut self.ap, &mut self.inv_diag] {
+        for v in [
+            &mut self.r,
+            &mut self.z,
+            &mut self.p,
+            &mut self.ap,
+            &mut self.inv_diag,
+        ] {
             v.resize(m, 0.0);
         }
         self.tmp.resize(a.inv_mass().len(), 0.0);
@@ -81,7 +87,7 @@ impl LinearSolver for ConjugateGradient {
             *r = bi - *r;
         }
         let threshold = params.tolerance * b_norm;
-        let cap = params.iteration_cap(m);
+        let cap = params.iteration_cap(10 * m + 100);
         for (z, (r, d)) in self.z.iter_mut().zip(self.r.iter().zip(&self.inv_diag)) {
             *z = r * d;
         }
@@ -91,7 +97,10 @@ impl LinearSolver for ConjugateGradient {
         let mut iterations = 0;
         while residual > threshold {
             if iterations == cap {
-                return Err(SolveError::NoConvergence { iterations, residual: residual / b_norm });
+                return Err(SolveError::NoConvergence {
+                    iterations,
+                    residual: residual / b_norm,
+                });
             }
             a.apply(&self.p, &mut self.ap, &mut self.tmp);
             let pap = dot(&self.p, &self.ap);
@@ -99,7 +108,9 @@ impl LinearSolver for ConjugateGradient {
                 // The search direction lies in the null space of J W Jᵀ while the residual is not
                 // small: b has a component no λ can produce. The constraints conflict.
                 return Err(if pap.is_finite() {
-                    SolveError::Inconsistent { residual: residual / b_norm }
+                    SolveError::Inconsistent {
+                        residual: residual / b_norm,
+                    }
                 } else {
                     SolveError::NonFinite
                 });
@@ -121,10 +132,15 @@ impl LinearSolver for ConjugateGradient {
             if rz == 0.0 && residual > threshold {
                 // The preconditioned residual vanished but the residual did not: the remaining
                 // residual sits on rows that only touch anchors, which no λ can reduce.
-                return Err(SolveError::Inconsistent { residual: residual / b_norm });
+                return Err(SolveError::Inconsistent {
+                    residual: residual / b_norm,
+                });
             }
         }
-        Ok(SolveInfo { iterations, residual: residual / b_norm })
+        Ok(SolveInfo {
+            iterations,
+            residual: residual / b_norm,
+        })
     }
 }
 

@@ -72,14 +72,24 @@ impl LinearSolver for Dense {
         if residual > params.tolerance.max(INCONSISTENT) {
             return Err(SolveError::Inconsistent { residual });
         }
-        Ok(SolveInfo { iterations: 1, residual })
+        Ok(SolveInfo {
+            iterations: 1,
+            residual,
+        })
     }
 }
 
 /// Minimum-norm least squares by the symmetric eigendecomposition.
-fn least_squares(mat: &faer::Mat<f64>, b: &[f64], lambda: &mut [f64], max_diag: f64) -> Result<(), SolveError> {
+fn least_squares(
+    mat: &faer::Mat<f64>,
+    b: &[f64],
+    lambda: &mut [f64],
+    max_diag: f64,
+) -> Result<(), SolveError> {
     let m = b.len();
-    let evd = mat.self_adjoint_eigen(Side::Lower).map_err(|_| SolveError::NonFinite)?;
+    let evd = mat
+        .self_adjoint_eigen(Side::Lower)
+        .map_err(|_| SolveError::NonFinite)?;
     let (u, s) = (evd.U(), evd.S().column_vector());
     let cutoff = max_diag.max(f64::MIN_POSITIVE) * 1e-12 * m as f64;
     lambda.fill(0.0);

@@ -72,7 +72,7 @@ impl LinearSolver for GaussSeidel {
         }
         self.ax.resize(m, 0.0);
 
-        let cap = params.iteration_cap(m);
+        let cap = params.iteration_cap(100 * m + 10_000);
         let threshold = params.tolerance * b_norm;
         let mut previous = f64::INFINITY;
         let mut stalled = 0;
@@ -84,7 +84,12 @@ impl LinearSolver for GaussSeidel {
                 let band = self.row_band[i];
                 let row_dot: f64 = j
                     .band_row(band, i)
-                    .map(|(c, coef)| coef.iter().zip(&self.u[c..]).map(|(a, u)| a * u).sum::<f64>())
+                    .map(|(c, coef)| {
+                        coef.iter()
+                            .zip(&self.u[c..])
+                            .map(|(a, u)| a * u)
+                            .sum::<f64>()
+                    })
                     .sum();
                 let delta = (b[i] - row_dot) / self.diag[i];
                 x[i] += delta;
@@ -96,19 +101,30 @@ impl LinearSolver for GaussSeidel {
             }
             // Residual with the current λ: A λ = J u.
             j.mul(&self.u, &mut self.ax);
-            let residual = self.ax.iter().zip(b).map(|(p, q)| (p - q).powi(2)).sum::<f64>().sqrt();
+            let residual = self
+                .ax
+                .iter()
+                .zip(b)
+                .map(|(p, q)| (p - q).powi(2))
+                .sum::<f64>()
+                .sqrt();
             if !residual.is_finite() {
                 return Err(SolveError::NonFinite);
             }
             if residual <= threshold {
-                return Ok(SolveInfo { iterations: sweep, residual: residual / b_norm });
+                return Ok(SolveInfo {
+                    iterations: sweep,
+                    residual: residual / b_norm,
+                });
             }
             // On an inconsistent system the residual settles at the least-squares floor instead of
             // going to zero; stop early once it no longer moves.
             if residual > (1.0 - 1e-9) * previous {
                 stalled += 1;
                 if stalled >= 100 {
-                    return Err(SolveError::Inconsistent { residual: residual / b_norm });
+                    return Err(SolveError::Inconsistent {
+                        residual: residual / b_norm,
+                    });
                 }
             } else {
                 stalled = 0;
@@ -116,6 +132,9 @@ impl LinearSolver for GaussSeidel {
             previous = residual;
         }
         let residual = a.relative_residual(x, b);
-        Err(SolveError::NoConvergence { iterations: cap, residual })
+        Err(SolveError::NoConvergence {
+            iterations: cap,
+            residual,
+        })
     }
 }

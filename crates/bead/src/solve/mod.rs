@@ -26,20 +26,24 @@ use crate::sparse::BlockSparse;
 pub struct SolveParams {
     /// Target relative residual `‖J W Jᵀ λ − b‖ / ‖b‖`.
     pub tolerance: f64,
-    /// Iteration cap of iterative solvers; `None` means a multiple of the system size
-    /// (10 m + 100 for m rows).
+    /// Iteration cap of iterative solvers; `None` lets each solver choose from the system size
+    /// m (conjugate gradient: 10 m + 100; Gauss-Seidel, which needs O(m²) sweeps on a chain:
+    /// 100 m + 10 000).
     pub max_iterations: Option<usize>,
 }
 
 impl Default for SolveParams {
     fn default() -> Self {
-        SolveParams { tolerance: 1e-10, max_iterations: None }
+        SolveParams {
+            tolerance: 1e-10,
+            max_iterations: None,
+        }
     }
 }
 
 impl SolveParams {
-    pub(crate) fn iteration_cap(&self, m: usize) -> usize {
-        self.max_iterations.unwrap_or(10 * m + 100)
+    pub(crate) fn iteration_cap(&self, default: usize) -> usize {
+        self.max_iterations.unwrap_or(default)
     }
 }
 
@@ -164,7 +168,8 @@ impl<'a> MultiplierMatrix<'a> {
                         for s in 0..q.nrows {
                             let pr = &vp[r * p.ncols..(r + 1) * p.ncols];
                             let qs = &vq[s * q.ncols..(s + 1) * q.ncols];
-                            let v: f64 = pr.iter().zip(qs).zip(w).map(|((a, b), w)| a * b * w).sum();
+                            let v: f64 =
+                                pr.iter().zip(qs).zip(w).map(|((a, b), w)| a * b * w).sum();
                             a[(p.row + r, q.row + s)] += v;
                         }
                     }
@@ -179,7 +184,12 @@ impl<'a> MultiplierMatrix<'a> {
         let mut out = vec![0.0; self.size()];
         let mut tmp = vec![0.0; self.inv_mass.len()];
         self.apply(lambda, &mut out, &mut tmp);
-        let r: f64 = out.iter().zip(b).map(|(x, y)| (x - y).powi(2)).sum::<f64>().sqrt();
+        let r: f64 = out
+            .iter()
+            .zip(b)
+            .map(|(x, y)| (x - y).powi(2))
+            .sum::<f64>()
+            .sqrt();
         let nb = norm(b);
         if nb > 0.0 { r / nb } else { r }
     }
@@ -232,7 +242,11 @@ mod tests {
     use super::*;
 
     fn solvers() -> Vec<Box<dyn LinearSolver>> {
-        vec![Box::new(ConjugateGradient::default()), Box::new(Dense::default()), Box::new(GaussSeidel::default())]
+        vec![
+            Box::new(ConjugateGradient::default()),
+            Box::new(Dense::default()),
+            Box::new(GaussSeidel::default()),
+        ]
     }
 
     /// Every solver reproduces a known λ on a well-posed chain.
@@ -243,7 +257,10 @@ mod tests {
         let exact: Vec<f64> = (0..12).map(|i| (i as f64 * 0.7).sin()).collect();
         let mut b = vec![0.0; 12];
         a.apply(&exact, &mut b, &mut vec![0.0; w.len()]);
-        let params = SolveParams { tolerance: 1e-12, max_iterations: Some(100_000) };
+        let params = SolveParams {
+            tolerance: 1e-12,
+            max_iterations: Some(100_000),
+        };
         for mut s in solvers() {
             let mut lambda = vec![0.0; 12];
             let info = s.solve(&a, &b, &mut lambda, &params).unwrap();
@@ -267,12 +284,17 @@ mod tests {
         j.mul_transpose(&l0, &mut f0);
         for mut s in solvers() {
             let mut lambda = vec![0.0; 6];
-            s.solve(&a, &b, &mut lambda, &SolveParams::default()).unwrap();
+            s.solve(&a, &b, &mut lambda, &SolveParams::default())
+                .unwrap();
             assert!(lambda.iter().all(|x| x.is_finite()), "{}", s.name());
             let mut f = vec![0.0; w.len()];
             j.mul_transpose(&lambda, &mut f);
             for (x, y) in f.iter().zip(&f0) {
-                assert!((x - y).abs() < 1e-7, "{}: constraint force {x} vs {y}", s.name());
+                assert!(
+                    (x - y).abs() < 1e-7,
+                    "{}: constraint force {x} vs {y}",
+                    s.name()
+                );
             }
             // The two copies share the load equally (minimum norm) for the direct solver.
             if s.name() == "dense" {
@@ -291,10 +313,16 @@ mod tests {
         b[5] = -1.0;
         for mut s in solvers() {
             let mut lambda = vec![0.0; 6];
-            let params = SolveParams { tolerance: 1e-10, max_iterations: Some(2000) };
+            let params = SolveParams {
+                tolerance: 1e-10,
+                max_iterations: Some(2000),
+            };
             let err = s.solve(&a, &b, &mut lambda, &params).unwrap_err();
             assert!(
-                matches!(err, SolveError::Inconsistent { .. } | SolveError::NoConvergence { .. }),
+                matches!(
+                    err,
+                    SolveError::Inconsistent { .. } | SolveError::NoConvergence { .. }
+                ),
                 "{}: {err}",
                 s.name()
             );
@@ -308,7 +336,12 @@ mod tests {
         let a = MultiplierMatrix::new(&j, &w);
         for mut s in solvers() {
             let mut lambda = vec![0.0; 3];
-            let err = s.solve(&a, &[1.0, f64::NAN, 0.0], &mut lambda, &SolveParams::default());
+            let err = s.solve(
+                &a,
+                &[1.0, f64::NAN, 0.0],
+                &mut lambda,
+                &SolveParams::default(),
+            );
             assert_eq!(err, Err(SolveError::NonFinite), "{}", s.name());
         }
     }

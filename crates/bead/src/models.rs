@@ -1,0 +1,66 @@
+//! Ready-made models shared by the tests, the benchmarks and the examples: the classics of the
+//! seeds, built through the public API only.
+
+use crate::constraint::{ConstraintId, Distance};
+use crate::force::Gravity;
+use crate::{ModelError, Particle, ParticleId, System};
+
+/// Standard gravity, in m/s².
+pub const G: f64 = 9.81;
+
+/// A chain of particles hanging from an anchor, linked by rods.
+#[derive(Debug)]
+pub struct Chain {
+    /// The system (2D, gravity along −y).
+    pub system: System,
+    /// The anchor at the top, then the moving particles in order.
+    pub particles: Vec<ParticleId>,
+    /// The rods, from the anchor down.
+    pub links: Vec<ConstraintId>,
+}
+
+/// A 2D chain of `n` links of `link` metres and particles of `mass` kg, hanging from an anchor at
+/// the origin, initially straight at `angle` radians from the +x axis (−π/2 hangs at rest).
+///
+/// ```
+/// let chain = bead::models::chain(10, 0.1, 0.5, -std::f64::consts::FRAC_PI_2)?;
+/// assert_eq!(chain.links.len(), 10);
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+pub fn chain(n: usize, link: f64, mass: f64, angle: f64) -> Result<Chain, ModelError> {
+    let mut system = System::new(2)?;
+    system.add_force(Gravity::new(&[0.0, -G]))?;
+    let (s, c) = angle.sin_cos();
+    let mut particles = vec![system.add_particle(Particle::anchor(&[0.0, 0.0]))?];
+    let mut links = Vec::with_capacity(n);
+    for k in 1..=n {
+        let r = k as f64 * link;
+        let p = system.add_particle(Particle::new(&[r * c, r * s]).mass(mass))?;
+        links.push(system.add_constraint(Distance::new(particles[k - 1], p, link))?);
+        particles.push(p);
+    }
+    Ok(Chain {
+        system,
+        particles,
+        links,
+    })
+}
+
+/// A simple pendulum: a bob of `mass` kg on a rod of `length` m from an anchor at the origin,
+/// released at rest `angle` radians from the downward vertical. Returns the system, the bob and
+/// the rod.
+///
+/// ```
+/// let (sys, bob, _rod) = bead::models::pendulum(1.0, 0.0, 1.0)?;
+/// assert!((sys.position(bob)[1] + 1.0).abs() < 1e-12);
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+pub fn pendulum(
+    length: f64,
+    angle: f64,
+    mass: f64,
+) -> Result<(System, ParticleId, ConstraintId), ModelError> {
+    let mut chain = chain(1, length, mass, angle - std::f64::consts::FRAC_PI_2)?;
+    chain.system.set_constraint_name(chain.links[0], "rod")?;
+    Ok((chain.system, chain.particles[1], chain.links[0]))
+}

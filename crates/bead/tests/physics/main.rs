@@ -1,0 +1,31 @@
+//! Physics tests of the engine: closed-form results, the seeds' own examples, conservation laws
+//! and convergence orders. One test binary, one module per topic.
+
+// Tests panic on failure by design; helper functions outside #[test] unwrap too.
+#![allow(clippy::unwrap_used)]
+
+mod bead_on_wire;
+mod chain;
+mod convergence;
+mod failures;
+mod forces;
+mod jacobians;
+mod moving_targets;
+mod pendulum;
+mod redundancy;
+
+use bead::solve::{ConjugateGradient, Dense, GaussSeidel, LinearSolver};
+
+/// One of each solver, for tests that must hold whatever the solver.
+pub fn solvers() -> Vec<Box<dyn LinearSolver>> {
+    vec![
+        Box::new(ConjugateGradient::default()),
+        Box::new(Dense::default()),
+        Box::new(GaussSeidel::default()),
+    ]
+}
+
+/// Relative difference, safe at zero.
+pub fn rel(a: f64, b: f64) -> f64 {
+    (a - b).abs() / a.abs().max(b.abs()).max(1e-300)
+}

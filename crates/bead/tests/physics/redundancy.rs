@@ -1,0 +1,168 @@
+//! Redundant constraints make J W Jᵀ singular: every solver must still give finite λ and the
+//! correct motion. Conflicting constraints must give a clear error, never NaN.
+
+use bead::constraint::{Distance, Nail, OnCircle};
+use bead::force::Gravity;
+use bead::models::pendulum;
+use bead::{Motion, Particle, StepFailure, System};
+
+/// A pendulum whose rod is duplicated moves exactly like the plain pendulum, and the two copies
+/// together carry the rod's tension.
+#[test]
+fn duplicated_rod() {
+    let (mut plain, bob_plain, rod_plain) = pendulum(1.0, 0.8, 1.0).unwrap();
+    plain.set_solver(bead::solve::Dense::default());
+    for solver in crate::solvers() {
+        let name = solver.name();
+        let (mut sys, bob, rod) = pendulum(1.0, 0.8, 1.0).unwrap();
+        let pivot = sys.particles().next().unwrap();
+        let twin = sys.add_constraint(Distance::new(pivot, bob, 1.0)).unwrap();
+        sys.set_solver_boxed(solver);
+        let mut reference = pendulum(1.0, 0.8, 1.0).unwrap().0;
+        reference.set_solver(bead::solve::Dense::default());
+        for _ in 0..500 {
+            sys.step(1e-3).unwrap();
+        }
+        if name == "cg" {
+            for _ in 0..500 {
+                plain.step(1e-3).unwrap();
+            }
+        }
+        let d = sys.diagnostics().unwrap();
+        let (l1, l2) = (
+            d.constraint(rod).unwrap().lambda[0],
+            d.constraint(twin).unwrap().lambda[0],
+        );
+        assert!(l1.is_finite() && l2.is_finite(), "{name}");
+        let dp = plain.diagnostics().unwrap();
+        let tension = dp.constraint(rod_plain).unwrap().lambda[0];
+        assert!(
+            crate::rel(l1 + l2, tension) < 1e-6,
+            "{name}: {l1} + {l2} vs {tension}"
+        );
+        let (a, b) = (sys.position(bob), plain.position(bob_plain));
+        assert!(
+            (a[0] - b[0]).abs() < 1e-8 && (a[1] - b[1]).abs() < 1e-8,
+            "{name}: {a:?} vs {b:?}"
+        );
+    }
+}
+
+/// A nail and an on-circle that agree: the particle stays put under gravity, λ finite.
+#[test]
+fn nail_and_circle_that_agree() {
+    for solver in crate::solvers() {
+        let name = solver.name();
+        let mut sys = System::new(2).unwrap();
+        let p = sys.add_particle(Particle::new(&[1.0, 0.0])).unwrap();
+        sys.add_force(Gravity::new(&[0.0, -9.81])).unwrap();
+        sys.add_constraint(Nail::new(p, &[1.0, 0.0])).unwrap();
+        sys.add_constraint(OnCircle::new(p, Motion::fixed(&[0.0, 0.0]), 1.0))
+            .unwrap();
+        sys.set_solver_boxed(solver);
+        for _ in 0..200 {
+            sys.step(1e-3).unwrap();
+        }
+        let d = sys.diagnostics().unwrap();
+        assert!(
+            d.constraints
+                .iter()
+                .all(|c| c.lambda.iter().all(|l| l.is_finite())),
+            "{name}"
+        );
+        let x = sys.position(p);
+        assert!(
+            (x[0] - 1.0).abs() < 1e-12 && x[1].abs() < 1e-12,
+            "{name}: {x:?}"
+        );
+        // Together they hold the weight.
+        let up: f64 = d.constraints.iter().map(|c| c.forces[0].1[1]).sum();
+        assert!((up - 9.81).abs() < 1e-8, "{name}: {up}");
+    }
+}
+
+/// A rigid triangle swinging from one vertex, built once plainly and once with that vertex
+/// nailed twice and a redundant rod to the pivot: every solver gives the plain motion.
+#[test]
+fn rigid_triangle_pinned_twice() {
+    let build = |redundant: bool| {
+        let mut sys = System::new(2).unwrap();
+        let pivot = sys.add_particle(Particle::anchor(&[0.0, 0.0])).unwrap();
+        let a = sys.add_particle(Particle::new(&[0.0, 0.0])).unwrap();
+        let b = sys.add_particle(Particle::new(&[1.0, 0.0])).unwrap();
+        let c = sys.add_particle(Particle::new(&[0.5, 0.8])).unwrap();
+        sys.add_force(Gravity::new(&[0.0, -9.81])).unwrap();
+        for (p, q, len) in [
+            (a, b, 1.0),
+            (b, c, 0.89_f64.sqrt()),
+            (c, a, 0.89_f64.sqrt()),
+        ] {
+            sys.add_constraint(Distance::new(p, q, len)).unwrap();
+        }
+        sys.add_constraint(Nail::new(a, &[0.0, 0.0])).unwrap();
+        if redundant {
+            sys.add_constraint(Nail::new(a, &[0.0, 0.0])).unwrap();
+            // The pivot sits on a, so b's distance to it is the rod a-b again.
+            sys.add_constraint(Distance::new(pivot, b, 1.0)).unwrap();
+        }
+        (sys, b)
+    };
+    let (mut plain, b_plain) = build(false);
+    plain.set_solver(bead::solve::Dense::default());
+    for _ in 0..1000 {
+        plain.step(1e-3).unwrap();
+    }
+    let expected = plain.position(b_plain).to_vec();
+    for solver in crate::solvers() {
+        let name = solver.name();
+        let (mut sys, b) = build(true);
+        sys.set_solver_boxed(solver);
+        for _ in 0..1000 {
+            sys.step(1e-3).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        let d = sys.diagnostics().unwrap();
+        assert!(d.max_abs_c < 1e-8, "{name}: {}", d.max_abs_c);
+        assert!(
+            d.constraints
+                .iter()
+                .all(|c| c.lambda.iter().all(|l| l.is_finite())),
+            "{name}"
+        );
+        let x = sys.position(b);
+        assert!(
+            (x[0] - expected[0]).abs() < 1e-7 && (x[1] - expected[1]).abs() < 1e-7,
+            "{name}: {x:?} vs {expected:?}"
+        );
+    }
+}
+
+/// One particle nailed at two different places: the step fails with an error that names a
+/// nail, and the state is left as it was.
+#[test]
+fn conflicting_nails_are_an_error() {
+    for solver in crate::solvers() {
+        let name = solver.name();
+        let mut sys = System::new(2).unwrap();
+        let p = sys.add_particle(Particle::new(&[0.0, 0.0])).unwrap();
+        let n1 = sys.add_constraint(Nail::new(p, &[0.0, 0.0])).unwrap();
+        let n2 = sys.add_constraint(Nail::new(p, &[0.5, 0.0])).unwrap();
+        sys.set_constraint_name(n1, "left").unwrap();
+        sys.set_constraint_name(n2, "right").unwrap();
+        sys.set_solver_boxed(solver);
+        let err = sys.step(1e-3).unwrap_err();
+        assert!(
+            matches!(err.cause, StepFailure::Eval(bead::EvalError::Solve(_))),
+            "{name}: {err}"
+        );
+        let worst = err.worst.clone().expect("a worst constraint");
+        assert_eq!(worst.name, "right", "{name}");
+        assert!((worst.abs_c - 0.5).abs() < 1e-12);
+        let message = err.to_string();
+        assert!(
+            message.contains("step 1") && message.contains("right"),
+            "{message}"
+        );
+        assert_eq!(sys.position(p), &[0.0, 0.0]);
+        assert_eq!(sys.time(), 0.0);
+    }
+}
