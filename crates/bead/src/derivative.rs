@@ -53,6 +53,8 @@ pub(crate) struct Layout {
     pub(crate) constraints: Vec<ConstraintSlot>,
     operands: Vec<OperandSlot>,
     pub(crate) jacobian: BlockSparse,
+    /// The body (slot index) of each block of `J`.
+    pub(crate) block_bodies: Vec<usize>,
     pub(crate) inv_mass: Vec<f64>,
     op_len: usize,
     grad_len: usize,
@@ -113,6 +115,7 @@ impl Layout {
                 })
                 .collect();
             let first_block = layout.jacobian.add_band(entry.rows, &columns);
+            layout.block_bodies.extend(&bodies);
             let first_op = layout.operands.len();
             let mut offsets = vec![0];
             for op in &entry.operands {

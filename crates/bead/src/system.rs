@@ -725,12 +725,14 @@ impl System {
             .layout
             .constraints
             .iter()
-            .filter_map(|slot| {
+            .enumerate()
+            .filter_map(|(band, slot)| {
                 let entry = self.model.constraints[slot.index].as_ref()?;
                 let j = &ev.layout.jacobian;
                 let lambda = &ev.lambda[slot.rows.clone()];
-                // Jᵀλ restricted to this constraint's blocks: the generalized force on each body.
-                let (_, blocks) = &j.bands()[self.band_of(slot.index)];
+                // Jᵀλ restricted to this constraint's blocks (its band of J, one band per slot):
+                // the generalized force on each body.
+                let (_, blocks) = &j.bands()[band];
                 let forces = blocks
                     .clone()
                     .map(|b| {
@@ -743,8 +745,7 @@ impl System {
                                     .sum()
                             })
                             .collect();
-                        let body = self.body_at_offset(blk.col);
-                        (body, f)
+                        (BodyId(ev.layout.block_bodies[b]), f)
                     })
                     .collect();
                 Some(ConstraintReport {
@@ -767,24 +768,6 @@ impl System {
             solver_residual: ev.last_solve.residual,
             constraints,
         })
-    }
-
-    fn band_of(&self, constraint_index: usize) -> usize {
-        self.evaluator
-            .layout
-            .constraints
-            .iter()
-            .position(|s| s.index == constraint_index)
-            .unwrap_or_default()
-    }
-
-    fn body_at_offset(&self, offset: usize) -> BodyId {
-        let i = self
-            .model
-            .bodies
-            .iter()
-            .position(|b| b.as_ref().is_some_and(|b| b.offset == offset));
-        BodyId(i.unwrap_or_default())
     }
 }
 
