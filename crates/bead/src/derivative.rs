@@ -276,12 +276,15 @@ impl Evaluator {
         q: &[f64],
         v: &[f64],
     ) -> Result<(), EvalError> {
-        let mut ctx = ForceContext {
+        let view = crate::draw::View {
             t,
             dim: model.dim,
             bodies: &model.bodies,
             q,
             v,
+        };
+        let mut ctx = ForceContext {
+            view,
             applied: &mut self.applied,
         };
         for force in model.forces.iter().flatten() {

@@ -28,6 +28,9 @@ pub enum ModelError {
     /// Mass must be positive, or infinity for an anchor.
     #[error("mass must be positive (or infinity for an anchor), got {0}")]
     Mass(f64),
+    /// Radius must be zero or positive.
+    #[error("radius must be zero or positive and finite, got {0}")]
+    Radius(f64),
     /// A handle names no body of this system.
     #[error("body {0:?} does not exist in this system")]
     UnknownBody(BodyId),

@@ -45,6 +45,7 @@ mod body;
 pub mod constraint;
 mod derivative;
 mod diagnostics;
+pub mod draw;
 mod error;
 pub mod force;
 pub mod integrate;

@@ -11,8 +11,9 @@ use crate::body::{Body, BodyId, BodyKind, Particle, ParticleId};
 use crate::constraint::{Constraint, ConstraintId, ConstraintKind};
 use crate::derivative::{EvalError, Evaluator, Layout};
 use crate::diagnostics::{ConstraintReport, Diagnostics};
+use crate::draw::{Canvas, Role, View};
 use crate::error::{ModelError, StepError, StepFailure, WorstConstraint};
-use crate::force::{Force, ForceContext, ForceId};
+use crate::force::{Force, ForceId};
 use crate::integrate::{Dynamics, Integrator, Rk4};
 use crate::point::{Operand, Point, point_position};
 use crate::solve::{ConjugateGradient, LinearSolver, SolveParams};
@@ -301,11 +302,15 @@ impl System {
         if !(particle.mass > 0.0) || particle.mass.is_nan() {
             return Err(ModelError::Mass(particle.mass));
         }
+        if !(particle.radius >= 0.0 && particle.radius.is_finite()) {
+            return Err(ModelError::Radius(particle.radius));
+        }
         let body = Body {
             kind: BodyKind::Particle,
             offset: self.q.len(),
             ndof: dim,
             mass: particle.mass,
+            radius: particle.radius,
         };
         self.q.extend_from_slice(&particle.position);
         self.v.extend_from_slice(&velocity);
@@ -684,6 +689,47 @@ impl System {
         }
     }
 
+    /// A read-only view of the current state (what forces and constraints see).
+    pub fn view(&self) -> View<'_> {
+        View {
+            t: self.t,
+            dim: self.model.dim,
+            bodies: &self.model.bodies,
+            q: &self.q,
+            v: &self.v,
+        }
+    }
+
+    /// Draws the model on `canvas`: bodies, forces, constraints and, when `constraint_forces` is
+    /// given (from [`System::diagnostics`]), each constraint's force `Jᵀλ` on each body as an
+    /// arrow (newtons; the renderer scales it).
+    pub fn draw(&self, canvas: &mut dyn Canvas, constraint_forces: Option<&Diagnostics>) {
+        let view = self.view();
+        for force in self.model.forces.iter().flatten() {
+            force.draw(&view, canvas);
+        }
+        for entry in self.model.constraints.iter().flatten() {
+            entry.constraint.draw(&view, canvas);
+        }
+        view.draw_bodies(canvas);
+        if let Some(d) = constraint_forces {
+            for report in &d.constraints {
+                for (body, f) in &report.forces {
+                    let Ok(b) = self.body(*body) else { continue };
+                    if !b.mass.is_finite() {
+                        continue;
+                    }
+                    let at = b.slice(&self.q);
+                    let mut from = [0.0; 3];
+                    from[..self.model.dim].copy_from_slice(&at[..self.model.dim]);
+                    let mut vector = [0.0; 3];
+                    vector[..self.model.dim].copy_from_slice(&f[..self.model.dim]);
+                    canvas.arrow(from, vector, Role::ConstraintForce);
+                }
+            }
+        }
+    }
+
     /// The accelerations `q̈` at the current state.
     pub fn acceleration(&mut self) -> Result<&[f64], StepError> {
         self.evaluate_current()?;
@@ -705,20 +751,13 @@ impl System {
             .filter(|b| b.mass.is_finite())
             .map(|b| 0.5 * b.mass * b.slice(&self.v).iter().map(|x| x * x).sum::<f64>())
             .sum();
-        let ctx = ForceContext {
-            t: self.t,
-            dim: self.model.dim,
-            bodies: &self.model.bodies,
-            q: &self.q,
-            v: &self.v,
-            applied: &mut [],
-        };
+        let view = self.view();
         let potential_energy = self
             .model
             .forces
             .iter()
             .flatten()
-            .map(|f| f.potential_energy(&ctx))
+            .map(|f| f.potential_energy(&view))
             .sum();
         let max_abs = |x: &[f64]| x.iter().fold(0.0_f64, |m, c| m.max(c.abs()));
         let constraints = ev

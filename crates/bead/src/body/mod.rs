@@ -39,6 +39,8 @@ pub(crate) struct Body {
     pub(crate) ndof: usize,
     /// Mass in kilograms; `f64::INFINITY` for a kinematic anchor.
     pub(crate) mass: f64,
+    /// Radius in metres (drawing, contact).
+    pub(crate) radius: f64,
 }
 
 impl Body {

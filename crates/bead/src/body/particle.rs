@@ -38,6 +38,8 @@ pub struct Particle {
     pub velocity: Vec<f64>,
     /// Mass, in kilograms; `f64::INFINITY` makes a kinematic anchor (`W = 0`).
     pub mass: f64,
+    /// Radius, in metres, for drawing (and later contact); 0 by default.
+    pub radius: f64,
 }
 
 impl Particle {
@@ -47,6 +49,7 @@ impl Particle {
             position: position.to_vec(),
             velocity: Vec::new(),
             mass: 1.0,
+            radius: 0.0,
         }
     }
 
@@ -61,6 +64,12 @@ impl Particle {
     /// Sets the mass, in kilograms.
     pub fn mass(mut self, mass: f64) -> Self {
         self.mass = mass;
+        self
+    }
+
+    /// Sets the radius, in metres.
+    pub fn radius(mut self, radius: f64) -> Self {
+        self.radius = radius;
         self
     }
 

@@ -11,6 +11,7 @@
 //! and x₂ by `−λ u`. **λ < 0 is tension** (the rod pulls its ends together), λ > 0 compression.
 
 use super::{Constraint, ConstraintError, ConstraintEval};
+use crate::draw::{Canvas, Role, View};
 use crate::point::{Operand, Point};
 use crate::vector::{dot, norm, sub};
 
@@ -75,6 +76,14 @@ impl Constraint for Distance {
             return Err("a rod needs two different points".into());
         }
         Ok(())
+    }
+
+    fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
+        canvas.line(
+            view.position(&self.points[0]),
+            view.position(&self.points[1]),
+            Role::Rod,
+        );
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

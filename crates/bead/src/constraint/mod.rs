@@ -128,6 +128,11 @@ pub trait Constraint: Any + Debug + Send + Sync {
         Ok(())
     }
 
+    /// Draws the constraint (a rod, a wire, a nail's mark); nothing by default.
+    fn draw(&self, view: &crate::draw::View<'_>, canvas: &mut dyn crate::draw::Canvas) {
+        let _ = (view, canvas);
+    }
+
     /// Writes `C`, `∂C/∂t`, the gradients and `J̇ẋ` at the state in `eval`.
     ///
     /// Rows and gradients not written are zero.

@@ -10,6 +10,7 @@
 //! location moves on a circle, λ supplies the centripetal force `m p̈` (minus the applied force).
 
 use super::{Constraint, ConstraintError, ConstraintEval};
+use crate::draw::{Canvas, Role, View};
 use crate::motion::Motion;
 use crate::point::{Operand, Point};
 
@@ -65,6 +66,10 @@ impl Constraint for Nail {
         self.at
             .check(dim)
             .map_err(|e| format!("nail location: {e}"))
+    }
+
+    fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
+        canvas.marker(self.at.sample(view.time()).position, Role::Nail);
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

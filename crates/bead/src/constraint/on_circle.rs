@@ -21,6 +21,7 @@
 use super::on_plane::planar_row;
 use super::on_sphere::{check_radius, radial_row};
 use super::{Constraint, ConstraintError, ConstraintEval, check_len};
+use crate::draw::{Canvas, Role, View};
 use crate::motion::Motion;
 use crate::point::{Operand, Point};
 use crate::vector::{Vec3, normalized};
@@ -84,6 +85,16 @@ impl Constraint for OnCircle {
         self.center
             .check(dim)
             .map_err(|e| format!("circle centre: {e}"))
+    }
+
+    fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
+        let normal = self.unit_normal.unwrap_or([0.0, 0.0, 1.0]);
+        canvas.circle(
+            self.center.sample(view.time()).position,
+            self.radius,
+            normal,
+            Role::Wire,
+        );
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

@@ -11,6 +11,7 @@
 
 use super::on_plane::planar_row;
 use super::{Constraint, ConstraintError, ConstraintEval, check_len};
+use crate::draw::{Canvas, Role, View};
 use crate::motion::Motion;
 use crate::point::{Operand, Point};
 use crate::vector::{Vec3, normalized, orthonormal_pair};
@@ -75,6 +76,16 @@ impl Constraint for OnLine {
         self.through
             .check(dim)
             .map_err(|e| format!("line point: {e}"))
+    }
+
+    fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
+        // A long segment centred on the point's projection: renderers clip to their view.
+        let Some(d) = self.unit_direction else { return };
+        let p = self.through.sample(view.time()).position;
+        let x = view.position(&self.point);
+        let s: f64 = (0..3).map(|i| (x[i] - p[i]) * d[i]).sum();
+        let end = |k: f64| std::array::from_fn(|i| p[i] + (s + k) * d[i]);
+        canvas.line(end(-100.0), end(100.0), Role::Wire);
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

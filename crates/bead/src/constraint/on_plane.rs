@@ -8,6 +8,7 @@
 //! λ is the force along n̂, in newtons.
 
 use super::{Constraint, ConstraintError, ConstraintEval, check_len};
+use crate::draw::{Canvas, Role, View};
 use crate::motion::{Motion, MotionSample};
 use crate::point::{Operand, Point};
 use crate::vector::{Vec3, dot, normalized, sub};
@@ -61,6 +62,12 @@ impl Constraint for OnPlane {
         self.through
             .check(dim)
             .map_err(|e| format!("plane point: {e}"))
+    }
+
+    fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
+        // A disc of the plane around the point, drawn as its outline.
+        let Some(n) = self.unit_normal else { return };
+        canvas.circle(view.position(&self.point), 0.5, n, Role::Wire);
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

@@ -11,6 +11,7 @@
 //! In 2D the same row is [`OnCircle`](super::OnCircle).
 
 use super::{Constraint, ConstraintError, ConstraintEval};
+use crate::draw::{Canvas, Role, View};
 use crate::motion::{Motion, MotionSample};
 use crate::point::{Operand, Point};
 use crate::vector::{dot, norm, sub};
@@ -59,6 +60,13 @@ impl Constraint for OnSphere {
         self.center
             .check(dim)
             .map_err(|e| format!("sphere centre: {e}"))
+    }
+
+    fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
+        // The sphere's outline as seen from +z, and its equator.
+        let center = self.center.sample(view.time()).position;
+        canvas.circle(center, self.radius, [0.0, 0.0, 1.0], Role::Wire);
+        canvas.circle(center, self.radius, [0.0, 1.0, 0.0], Role::Wire);
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

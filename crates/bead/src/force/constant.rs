@@ -1,6 +1,7 @@
 //! A constant force at a point: `f` fixed; potential `V = −f·x` (so energy checks include it).
 
 use super::{Force, ForceContext};
+use crate::draw::{Canvas, Role, View};
 use crate::point::Point;
 use crate::vector::{Vec3, dot, to_vec3};
 
@@ -36,8 +37,12 @@ impl Force for ConstantForce {
         ctx.add_force(&self.point, &self.force);
     }
 
-    fn potential_energy(&self, ctx: &ForceContext<'_>) -> f64 {
-        -dot(&self.force, &ctx.position(&self.point))
+    fn potential_energy(&self, view: &View<'_>) -> f64 {
+        -dot(&self.force, &view.position(&self.point))
+    }
+
+    fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
+        canvas.arrow(view.position(&self.point), self.force, Role::Force);
     }
 
     fn points(&self) -> Vec<Point> {

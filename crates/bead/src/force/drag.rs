@@ -24,9 +24,9 @@ impl Drag {
 
 impl Force for Drag {
     fn apply(&self, ctx: &mut ForceContext<'_>) {
-        for i in 0..ctx.body_slots() {
-            if let Some((p, _)) = ctx.mass_point(i) {
-                let f = ctx.velocity(&p).map(|v| -self.coefficient * v);
+        for i in 0..ctx.view().body_slots() {
+            if let Some((p, _)) = ctx.view().mass_point(i) {
+                let f = ctx.view().velocity(&p).map(|v| -self.coefficient * v);
                 ctx.add_force(&p, &f);
             }
         }

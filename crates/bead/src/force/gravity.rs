@@ -1,6 +1,7 @@
 //! Uniform gravity: `f = m g` on every body with mass; potential `V = −m g·x`.
 
 use super::{Force, ForceContext};
+use crate::draw::View;
 use crate::vector::{Vec3, dot, to_vec3};
 
 /// Uniform gravitational acceleration acting on everything with mass.
@@ -34,16 +35,16 @@ impl Gravity {
 
 impl Force for Gravity {
     fn apply(&self, ctx: &mut ForceContext<'_>) {
-        for i in 0..ctx.body_slots() {
-            if let Some((point, m)) = ctx.mass_point(i) {
+        for i in 0..ctx.view().body_slots() {
+            if let Some((point, m)) = ctx.view().mass_point(i) {
                 ctx.add_force(&point, &self.g.map(|g| m * g));
             }
         }
     }
 
-    fn potential_energy(&self, ctx: &ForceContext<'_>) -> f64 {
-        ctx.masses()
-            .map(|(p, m)| -m * dot(&self.g, &ctx.position(&p)))
+    fn potential_energy(&self, view: &View<'_>) -> f64 {
+        view.masses()
+            .map(|(p, m)| -m * dot(&self.g, &view.position(&p)))
             .sum()
     }
 

@@ -20,8 +20,8 @@ pub use spring::Spring;
 use std::any::Any;
 use std::fmt::Debug;
 
-use crate::body::{Body, BodyId, BodyKind, ParticleId};
-use crate::point::{Point, add_point_force, point_position, point_velocity};
+use crate::draw::{Canvas, View};
+use crate::point::{Point, add_point_force};
 
 /// Handle of a force in a [`System`](crate::System). Never reused within one system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -39,8 +39,8 @@ pub struct ForceId(pub(crate) usize);
 ///
 /// impl Force for Wind {
 ///     fn apply(&self, ctx: &mut ForceContext<'_>) {
-///         for i in 0..ctx.body_slots() {
-///             if let Some((p, _mass)) = ctx.mass_point(i) {
+///         for i in 0..ctx.view().body_slots() {
+///             if let Some((p, _mass)) = ctx.view().mass_point(i) {
 ///                 ctx.add_force(&p, &self.0);
 ///             }
 ///         }
@@ -59,9 +59,14 @@ pub trait Force: Any + Debug + Send + Sync {
     fn apply(&self, ctx: &mut ForceContext<'_>);
 
     /// Potential energy, in joules (0 for non-conservative forces).
-    fn potential_energy(&self, ctx: &ForceContext<'_>) -> f64 {
-        let _ = ctx;
+    fn potential_energy(&self, view: &View<'_>) -> f64 {
+        let _ = view;
         0.0
+    }
+
+    /// Draws the force (a spring's zigzag, a mouse line); nothing by default.
+    fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
+        let _ = (view, canvas);
     }
 
     /// The points this force is attached to (checked to exist when the force is added).
@@ -76,74 +81,22 @@ pub trait Force: Any + Debug + Send + Sync {
     }
 }
 
-/// The state a force reads, and the accumulator `Q` it adds to.
+/// The accumulator `Q` a force adds to, and the state it reads ([`ForceContext::view`]).
 #[derive(Debug)]
 pub struct ForceContext<'a> {
-    pub(crate) t: f64,
-    pub(crate) dim: usize,
-    pub(crate) bodies: &'a [Option<Body>],
-    pub(crate) q: &'a [f64],
-    pub(crate) v: &'a [f64],
+    pub(crate) view: View<'a>,
     pub(crate) applied: &'a mut [f64],
 }
 
 impl ForceContext<'_> {
-    /// Time, in seconds.
-    pub fn time(&self) -> f64 {
-        self.t
-    }
-
-    /// Dimension of the space (2 or 3).
-    pub fn dim(&self) -> usize {
-        self.dim
-    }
-
-    fn body(&self, point: &Point) -> &Body {
-        match &self.bodies[point.body().0] {
-            Some(b) => b,
-            None => unreachable!("points are checked to exist when a force is added"),
-        }
-    }
-
-    /// World position of a point, in metres (components past the dimension are 0).
-    pub fn position(&self, point: &Point) -> [f64; 3] {
-        point_position(point, self.body(point), self.q)
-    }
-
-    /// World velocity of a point, in metres per second.
-    pub fn velocity(&self, point: &Point) -> [f64; 3] {
-        point_velocity(point, self.body(point), self.v)
+    /// The state: time, point positions and velocities, masses.
+    pub fn view(&self) -> &View<'_> {
+        &self.view
     }
 
     /// Adds the world force `f` (newtons, `dim` components) acting at `point`.
     pub fn add_force(&mut self, point: &Point, f: &[f64]) {
-        let body = match &self.bodies[point.body().0] {
-            Some(b) => b,
-            None => unreachable!("points are checked to exist when a force is added"),
-        };
-        add_point_force(point, body, &f[..self.dim], self.applied);
-    }
-
-    /// Every body with finite mass, as (its centre of mass, its mass in kg).
-    pub fn masses(&self) -> impl Iterator<Item = (Point, f64)> + '_ {
-        (0..self.body_slots()).filter_map(|i| self.mass_point(i))
-    }
-
-    /// Number of body slots; [`ForceContext::mass_point`] takes indices below it. Lets a force
-    /// loop over bodies while adding forces, without collecting them first.
-    pub fn body_slots(&self) -> usize {
-        self.bodies.len()
-    }
-
-    /// Body slot `i`'s centre of mass and mass (kg), if the slot holds a body of finite mass.
-    pub fn mass_point(&self, i: usize) -> Option<(Point, f64)> {
-        let b = self.bodies.get(i)?.as_ref()?;
-        if !b.mass.is_finite() {
-            return None;
-        }
-        let center = match b.kind {
-            BodyKind::Particle => Point::Particle(ParticleId(BodyId(i))),
-        };
-        Some((center, b.mass))
+        let dim = self.view.dim;
+        add_point_force(point, self.view.body(point), &f[..dim], self.applied);
     }
 }

@@ -4,6 +4,7 @@
 //! Tinkertoys). Its energy is work done by the user, so it is not counted as potential energy.
 
 use super::{Force, ForceContext};
+use crate::draw::{Canvas, Role, View};
 use crate::point::Point;
 use crate::vector::{Vec3, to_vec3};
 
@@ -57,11 +58,15 @@ impl MouseSpring {
 
 impl Force for MouseSpring {
     fn apply(&self, ctx: &mut ForceContext<'_>) {
-        let x = ctx.position(&self.point);
-        let v = ctx.velocity(&self.point);
+        let x = ctx.view().position(&self.point);
+        let v = ctx.view().velocity(&self.point);
         let f: Vec3 =
             std::array::from_fn(|i| self.stiffness * (self.target[i] - x[i]) - self.damping * v[i]);
         ctx.add_force(&self.point, &f);
+    }
+
+    fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
+        canvas.line(view.position(&self.point), self.target, Role::Mouse);
     }
 
     fn points(&self) -> Vec<Point> {

@@ -8,6 +8,7 @@
 //! When the two ends coincide the axis is undefined and the spring exerts no force.
 
 use super::{Force, ForceContext};
+use crate::draw::{Canvas, Role, View};
 use crate::point::Point;
 use crate::vector::{dot, norm, sub};
 
@@ -74,14 +75,15 @@ impl Spring {
 
 impl Force for Spring {
     fn apply(&self, ctx: &mut ForceContext<'_>) {
-        let dim = ctx.dim();
+        let view = ctx.view();
+        let dim = view.dim();
         let d = sub(
-            &ctx.position(&self.points[0]),
-            &ctx.position(&self.points[1]),
+            &view.position(&self.points[0]),
+            &view.position(&self.points[1]),
         );
         let w = sub(
-            &ctx.velocity(&self.points[0]),
-            &ctx.velocity(&self.points[1]),
+            &view.velocity(&self.points[0]),
+            &view.velocity(&self.points[1]),
         );
         let len = norm(&d[..dim]);
         if !(len > 0.0) {
@@ -95,10 +97,18 @@ impl Force for Spring {
         ctx.add_force(&self.points[1], &f2);
     }
 
-    fn potential_energy(&self, ctx: &ForceContext<'_>) -> f64 {
+    fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
+        canvas.zigzag(
+            view.position(&self.points[0]),
+            view.position(&self.points[1]),
+            Role::Spring,
+        );
+    }
+
+    fn potential_energy(&self, view: &View<'_>) -> f64 {
         let d = sub(
-            &ctx.position(&self.points[0]),
-            &ctx.position(&self.points[1]),
+            &view.position(&self.points[0]),
+            &view.position(&self.points[1]),
         );
         0.5 * self.stiffness * (norm(&d) - self.rest_length).powi(2)
     }

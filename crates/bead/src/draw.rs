@@ -1,0 +1,202 @@
+//! One description of what to draw, for every renderer (DESIGN.md, "One description of what to
+//! draw").
+//!
+//! The engine describes a model as a few primitives — discs, lines, zigzag springs, wire
+//! outlines, anchors, arrows — through [`Canvas`], as box2d's and rapier's debug-draw interfaces
+//! do. Each force and constraint draws itself ([`crate::Force::draw`](crate::force::Force::draw),
+//! [`crate::Constraint::draw`]); a renderer (the CLI's GIF frames, the viewer) only implements the
+//! primitives, so a new constraint type shows up in every renderer without touching any of them.
+//! Coordinates are world metres with 3 components (z = 0 in 2D); projection is the renderer's.
+
+use crate::body::{Body, BodyId, BodyKind, ParticleId};
+use crate::point::{Point, point_position, point_velocity};
+
+/// What a primitive stands for; renderers choose colours and widths from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Role {
+    /// A particle with mass.
+    Particle,
+    /// A kinematic anchor (infinite mass).
+    Anchor,
+    /// A rigid rod (distance constraint).
+    Rod,
+    /// A spring.
+    Spring,
+    /// A wire, a track or a surface a point is held on.
+    Wire,
+    /// A nail's location.
+    Nail,
+    /// The user's mouse spring.
+    Mouse,
+    /// An applied force vector.
+    Force,
+    /// A constraint force `Jᵀλ`.
+    ConstraintForce,
+}
+
+/// The drawing primitives a renderer implements.
+pub trait Canvas {
+    /// A filled disc (a particle).
+    fn disc(&mut self, center: [f64; 3], radius: f64, role: Role);
+    /// A straight segment.
+    fn line(&mut self, a: [f64; 3], b: [f64; 3], role: Role);
+    /// A zigzag between two points (a spring).
+    fn zigzag(&mut self, a: [f64; 3], b: [f64; 3], role: Role);
+    /// A circle outline of `radius` about `center`, in the plane normal to `normal`.
+    fn circle(&mut self, center: [f64; 3], radius: f64, normal: [f64; 3], role: Role);
+    /// A small mark at a location (an anchor, a nail).
+    fn marker(&mut self, at: [f64; 3], role: Role);
+    /// An arrow from `from` along `vector` (world units; renderers scale forces).
+    fn arrow(&mut self, from: [f64; 3], vector: [f64; 3], role: Role);
+}
+
+/// Read-only view of the state at one instant: what forces and constraints see when they
+/// compute or draw.
+#[derive(Clone, Copy, Debug)]
+pub struct View<'a> {
+    pub(crate) t: f64,
+    pub(crate) dim: usize,
+    pub(crate) bodies: &'a [Option<Body>],
+    pub(crate) q: &'a [f64],
+    pub(crate) v: &'a [f64],
+}
+
+impl View<'_> {
+    /// Time, in seconds.
+    pub fn time(&self) -> f64 {
+        self.t
+    }
+
+    /// Dimension of the space (2 or 3).
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    pub(crate) fn body(&self, point: &Point) -> &Body {
+        match &self.bodies[point.body().0] {
+            Some(b) => b,
+            None => {
+                unreachable!("points are checked to exist when forces and constraints are added")
+            }
+        }
+    }
+
+    /// World position of a point, in metres (components past the dimension are 0).
+    pub fn position(&self, point: &Point) -> [f64; 3] {
+        point_position(point, self.body(point), self.q)
+    }
+
+    /// World velocity of a point, in metres per second.
+    pub fn velocity(&self, point: &Point) -> [f64; 3] {
+        point_velocity(point, self.body(point), self.v)
+    }
+
+    /// Every body with finite mass, as (its centre of mass, its mass in kg).
+    pub fn masses(&self) -> impl Iterator<Item = (Point, f64)> + '_ {
+        (0..self.body_slots()).filter_map(|i| self.mass_point(i))
+    }
+
+    /// Number of body slots; [`View::mass_point`] takes indices below it. Lets a force loop over
+    /// bodies while adding forces, without collecting them first.
+    pub fn body_slots(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Body slot `i`'s centre of mass and mass (kg), if the slot holds a body of finite mass.
+    pub fn mass_point(&self, i: usize) -> Option<(Point, f64)> {
+        let b = self.bodies.get(i)?.as_ref()?;
+        if !b.mass.is_finite() {
+            return None;
+        }
+        Some((center(i, b), b.mass))
+    }
+
+    /// Draws every body: particles as discs of their radius, anchors as markers.
+    pub(crate) fn draw_bodies(&self, canvas: &mut dyn Canvas) {
+        for (i, body) in self.bodies.iter().enumerate() {
+            let Some(body) = body else { continue };
+            let at = self.position(&center(i, body));
+            if body.mass.is_finite() {
+                canvas.disc(at, body.radius, Role::Particle);
+            } else {
+                canvas.marker(at, Role::Anchor);
+                if body.radius > 0.0 {
+                    canvas.disc(at, body.radius, Role::Anchor);
+                }
+            }
+        }
+    }
+}
+
+/// The point that stands for body `i` (its centre of mass).
+fn center(i: usize, body: &Body) -> Point {
+    match body.kind {
+        BodyKind::Particle => Point::Particle(ParticleId(BodyId(i))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::constraint::{Distance, Nail};
+    use crate::force::{Gravity, Spring};
+    use crate::{Particle, System};
+
+    /// Records the primitives drawn, by kind and role.
+    #[derive(Default)]
+    struct Record(Vec<(&'static str, Role)>);
+
+    impl Canvas for Record {
+        fn disc(&mut self, _: [f64; 3], _: f64, role: Role) {
+            self.0.push(("disc", role));
+        }
+        fn line(&mut self, _: [f64; 3], _: [f64; 3], role: Role) {
+            self.0.push(("line", role));
+        }
+        fn zigzag(&mut self, _: [f64; 3], _: [f64; 3], role: Role) {
+            self.0.push(("zigzag", role));
+        }
+        fn circle(&mut self, _: [f64; 3], _: f64, _: [f64; 3], role: Role) {
+            self.0.push(("circle", role));
+        }
+        fn marker(&mut self, _: [f64; 3], role: Role) {
+            self.0.push(("marker", role));
+        }
+        fn arrow(&mut self, _: [f64; 3], _: [f64; 3], role: Role) {
+            self.0.push(("arrow", role));
+        }
+    }
+
+    /// Each piece of a model draws itself once, and constraint forces are arrows on the moving
+    /// bodies only.
+    #[test]
+    fn a_model_draws_each_piece() {
+        let mut sys = System::new(2).unwrap();
+        let a = sys.add_particle(Particle::anchor(&[0.0, 0.0])).unwrap();
+        let b = sys
+            .add_particle(Particle::new(&[1.0, 0.0]).radius(0.1))
+            .unwrap();
+        let c = sys.add_particle(Particle::new(&[2.0, 0.0])).unwrap();
+        sys.add_force(Gravity::new(&[0.0, -9.81])).unwrap();
+        sys.add_force(Spring::new(b, c, 10.0, 0.0, 1.0)).unwrap();
+        sys.add_constraint(Distance::new(a, b, 1.0)).unwrap();
+        sys.add_constraint(Nail::new(c, &[2.0, 0.0])).unwrap();
+        let d = sys.diagnostics().unwrap();
+        let mut rec = Record::default();
+        sys.draw(&mut rec, Some(&d));
+        let count = |kind: &str, role: Role| {
+            rec.0
+                .iter()
+                .filter(|&&(k, r)| k == kind && r == role)
+                .count()
+        };
+        assert_eq!(count("zigzag", Role::Spring), 1);
+        assert_eq!(count("line", Role::Rod), 1);
+        assert_eq!(count("marker", Role::Nail), 1);
+        assert_eq!(count("marker", Role::Anchor), 1);
+        assert_eq!(count("disc", Role::Particle), 2);
+        // Rod on b, nail on c (the anchor end of the rod is not drawn).
+        assert_eq!(count("arrow", Role::ConstraintForce), 2);
+    }
+}
