@@ -327,14 +327,34 @@ impl Evaluator {
                 - feedback.ks * self.c[i]
                 - feedback.kd * self.c_dot[i];
         }
+        // The terms b is made of set the scale below which its residual is rounding noise.
+        let max_abs = |x: &[f64]| x.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+        let scale = max_abs(&self.jdot_qdot)
+            + max_abs(&self.tmp) * self.jacobian_scale()
+            + feedback.ks * max_abs(&self.c)
+            + feedback.kd * max_abs(&self.c_dot);
+        let floor = params.tolerance * scale * (self.rhs.len() as f64).sqrt();
+        let params = SolveParams {
+            absolute_tolerance: params.absolute_tolerance.max(floor),
+            ..*params
+        };
         let matrix = MultiplierMatrix::new(&self.layout.jacobian, &self.layout.inv_mass);
         self.last_solve = self
             .solver
-            .solve(&matrix, &self.rhs, &mut self.lambda, params)?;
+            .solve(&matrix, &self.rhs, &mut self.lambda, &params)?;
         self.layout
             .jacobian
             .mul_transpose(&self.lambda, &mut self.constraint_force);
         Ok(())
+    }
+
+    /// Largest |entry| of `J` (1 for the unit-gradient built-ins).
+    fn jacobian_scale(&self) -> f64 {
+        self.layout
+            .jacobian
+            .values()
+            .iter()
+            .fold(0.0_f64, |m, v| m.max(v.abs()))
     }
 
     /// Step 4: `q̈ = W (Q + Q̂)`.

@@ -575,6 +575,25 @@ impl System {
     /// On error the state is left as it was before the call, and the error names the time, the
     /// step and the constraint furthest from satisfied.
     pub fn step(&mut self, dt: f64) -> Result<StepStats, StepError> {
+        self.advance(dt, self.t + dt)
+    }
+
+    /// Steps to the time `t_end` exactly (one step of `t_end − t`), so that a run's times read
+    /// `k·dt` rather than a sum of rounded increments.
+    ///
+    /// ```
+    /// let (mut sys, _, _) = bead::models::pendulum(1.0, 0.1, 1.0)?;
+    /// for k in 1..=10 {
+    ///     sys.step_to(k as f64 * 0.1).unwrap();
+    /// }
+    /// assert_eq!(sys.time(), 1.0);
+    /// # Ok::<(), bead::ModelError>(())
+    /// ```
+    pub fn step_to(&mut self, t_end: f64) -> Result<StepStats, StepError> {
+        self.advance(t_end - self.t, t_end)
+    }
+
+    fn advance(&mut self, dt: f64, t_end: f64) -> Result<StepStats, StepError> {
         if !(dt > 0.0 && dt.is_finite()) {
             return Err(self.step_error(StepFailure::InvalidStep(dt)));
         }
@@ -605,7 +624,7 @@ impl System {
             return Err(self.step_error(StepFailure::Diverged));
         }
         if let Some(projection) = self.settings.projection {
-            let t = self.t + dt;
+            let t = t_end;
             let outcome = self.evaluator.project(
                 &self.model,
                 &self.settings.solve,
@@ -620,7 +639,7 @@ impl System {
         }
         std::mem::swap(&mut self.q, &mut self.q_next);
         std::mem::swap(&mut self.v, &mut self.v_next);
-        self.t += dt;
+        self.t = t_end;
         self.steps += 1;
         Ok(stats)
     }
@@ -687,6 +706,19 @@ impl System {
             }
             Err(e) => Err(self.step_error(e.into())),
         }
+    }
+
+    /// `(max |C|, max |Ċ|)` at the current state: a cheap health check to call every step (the
+    /// evaluation is reused by the next step, like [`System::diagnostics`]'s).
+    pub fn constraint_error(&mut self) -> Result<(f64, f64), StepError> {
+        self.evaluate_current()?;
+        let max_abs = |x: &[f64]| x.iter().fold(0.0_f64, |m, c| m.max(c.abs()));
+        Ok((max_abs(&self.evaluator.c), max_abs(&self.evaluator.c_dot)))
+    }
+
+    /// Iterations of the most recent λ solve.
+    pub fn last_solver_iterations(&self) -> usize {
+        self.evaluator.last_solve.iterations
     }
 
     /// A read-only view of the current state (what forces and constraints see).

@@ -88,6 +88,9 @@ pub fn by_name(name: &str) -> Option<Box<dyn Integrator>> {
     })
 }
 
+/// The names [`by_name`] accepts.
+pub const INTEGRATOR_NAMES: [&str; 4] = ["euler", "symplectic-euler", "midpoint", "rk4"];
+
 /// `out = x + h y`.
 fn axpy(out: &mut [f64], x: &[f64], h: f64, y: &[f64]) {
     for (o, (a, b)) in out.iter_mut().zip(x.iter().zip(y)) {

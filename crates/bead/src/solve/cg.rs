@@ -86,7 +86,7 @@ impl LinearSolver for ConjugateGradient {
         for (r, bi) in self.r.iter_mut().zip(b) {
             *r = bi - *r;
         }
-        let threshold = params.tolerance * b_norm;
+        let threshold = params.threshold(b_norm);
         let cap = params.iteration_cap(10 * m + 100);
         for (z, (r, d)) in self.z.iter_mut().zip(self.r.iter().zip(&self.inv_diag)) {
             *z = r * d;
@@ -94,6 +94,7 @@ impl LinearSolver for ConjugateGradient {
         self.p.copy_from_slice(&self.z);
         let mut rz = dot(&self.r, &self.z);
         let mut residual = norm(&self.r);
+        let initial_residual = residual;
         let mut iterations = 0;
         while residual > threshold {
             if iterations == cap {
@@ -129,6 +130,13 @@ impl LinearSolver for ConjugateGradient {
             }
             residual = norm(&self.r);
             iterations += 1;
+            if residual > 1e8 * initial_residual {
+                // On an inconsistent singular system the iterates run off along the null space
+                // and the residual explodes instead of stalling: stop and say so.
+                return Err(SolveError::Inconsistent {
+                    residual: residual / b_norm,
+                });
+            }
             if rz == 0.0 && residual > threshold {
                 // The preconditioned residual vanished but the residual did not: the remaining
                 // residual sits on rows that only touch anchors, which no λ can reduce.

@@ -69,7 +69,8 @@ impl LinearSolver for Dense {
         if !lambda.iter().all(|v| v.is_finite()) {
             return Err(SolveError::NonFinite);
         }
-        if residual > params.tolerance.max(INCONSISTENT) {
+        let b_norm = super::norm(b);
+        if residual * b_norm > params.threshold(b_norm).max(INCONSISTENT * b_norm) {
             return Err(SolveError::Inconsistent { residual });
         }
         Ok(SolveInfo {

@@ -73,7 +73,7 @@ impl LinearSolver for GaussSeidel {
         self.ax.resize(m, 0.0);
 
         let cap = params.iteration_cap(100 * m + 10_000);
-        let threshold = params.tolerance * b_norm;
+        let threshold = params.threshold(b_norm);
         let mut previous = f64::INFINITY;
         let mut stalled = 0;
         for sweep in 1..=cap {

@@ -30,6 +30,10 @@ pub struct SolveParams {
     /// m (conjugate gradient: 10 m + 100; Gauss-Seidel, which needs O(m²) sweeps on a chain:
     /// 100 m + 10 000).
     pub max_iterations: Option<usize>,
+    /// Residual norm below which any solve counts as converged, whatever `‖b‖`. When `b` is
+    /// rounding noise (gravity exactly perpendicular to every rod, say) a relative target cannot
+    /// be met; the engine sets this from the size of the terms `b` is made of.
+    pub absolute_tolerance: f64,
 }
 
 impl Default for SolveParams {
@@ -37,6 +41,7 @@ impl Default for SolveParams {
         SolveParams {
             tolerance: 1e-10,
             max_iterations: None,
+            absolute_tolerance: 0.0,
         }
     }
 }
@@ -44,6 +49,11 @@ impl Default for SolveParams {
 impl SolveParams {
     pub(crate) fn iteration_cap(&self, default: usize) -> usize {
         self.max_iterations.unwrap_or(default)
+    }
+
+    /// The residual norm a solve must reach for a right-hand side of norm `b_norm`.
+    pub(crate) fn threshold(&self, b_norm: f64) -> f64 {
+        (self.tolerance * b_norm).max(self.absolute_tolerance)
     }
 }
 
@@ -98,6 +108,25 @@ pub trait LinearSolver: Debug + Send {
         params: &SolveParams,
     ) -> Result<SolveInfo, SolveError>;
 }
+
+/// The solver called `name` in scene files and on the command line (`cg`, `dense`,
+/// `gauss-seidel`).
+///
+/// ```
+/// assert_eq!(bead::solve::by_name("dense").unwrap().name(), "dense");
+/// assert!(bead::solve::by_name("magic").is_none());
+/// ```
+pub fn by_name(name: &str) -> Option<Box<dyn LinearSolver>> {
+    Some(match name {
+        "cg" => Box::new(ConjugateGradient::default()),
+        "dense" => Box::new(Dense::default()),
+        "gauss-seidel" => Box::new(GaussSeidel::default()),
+        _ => return None,
+    })
+}
+
+/// The names [`by_name`] accepts.
+pub const SOLVER_NAMES: [&str; 3] = ["cg", "dense", "gauss-seidel"];
 
 /// The operator `J W Jᵀ`, applied without ever being formed (seed 000 §4.4), with the few
 /// extra views direct and row-wise solvers need.
@@ -260,6 +289,7 @@ mod tests {
         let params = SolveParams {
             tolerance: 1e-12,
             max_iterations: Some(100_000),
+            ..SolveParams::default()
         };
         for mut s in solvers() {
             let mut lambda = vec![0.0; 12];
@@ -316,6 +346,7 @@ mod tests {
             let params = SolveParams {
                 tolerance: 1e-10,
                 max_iterations: Some(2000),
+                ..SolveParams::default()
             };
             let err = s.solve(&a, &b, &mut lambda, &params).unwrap_err();
             assert!(

@@ -1,0 +1,241 @@
+//! `bead`: run, check, plot and render constrained-dynamics scenes from the command line.
+//!
+//! Exit codes (DESIGN.md §3): 0 success; 1 the simulation failed (diverged, or no constraint
+//! forces could be found — the message names the time, the step and the constraint); 2 bad input
+//! or usage. Errors print as one `error: ...` message with its causes, never a backtrace.
+
+mod output;
+mod plot;
+mod render;
+mod run;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use bead_scene::{Model, Scene};
+use clap::{Parser, Subcommand};
+
+/// Constrained dynamics with exact Lagrange multipliers.
+#[derive(Parser)]
+#[command(name = "bead", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Simulate a scene and write its trajectory, constraint forces and a summary.
+    Run {
+        /// The scene file (.toml or .json).
+        scene: PathBuf,
+        /// Directory for trajectory.csv, constraints.csv and summary.json.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        overrides: Overrides,
+        /// No progress bar and no summary table.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Validate a scene and print the size of its model.
+    Check {
+        /// The scene file.
+        scene: PathBuf,
+    },
+    /// Plot columns of a run's output files.
+    Plot {
+        /// A directory written by `bead run --out`.
+        dir: PathBuf,
+        /// A column to plot (repeat for several lines).
+        #[arg(long = "y", required = true)]
+        y: Vec<String>,
+        /// The x column.
+        #[arg(long, default_value = "t")]
+        x: String,
+        /// Output file, .svg or .png.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+        /// Size in pixels, WIDTHxHEIGHT.
+        #[arg(long, default_value = "800x500", value_parser = parse_size)]
+        size: (u32, u32),
+    },
+    /// Render an animation of a scene's run as a GIF.
+    Render {
+        /// The scene file.
+        scene: PathBuf,
+        /// Output file (.gif).
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+        /// Frames per second of simulated time.
+        #[arg(long, default_value_t = 30)]
+        fps: u32,
+        /// Size in pixels, WIDTHxHEIGHT.
+        #[arg(long, default_value = "480x360", value_parser = parse_size)]
+        size: (u32, u32),
+        /// Draw constraint forces as arrows.
+        #[arg(long)]
+        forces: bool,
+        #[command(flatten)]
+        overrides: Overrides,
+    },
+}
+
+/// Settings that override the scene's `[simulation]`.
+#[derive(clap::Args)]
+struct Overrides {
+    /// Time step, s.
+    #[arg(long)]
+    dt: Option<f64>,
+    /// Duration, s.
+    #[arg(long)]
+    duration: Option<f64>,
+    /// euler | symplectic-euler | midpoint | rk4.
+    #[arg(long)]
+    integrator: Option<String>,
+    /// cg | dense | gauss-seidel.
+    #[arg(long)]
+    solver: Option<String>,
+}
+
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("'{s}' is not WIDTHxHEIGHT (for example 800x500)"))?;
+    let parse = |v: &str| {
+        v.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("'{v}' in '{s}' is not a whole number of pixels"))
+    };
+    Ok((parse(w)?, parse(h)?))
+}
+
+/// Why the command failed, which decides the exit code.
+enum Failure {
+    /// Bad input or usage: exit 2.
+    Input(anyhow::Error),
+    /// The simulation (or writing its results) failed: exit 1.
+    Run(anyhow::Error),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match execute(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(e)) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Run(e)) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn load(path: &std::path::Path, overrides: &Overrides) -> Result<Model, Failure> {
+    let mut scene = Scene::load(path).map_err(|e| Failure::Input(e.into()))?;
+    let sim = &mut scene.file.simulation;
+    if let Some(dt) = overrides.dt {
+        sim.dt = dt;
+    }
+    if let Some(duration) = overrides.duration {
+        sim.duration = duration;
+    }
+    if let Some(name) = &overrides.integrator {
+        sim.integrator = Some(name.clone());
+    }
+    if let Some(name) = &overrides.solver {
+        sim.solver = Some(name.clone());
+    }
+    scene.build().map_err(|e| Failure::Input(e.into()))
+}
+
+fn execute(command: Command) -> Result<(), Failure> {
+    match command {
+        Command::Run {
+            scene,
+            out,
+            overrides,
+            quiet,
+        } => {
+            let mut model = load(&scene, &overrides)?;
+            let report = run::run(&mut model, out.as_ref(), !quiet).map_err(Failure::Run)?;
+            if !quiet {
+                println!("{}", run::summary_table(&model, &report));
+            }
+            if let Some(e) = report.failure {
+                let written = out.map_or(String::new(), |d| {
+                    format!(" (results up to the failure are in {})", d.display())
+                });
+                return Err(Failure::Run(
+                    anyhow::Error::new(e).context(format!("the simulation failed{written}")),
+                ));
+            }
+            Ok(())
+        }
+        Command::Check { scene } => {
+            let model = load(
+                &scene,
+                &Overrides {
+                    dt: None,
+                    duration: None,
+                    integrator: None,
+                    solver: None,
+                },
+            )?;
+            let sys = &model.system;
+            println!(
+                "ok: {} — {}D, {} bodies, {} degrees of freedom, {} constraints ({} rows), {} steps of {} s",
+                model.name,
+                sys.dim(),
+                model.particles.len(),
+                sys.q().len(),
+                model.constraints.len(),
+                sys.constraint_rows(),
+                bead::step_count(model.run.duration, model.run.dt),
+                model.run.dt
+            );
+            Ok(())
+        }
+        Command::Plot {
+            dir,
+            y,
+            x,
+            output,
+            size,
+        } => {
+            let request = plot::PlotRequest {
+                dir,
+                x,
+                y,
+                output,
+                size,
+            };
+            plot::plot(&request).map_err(Failure::Input)
+        }
+        Command::Render {
+            scene,
+            output,
+            fps,
+            size,
+            forces,
+            overrides,
+        } => {
+            let mut model = load(&scene, &overrides)?;
+            let options = render::RenderOptions {
+                fps,
+                width: size.0,
+                height: size.1,
+                show_forces: forces,
+            };
+            let (dt, duration) = (model.run.dt, model.run.duration);
+            let summary = render::render(&mut model.system, dt, duration, &options, &output)
+                .with_context(|| format!("rendering {}", scene.display()))
+                .map_err(Failure::Run)?;
+            println!("wrote {} ({} frames)", output.display(), summary.frames);
+            Ok(())
+        }
+    }
+}

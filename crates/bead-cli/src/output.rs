@@ -1,0 +1,116 @@
+//! The files of `bead run --out DIR` (DESIGN.md §3): `trajectory.csv`, `constraints.csv` and
+//! `summary.json`. Their names and headers are a contract that tests outside the project rely on.
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use bead::{Diagnostics, System};
+use bead_scene::Model;
+
+/// A number as CSV text: shortest round-trip digits, in exponent form when very small or large
+/// (Rust's plain `{}` would spell 1e-16 with sixteen zeros).
+pub fn number(x: f64) -> String {
+    let a = x.abs();
+    if x != 0.0 && a.is_finite() && !(1e-4..1e15).contains(&a) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
+/// The two CSV files, written row by row as the run goes.
+pub struct Outputs {
+    trajectory: csv::Writer<BufWriter<File>>,
+    constraints: csv::Writer<BufWriter<File>>,
+    dir: PathBuf,
+}
+
+fn writer(path: &Path) -> Result<csv::Writer<BufWriter<File>>> {
+    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    Ok(csv::Writer::from_writer(BufWriter::new(file)))
+}
+
+/// Header of trajectory.csv: `t`, then `NAME.x NAME.y [NAME.z] NAME.vx NAME.vy [NAME.vz]` per particle.
+pub fn trajectory_header(model: &Model) -> Vec<String> {
+    let axes = &["x", "y", "z"][..model.system.dim()];
+    let mut header = vec!["t".to_string()];
+    for (name, _) in &model.particles {
+        header.extend(axes.iter().map(|a| format!("{name}.{a}")));
+        header.extend(axes.iter().map(|a| format!("{name}.v{a}")));
+    }
+    header
+}
+
+/// Header of constraints.csv: `t`, then `NAME.C NAME.lambda` per constraint (`NAME.C0.. NAME.lambda0..`
+/// for a constraint of several rows).
+pub fn constraints_header(model: &Model) -> Vec<String> {
+    let mut header = vec!["t".to_string()];
+    for c in &model.constraints {
+        if c.rows == 1 {
+            header.push(format!("{}.C", c.name));
+            header.push(format!("{}.lambda", c.name));
+        } else {
+            header.extend((0..c.rows).map(|r| format!("{}.C{r}", c.name)));
+            header.extend((0..c.rows).map(|r| format!("{}.lambda{r}", c.name)));
+        }
+    }
+    header
+}
+
+impl Outputs {
+    /// Creates `dir` if needed and writes both headers.
+    pub fn create(dir: &Path, model: &Model) -> Result<Outputs> {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the output directory {}", dir.display()))?;
+        let mut trajectory = writer(&dir.join("trajectory.csv"))?;
+        let mut constraints = writer(&dir.join("constraints.csv"))?;
+        trajectory.write_record(trajectory_header(model))?;
+        constraints.write_record(constraints_header(model))?;
+        Ok(Outputs {
+            trajectory,
+            constraints,
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// Writes one row of each file for the current state.
+    pub fn row(&mut self, model: &Model, system: &System, diagnostics: &Diagnostics) -> Result<()> {
+        let t = number(system.time());
+        let mut row = vec![t.clone()];
+        for (_, p) in &model.particles {
+            row.extend(system.position(*p).iter().copied().map(number));
+            row.extend(system.velocity(*p).iter().copied().map(number));
+        }
+        self.trajectory
+            .write_record(&row)
+            .context("writing trajectory.csv")?;
+        let mut row = vec![t];
+        for c in &model.constraints {
+            match diagnostics.constraint(c.id) {
+                Some(report) => {
+                    row.extend(report.c.iter().copied().map(number));
+                    row.extend(report.lambda.iter().copied().map(number));
+                }
+                None => row.extend(std::iter::repeat_n("NaN".to_string(), 2 * c.rows)),
+            }
+        }
+        self.constraints
+            .write_record(&row)
+            .context("writing constraints.csv")?;
+        Ok(())
+    }
+
+    /// Flushes the CSV files and writes `summary.json`.
+    pub fn finish(mut self, summary: &serde_json::Value) -> Result<()> {
+        self.trajectory.flush().context("writing trajectory.csv")?;
+        self.constraints
+            .flush()
+            .context("writing constraints.csv")?;
+        let path = self.dir.join("summary.json");
+        let text = serde_json::to_string_pretty(summary)?;
+        std::fs::write(&path, text + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))
+    }
+}

@@ -1,0 +1,361 @@
+//! The `bead` binary, driven as a user drives it: every example scene runs, broken scenes fail
+//! with exit code 2 and a located message, output files have exactly the DESIGN.md §3 headers,
+//! and a failing simulation exits 1 naming where it failed.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn bead() -> Command {
+    let mut cmd = Command::cargo_bin("bead").unwrap();
+    // Errors must stay one clean message even when the user's shell asks for backtraces.
+    cmd.env("RUST_BACKTRACE", "1");
+    cmd
+}
+
+fn scenes() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "toml" || e == "json"));
+    files.sort();
+    files
+}
+
+fn scene(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenes")
+        .join(name)
+}
+
+fn header(path: &Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn every_example_scene_checks_and_runs() {
+    let files = scenes();
+    assert!(files.len() >= 8, "{files:?}");
+    for file in files {
+        bead().arg("check").arg(&file).assert().success();
+        let out = tempfile::tempdir().unwrap();
+        bead()
+            .args(["run", "--quiet", "--duration", "0.02", "--out"])
+            .arg(out.path())
+            .arg(&file)
+            .assert()
+            .success();
+        let summary: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(out.path().join("summary.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(summary["t_end"], 0.02, "{}", file.display());
+        assert!(
+            summary["max_abs_C"].as_f64().unwrap() < 1e-6,
+            "{}: {summary}",
+            file.display()
+        );
+    }
+}
+
+#[test]
+fn output_files_have_the_contract_headers() {
+    let out = tempfile::tempdir().unwrap();
+    bead()
+        .args(["run", "-q", "--duration", "0.1", "--out"])
+        .arg(out.path())
+        .arg(scene("pendulum.toml"))
+        .assert()
+        .success();
+    assert_eq!(
+        header(&out.path().join("trajectory.csv")),
+        "t,pivot.x,pivot.y,pivot.vx,pivot.vy,bob.x,bob.y,bob.vx,bob.vy"
+    );
+    assert_eq!(
+        header(&out.path().join("constraints.csv")),
+        "t,rod.C,rod.lambda"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.path().join("summary.json")).unwrap())
+            .unwrap();
+    for key in [
+        "steps",
+        "t_end",
+        "wall_seconds",
+        "energy_start",
+        "energy_end",
+        "max_abs_C",
+        "max_abs_Cdot",
+        "solver_iterations_max",
+    ] {
+        assert!(
+            summary.get(key).is_some(),
+            "summary.json lacks {key}: {summary}"
+        );
+    }
+    assert_eq!(summary["steps"], 100);
+
+    // Several rows: NAME.C0.., NAME.lambda0..; 3D: z columns.
+    let out = tempfile::tempdir().unwrap();
+    bead()
+        .args(["run", "-q", "--duration", "0.01", "--out"])
+        .arg(out.path())
+        .arg(scene("moving_nail.toml"))
+        .assert()
+        .success();
+    assert_eq!(
+        header(&out.path().join("constraints.csv")),
+        "t,driver.C0,driver.C1,driver.lambda0,driver.lambda1,rod.C,rod.lambda"
+    );
+    let out = tempfile::tempdir().unwrap();
+    bead()
+        .args(["run", "-q", "--duration", "0.01", "--out"])
+        .arg(out.path())
+        .arg(scene("spherical_pendulum.toml"))
+        .assert()
+        .success();
+    assert_eq!(
+        header(&out.path().join("trajectory.csv")),
+        "t,bob.x,bob.y,bob.z,bob.vx,bob.vy,bob.vz"
+    );
+}
+
+/// Rows at t = 0, every output_every steps, and the final state; the run ends exactly at the
+/// duration even when it is not a whole number of steps.
+#[test]
+fn output_rows_follow_the_time_stepping_contract() {
+    let out = tempfile::tempdir().unwrap();
+    // pendulum.toml writes every 10th step of 1 ms; 0.0255 s is 25 steps and a half step.
+    bead()
+        .args(["run", "-q", "--duration", "0.0255", "--out"])
+        .arg(out.path())
+        .arg(scene("pendulum.toml"))
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(out.path().join("trajectory.csv")).unwrap();
+    let times: Vec<f64> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(times, [0.0, 0.01, 0.02, 0.0255]);
+}
+
+/// Each class of broken scene: exit 2, and a message naming the field and the line.
+#[test]
+fn broken_scenes_fail_with_located_messages() {
+    let good = std::fs::read_to_string(scene("pendulum.toml")).unwrap();
+    let cases: &[(&str, &str, &str)] = &[
+        // (replace this, with this, message must contain)
+        ("dt = 0.001", "dt = 0.001\ndt = 0.002", "duplicate key"),
+        ("dt = 0.001", "dt = -0.001", "simulation.dt"),
+        (
+            "dt = 0.001",
+            "dt = 0.001\ntimestep = 1",
+            "unknown field `timestep`",
+        ),
+        (
+            "between = [\"pivot\", \"bob\"]",
+            "between = [\"pivot\", \"bobb\"]",
+            "constraints[0].between[1]: unknown particle 'bobb'",
+        ),
+        (
+            "name = \"bob\"",
+            "name = \"pivot\"",
+            "particles[1].name: duplicate particle name 'pivot'",
+        ),
+        (
+            "position = [0.8660254037844386, -0.5]",
+            "position = [0.8660254037844386, -0.5, 0.0]",
+            "particles[1].position: has 3 components",
+        ),
+        ("mass = 1.0", "mass = 0.0", "particles[1].mass"),
+        ("mass = 1.0", "mass = nan", "particles[1].mass"),
+        ("length = 1.0", "length = 0.0", "constraints[0].length"),
+        ("g = [0.0, -9.81]", "g = [0.0]", "forces[0].g"),
+        (
+            "integrator = \"rk4\"",
+            "integrator = \"rk5\"",
+            "unknown integrator 'rk5'",
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (from, to, expected) in cases {
+        assert!(good.contains(from), "{from}");
+        let path = dir.path().join("pendulum-broken.toml");
+        std::fs::write(&path, good.replacen(from, to, 1)).unwrap();
+        let output = bead().arg("check").arg(&path).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{to}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{stderr}");
+        assert!(
+            stderr.contains(expected),
+            "{to}: expected '{expected}' in: {stderr}"
+        );
+        assert!(!stderr.contains("stack backtrace"), "{stderr}");
+        // Semantic errors also point at a line.
+        assert!(stderr.contains("pendulum-broken.toml:"), "{stderr}");
+    }
+    // A zero-length direction and a missing file.
+    let line = "[[constraints]]\nkind = \"on-line\"\npoint = \"bob\"\nthrough = [0.0, 0.0]\ndirection = [0.0, 0.0]\n";
+    let path = dir.path().join("line.toml");
+    std::fs::write(&path, format!("{good}\n{line}")).unwrap();
+    let output = bead().arg("check").arg(&path).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("constraints[1].direction: has zero length")
+    );
+    let output = bead()
+        .arg("run")
+        .arg(dir.path().join("missing.toml"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot read the file"));
+}
+
+/// The same scene in JSON runs like the TOML one; a JSON syntax error names the line.
+#[test]
+fn json_scenes_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = r#"{"format": 1, "name": "json pendulum",
+      "simulation": {"dimension": 2, "dt": 0.001, "duration": 0.05},
+      "particles": [{"name": "pivot", "position": [0, 0], "mass": "infinity"},
+                    {"name": "bob", "position": [1, 0]}],
+      "forces": [{"kind": "gravity", "g": [0, -9.81]}],
+      "constraints": [{"kind": "distance", "between": ["pivot", "bob"]}]}"#;
+    let path = dir.path().join("p.json");
+    std::fs::write(&path, json).unwrap();
+    bead().arg("run").arg("-q").arg(&path).assert().success();
+    std::fs::write(&path, json.replace("\"dt\": 0.001,", "\"dt\": 0.001")).unwrap();
+    let output = bead().arg("check").arg(&path).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("p.json:2:"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Conflicting nails: exit 1, naming the step, the time and the constraint; the rows up to the
+/// failure are kept.
+#[test]
+fn a_failing_simulation_exits_1_and_says_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = r#"format = 1
+[simulation]
+dimension = 2
+dt = 0.01
+duration = 1.0
+[[particles]]
+name = "p"
+position = [0.0, 0.0]
+[[constraints]]
+kind = "nail"
+point = "p"
+[[constraints]]
+kind = "nail"
+point = "p"
+at = [1.0, 0.0]
+name = "elsewhere"
+"#;
+    let path = dir.path().join("conflict.toml");
+    std::fs::write(&path, text).unwrap();
+    let out = dir.path().join("out");
+    let output = bead()
+        .args(["run", "-q", "--out"])
+        .arg(&out)
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("step 1") && stderr.contains("t = 0") && stderr.contains("elsewhere"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("stack backtrace"), "{stderr}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["completed"], false);
+}
+
+#[test]
+fn plot_and_render_write_files_of_the_requested_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    bead()
+        .args(["run", "-q", "--duration", "0.5", "--out"])
+        .arg(&out)
+        .arg(scene("pendulum.toml"))
+        .assert()
+        .success();
+    let png = dir.path().join("plot.png");
+    bead()
+        .arg("plot")
+        .arg(&out)
+        .args([
+            "--y",
+            "bob.x",
+            "--y",
+            "rod.lambda",
+            "--size",
+            "640x400",
+            "-o",
+        ])
+        .arg(&png)
+        .assert()
+        .success();
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 640);
+    assert_eq!(u32::from_be_bytes(bytes[20..24].try_into().unwrap()), 400);
+    let svg = dir.path().join("plot.svg");
+    bead()
+        .arg("plot")
+        .arg(&out)
+        .args(["--y", "bob.y", "-o"])
+        .arg(&svg)
+        .assert()
+        .success();
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let output = bead()
+        .arg("plot")
+        .arg(&out)
+        .args(["--y", "nothing.here", "-o"])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+
+    let gif = dir.path().join("pendulum.gif");
+    bead()
+        .args([
+            "render",
+            "--duration",
+            "0.5",
+            "--fps",
+            "10",
+            "--size",
+            "200x150",
+            "-o",
+        ])
+        .arg(&gif)
+        .arg(scene("pendulum.toml"))
+        .assert()
+        .success();
+    let bytes = std::fs::read(&gif).unwrap();
+    assert_eq!(&bytes[..6], b"GIF89a");
+    assert_eq!(u16::from_le_bytes([bytes[6], bytes[7]]), 200);
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 150);
+}

@@ -1,0 +1,670 @@
+//! From a parsed scene file to a [`bead::System`]: resolve names, fill defaults from the initial
+//! geometry, check every number and vector, and say which field is wrong when one is.
+
+use std::collections::HashMap;
+
+use bead::constraint::{Constraint, Distance, Nail, OnCircle, OnLine, OnPlane, OnSphere};
+use bead::force::{ConstantForce, Drag, Force, Gravity, Spring};
+use bead::solve::SolveParams;
+use bead::{
+    ConstraintId, Feedback, Motion, Particle, ParticleId, Point, Projection, Settings, System,
+};
+
+use crate::error::SceneError;
+use crate::format::{
+    ConstraintSpec, ForceSpec, Location, MassSpec, MotionSpec, ParticleSpec, PointRef,
+    ProjectionSpec, SceneFile, Simulation,
+};
+
+/// A scene made into a system, with everything a run needs to report on it.
+#[derive(Debug)]
+pub struct Model {
+    /// The scene's name.
+    pub name: String,
+    /// The system, at t = 0.
+    pub system: System,
+    /// Particles in file order, with their names.
+    pub particles: Vec<(String, ParticleId)>,
+    /// Constraints in file order.
+    pub constraints: Vec<NamedConstraint>,
+    /// How to run it.
+    pub run: RunSettings,
+}
+
+/// A constraint of the model with the name its output columns use.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedConstraint {
+    /// Name (`c<index>` unless the file gives one).
+    pub name: String,
+    /// Handle in the system.
+    pub id: ConstraintId,
+    /// Number of rows.
+    pub rows: usize,
+}
+
+/// The `[simulation]` settings, checked and with defaults filled in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSettings {
+    /// Time step, s.
+    pub dt: f64,
+    /// Duration, s.
+    pub duration: f64,
+    /// Write every n-th step.
+    pub output_every: u64,
+    /// Integrator name.
+    pub integrator: String,
+    /// Solver name.
+    pub solver: String,
+    /// Solver tolerance.
+    pub tolerance: f64,
+    /// Feedback gains.
+    pub feedback: Feedback,
+    /// Post-step projection, if on.
+    pub projection: Option<Projection>,
+    /// Inequality algorithm name, if given.
+    pub inequality: Option<String>,
+}
+
+/// Algorithms accepted by `inequality`.
+const INEQUALITY_NAMES: [&str; 4] = ["platt", "improved", "jonquet", "lcp"];
+
+type Result<T> = std::result::Result<T, SceneError>;
+
+/// Builds the model of a parsed scene. Errors carry the field's path, not yet its line.
+pub(crate) fn build(file: &SceneFile) -> Result<Model> {
+    if file.format != 1 {
+        return Err(
+            SceneError::at("format", format!("unsupported format {}", file.format))
+                .hint("this version of bead reads format = 1"),
+        );
+    }
+    let sim = &file.simulation;
+    let dim = sim.dimension;
+    let mut system = System::new(dim).map_err(|_| {
+        SceneError::at("simulation.dimension", format!("must be 2 or 3, got {dim}"))
+    })?;
+    let run = run_settings(sim)?;
+    apply_settings(&mut system, &run)?;
+
+    let mut names: HashMap<&str, (ParticleId, usize)> = HashMap::new();
+    let mut particles = Vec::with_capacity(file.particles.len());
+    for (i, spec) in file.particles.iter().enumerate() {
+        let path = format!("particles[{i}]");
+        if spec.name.is_empty() {
+            return Err(SceneError::at(
+                format!("{path}.name"),
+                "a name cannot be empty",
+            ));
+        }
+        if let Some((_, first)) = names.get(spec.name.as_str()) {
+            return Err(SceneError::at(
+                format!("{path}.name"),
+                format!("duplicate particle name '{}'", spec.name),
+            )
+            .hint(format!(
+                "particles[{first}] already has this name; names must be unique"
+            )));
+        }
+        let id = add_particle(&mut system, spec, &path, dim)?;
+        names.insert(&spec.name, (id, i));
+        particles.push((spec.name.clone(), id));
+    }
+    let lookup = Names {
+        names: &names,
+        order: &particles,
+    };
+
+    let mut force_names: HashMap<&str, usize> = HashMap::new();
+    for (i, spec) in file.forces.iter().enumerate() {
+        let path = format!("forces[{i}]");
+        if let Some(name) = force_name(spec)
+            && let Some(first) = force_names.insert(name, i)
+        {
+            return Err(SceneError::at(
+                format!("{path}.name"),
+                format!("duplicate force name '{name}'"),
+            )
+            .hint(format!("forces[{first}] already has this name")));
+        }
+        let force = make_force(spec, &path, &lookup, &system)?;
+        system
+            .add_force_boxed(force)
+            .map_err(|e| SceneError::at(&path, e.to_string()))?;
+    }
+
+    let mut constraints: Vec<NamedConstraint> = Vec::with_capacity(file.constraints.len());
+    for (i, spec) in file.constraints.iter().enumerate() {
+        let path = format!("constraints[{i}]");
+        let name = constraint_name(spec).map_or_else(|| format!("c{i}"), str::to_string);
+        if name.is_empty() {
+            return Err(SceneError::at(
+                format!("{path}.name"),
+                "a name cannot be empty",
+            ));
+        }
+        if let Some(j) = constraints.iter().position(|c| c.name == name) {
+            return Err(SceneError::at(
+                format!("{path}.name"),
+                format!("duplicate constraint name '{name}'"),
+            )
+            .hint(format!(
+                "constraints[{j}] is already called '{name}' (unnamed constraints are c<index>)"
+            )));
+        }
+        let constraint = make_constraint(spec, &path, &lookup, &system)?;
+        let rows = constraint.rows(dim);
+        let id = system
+            .add_constraint_boxed(constraint)
+            .map_err(|e| SceneError::at(&path, e.to_string()))?;
+        system
+            .set_constraint_name(id, name.clone())
+            .map_err(|e| SceneError::at(&path, e.to_string()))?;
+        constraints.push(NamedConstraint { name, id, rows });
+    }
+
+    Ok(Model {
+        name: file.name.clone().unwrap_or_else(|| "unnamed".into()),
+        system,
+        particles,
+        constraints,
+        run,
+    })
+}
+
+fn run_settings(sim: &Simulation) -> Result<RunSettings> {
+    positive("simulation.dt", sim.dt)?;
+    if !(sim.duration >= 0.0 && sim.duration.is_finite()) {
+        return Err(SceneError::at(
+            "simulation.duration",
+            format!("must be zero or positive, got {}", sim.duration),
+        ));
+    }
+    let integrator = sim.integrator.clone().unwrap_or_else(|| "rk4".into());
+    if bead::integrate::by_name(&integrator).is_none() {
+        return Err(SceneError::at(
+            "simulation.integrator",
+            format!("unknown integrator '{integrator}'"),
+        )
+        .hint(format!(
+            "one of: {}",
+            bead::integrate::INTEGRATOR_NAMES.join(", ")
+        )));
+    }
+    let solver = sim.solver.clone().unwrap_or_else(|| "cg".into());
+    if bead::solve::by_name(&solver).is_none() {
+        return Err(
+            SceneError::at("simulation.solver", format!("unknown solver '{solver}'"))
+                .hint(format!("one of: {}", bead::solve::SOLVER_NAMES.join(", "))),
+        );
+    }
+    let tolerance = sim.tolerance.unwrap_or(SolveParams::default().tolerance);
+    positive("simulation.tolerance", tolerance)?;
+    let feedback = match (sim.feedback, sim.baumgarte_tau) {
+        (Some(_), Some(_)) => {
+            return Err(SceneError::at(
+                "simulation.baumgarte_tau",
+                "give either feedback or baumgarte_tau, not both",
+            ));
+        }
+        (Some(f), None) => {
+            non_negative("simulation.feedback.ks", f.ks)?;
+            non_negative("simulation.feedback.kd", f.kd)?;
+            Feedback { ks: f.ks, kd: f.kd }
+        }
+        (None, Some(tau)) => {
+            positive("simulation.baumgarte_tau", tau)?;
+            Feedback::baumgarte(tau)
+        }
+        (None, None) => Feedback::default(),
+    };
+    let output_every = sim.output_every.unwrap_or(1);
+    if output_every == 0 {
+        return Err(SceneError::at(
+            "simulation.output_every",
+            "must be at least 1",
+        ));
+    }
+    let projection = match sim.projection {
+        None | Some(ProjectionSpec::Enabled(false)) => None,
+        Some(ProjectionSpec::Enabled(true)) => Some(Projection::default()),
+        Some(ProjectionSpec::Settings {
+            iterations,
+            tolerance,
+        }) => {
+            positive("simulation.projection.tolerance", tolerance)?;
+            if iterations == 0 {
+                return Err(SceneError::at(
+                    "simulation.projection.iterations",
+                    "must be at least 1",
+                ));
+            }
+            Some(Projection {
+                max_iterations: iterations,
+                tolerance,
+            })
+        }
+    };
+    if let Some(name) = &sim.inequality
+        && !INEQUALITY_NAMES.contains(&name.as_str())
+    {
+        return Err(SceneError::at(
+            "simulation.inequality",
+            format!("unknown algorithm '{name}'"),
+        )
+        .hint(format!("one of: {}", INEQUALITY_NAMES.join(", "))));
+    }
+    Ok(RunSettings {
+        dt: sim.dt,
+        duration: sim.duration,
+        output_every,
+        integrator,
+        solver,
+        tolerance,
+        feedback,
+        projection,
+        inequality: sim.inequality.clone(),
+    })
+}
+
+fn apply_settings(system: &mut System, run: &RunSettings) -> Result<()> {
+    if let Some(integrator) = bead::integrate::by_name(&run.integrator) {
+        system.set_integrator_boxed(integrator);
+    }
+    if let Some(solver) = bead::solve::by_name(&run.solver) {
+        system.set_solver_boxed(solver);
+    }
+    let settings = Settings {
+        feedback: run.feedback,
+        solve: SolveParams {
+            tolerance: run.tolerance,
+            ..SolveParams::default()
+        },
+        projection: run.projection,
+    };
+    system
+        .set_settings(settings)
+        .map_err(|e| SceneError::at("simulation", e.to_string()))
+}
+
+fn add_particle(
+    system: &mut System,
+    spec: &ParticleSpec,
+    path: &str,
+    dim: usize,
+) -> Result<ParticleId> {
+    let position = vector(&format!("{path}.position"), &spec.position, dim)?;
+    let mut particle = Particle::new(&position);
+    if let Some(v) = &spec.velocity {
+        particle = particle.velocity(&vector(&format!("{path}.velocity"), v, dim)?);
+    }
+    particle = particle.mass(match &spec.mass {
+        None => 1.0,
+        Some(MassSpec::Kilograms(m)) if *m == f64::INFINITY => f64::INFINITY,
+        Some(MassSpec::Kilograms(m)) => {
+            positive(&format!("{path}.mass"), *m)
+                .map_err(|e| e.hint("use \"infinity\" for an anchor that never moves"))?;
+            *m
+        }
+        Some(MassSpec::Word(w)) if w == "infinity" || w == "inf" => f64::INFINITY,
+        Some(MassSpec::Word(w)) => {
+            return Err(
+                SceneError::at(format!("{path}.mass"), format!("'{w}' is not a mass"))
+                    .hint("a number of kilograms, or \"infinity\" for an anchor"),
+            );
+        }
+    });
+    if let Some(r) = spec.radius {
+        non_negative(&format!("{path}.radius"), r)?;
+        particle = particle.radius(r);
+    }
+    system
+        .add_particle(particle)
+        .map_err(|e| SceneError::at(path, e.to_string()))
+}
+
+/// Particle names, for resolving references.
+struct Names<'a> {
+    names: &'a HashMap<&'a str, (ParticleId, usize)>,
+    order: &'a [(String, ParticleId)],
+}
+
+impl Names<'_> {
+    fn point(&self, path: &str, r: &PointRef) -> Result<Point> {
+        match r {
+            PointRef::Particle(name) => match self.names.get(name.as_str()) {
+                Some((id, _)) => Ok(Point::from(*id)),
+                None => {
+                    let known: Vec<&str> = self
+                        .order
+                        .iter()
+                        .take(12)
+                        .map(|(n, _)| n.as_str())
+                        .collect();
+                    let more = if self.order.len() > 12 { ", ..." } else { "" };
+                    Err(
+                        SceneError::at(path, format!("unknown particle '{name}'")).hint(
+                            if known.is_empty() {
+                                "the scene has no [[particles]]".to_string()
+                            } else {
+                                format!("particles are: {}{more}", known.join(", "))
+                            },
+                        ),
+                    )
+                }
+            },
+        }
+    }
+}
+
+fn make_force(
+    spec: &ForceSpec,
+    path: &str,
+    names: &Names<'_>,
+    system: &System,
+) -> Result<Box<dyn Force>> {
+    let dim = system.dim();
+    Ok(match spec {
+        ForceSpec::Gravity { g, .. } => {
+            Box::new(Gravity::new(&vector(&format!("{path}.g"), g, dim)?))
+        }
+        ForceSpec::Constant { point, force, .. } => {
+            let p = names.point(&format!("{path}.point"), point)?;
+            Box::new(ConstantForce::new(
+                p,
+                &vector(&format!("{path}.force"), force, dim)?,
+            ))
+        }
+        ForceSpec::Spring {
+            between,
+            stiffness,
+            damping,
+            rest_length,
+            ..
+        } => {
+            let [a, b] = pair(path, between, names)?;
+            non_negative(&format!("{path}.stiffness"), *stiffness)?;
+            non_negative(&format!("{path}.damping"), *damping)?;
+            let rest = match rest_length {
+                Some(l) => {
+                    non_negative(&format!("{path}.rest_length"), *l)?;
+                    *l
+                }
+                None => distance(system, &a, &b),
+            };
+            Box::new(Spring::new(a, b, *stiffness, *damping, rest))
+        }
+        ForceSpec::Drag { coefficient, .. } => {
+            non_negative(&format!("{path}.coefficient"), *coefficient)?;
+            Box::new(Drag::new(*coefficient))
+        }
+    })
+}
+
+fn make_constraint(
+    spec: &ConstraintSpec,
+    path: &str,
+    names: &Names<'_>,
+    system: &System,
+) -> Result<Box<dyn Constraint>> {
+    let dim = system.dim();
+    Ok(match spec {
+        ConstraintSpec::Nail { point, at, .. } => {
+            let p = names.point(&format!("{path}.point"), point)?;
+            let motion = match at {
+                Some(at) => location(&format!("{path}.at"), at, dim)?,
+                None => Motion::fixed(&position(system, &p)[..dim]),
+            };
+            Box::new(Nail::moving(p, motion))
+        }
+        ConstraintSpec::Distance {
+            between, length, ..
+        } => {
+            let [a, b] = pair(path, between, names)?;
+            let length = match length {
+                Some(l) => {
+                    positive(&format!("{path}.length"), *l).map_err(|e| {
+                        e.hint("a rod needs a positive length; to join two points use a nail")
+                    })?;
+                    *l
+                }
+                None => {
+                    let l = distance(system, &a, &b);
+                    if !(l > 0.0) {
+                        return Err(SceneError::at(
+                            format!("{path}.between"),
+                            "the rod's two ends start at the same place",
+                        )
+                        .hint("give `length`, or move one of the particles"));
+                    }
+                    l
+                }
+            };
+            Box::new(Distance::new(a, b, length))
+        }
+        ConstraintSpec::OnCircle {
+            point,
+            center,
+            radius,
+            normal,
+            ..
+        } => {
+            let p = names.point(&format!("{path}.point"), point)?;
+            let c = location(&format!("{path}.center"), center, dim)?;
+            let r = radius_or_initial(path, *radius, system, &p, &c)?;
+            let mut circle = OnCircle::new(p, c, r);
+            if let Some(n) = normal {
+                if dim != 3 {
+                    return Err(SceneError::at(
+                        format!("{path}.normal"),
+                        "a circle's normal is for 3D scenes only",
+                    ));
+                }
+                circle = circle.with_normal(&direction(&format!("{path}.normal"), n, dim)?);
+            }
+            Box::new(circle)
+        }
+        ConstraintSpec::OnSphere {
+            point,
+            center,
+            radius,
+            ..
+        } => {
+            let p = names.point(&format!("{path}.point"), point)?;
+            let c = location(&format!("{path}.center"), center, dim)?;
+            let r = radius_or_initial(path, *radius, system, &p, &c)?;
+            Box::new(OnSphere::new(p, c, r))
+        }
+        ConstraintSpec::OnLine {
+            point,
+            through,
+            direction: d,
+            ..
+        } => {
+            let p = names.point(&format!("{path}.point"), point)?;
+            let through = location(&format!("{path}.through"), through, dim)?;
+            Box::new(OnLine::new(
+                p,
+                through,
+                &direction(&format!("{path}.direction"), d, dim)?,
+            ))
+        }
+        ConstraintSpec::OnPlane {
+            point,
+            through,
+            normal,
+            ..
+        } => {
+            let p = names.point(&format!("{path}.point"), point)?;
+            let through = location(&format!("{path}.through"), through, dim)?;
+            Box::new(OnPlane::new(
+                p,
+                through,
+                &direction(&format!("{path}.normal"), normal, dim)?,
+            ))
+        }
+    })
+}
+
+fn radius_or_initial(
+    path: &str,
+    radius: Option<f64>,
+    system: &System,
+    p: &Point,
+    center: &Motion,
+) -> Result<f64> {
+    match radius {
+        Some(r) => {
+            positive(&format!("{path}.radius"), r)?;
+            Ok(r)
+        }
+        None => {
+            let x = position(system, p);
+            let c = center.sample(0.0).position;
+            let r = (0..3).map(|i| (x[i] - c[i]).powi(2)).sum::<f64>().sqrt();
+            if !(r > 0.0) {
+                return Err(SceneError::at(
+                    format!("{path}.radius"),
+                    "the point starts at the centre",
+                )
+                .hint("give `radius`, or start the point on the circle"));
+            }
+            Ok(r)
+        }
+    }
+}
+
+fn pair(path: &str, between: &[PointRef; 2], names: &Names<'_>) -> Result<[Point; 2]> {
+    let a = names.point(&format!("{path}.between[0]"), &between[0])?;
+    let b = names.point(&format!("{path}.between[1]"), &between[1])?;
+    if a == b {
+        return Err(SceneError::at(
+            format!("{path}.between"),
+            "both ends are the same point",
+        ));
+    }
+    Ok([a, b])
+}
+
+fn location(path: &str, at: &Location, dim: usize) -> Result<Motion> {
+    Ok(match at {
+        Location::Fixed(v) => Motion::fixed(&vector(path, v, dim)?),
+        Location::Moving(MotionSpec::Linear { start, velocity }) => Motion::linear(
+            &vector(&format!("{path}.start"), start, dim)?,
+            &vector(&format!("{path}.velocity"), velocity, dim)?,
+        ),
+        Location::Moving(MotionSpec::Circle {
+            center,
+            radius,
+            angular_velocity,
+            phase,
+        }) => {
+            let c = vector(&format!("{path}.center"), center, dim)?;
+            positive(&format!("{path}.radius"), *radius)?;
+            finite(&format!("{path}.angular_velocity"), *angular_velocity)?;
+            finite(&format!("{path}.phase"), *phase)?;
+            Motion::circle(&c, *radius, *angular_velocity, *phase)
+        }
+        Location::Moving(MotionSpec::Oscillation {
+            center,
+            amplitude,
+            angular_frequency,
+            phase,
+        }) => {
+            let c = vector(&format!("{path}.center"), center, dim)?;
+            let a = vector(&format!("{path}.amplitude"), amplitude, dim)?;
+            finite(&format!("{path}.angular_frequency"), *angular_frequency)?;
+            finite(&format!("{path}.phase"), *phase)?;
+            Motion::oscillation(&c, &a, *angular_frequency, *phase)
+        }
+    })
+}
+
+fn position(system: &System, p: &Point) -> [f64; 3] {
+    system.point_position(p).unwrap_or([f64::NAN; 3])
+}
+
+fn distance(system: &System, a: &Point, b: &Point) -> f64 {
+    let (x, y) = (position(system, a), position(system, b));
+    (0..3).map(|i| (x[i] - y[i]).powi(2)).sum::<f64>().sqrt()
+}
+
+fn force_name(spec: &ForceSpec) -> Option<&str> {
+    match spec {
+        ForceSpec::Gravity { name, .. }
+        | ForceSpec::Constant { name, .. }
+        | ForceSpec::Spring { name, .. }
+        | ForceSpec::Drag { name, .. } => name.as_deref(),
+    }
+}
+
+fn constraint_name(spec: &ConstraintSpec) -> Option<&str> {
+    match spec {
+        ConstraintSpec::Nail { name, .. }
+        | ConstraintSpec::Distance { name, .. }
+        | ConstraintSpec::OnCircle { name, .. }
+        | ConstraintSpec::OnSphere { name, .. }
+        | ConstraintSpec::OnLine { name, .. }
+        | ConstraintSpec::OnPlane { name, .. } => name.as_deref(),
+    }
+}
+
+/// A vector of `dim` finite numbers.
+fn vector(path: &str, v: &[f64], dim: usize) -> Result<Vec<f64>> {
+    if v.len() != dim {
+        return Err(SceneError::at(
+            path,
+            format!("has {} components; the scene is {dim}D", v.len()),
+        )
+        .hint(format!(
+            "give {dim} numbers, like [{}]",
+            vec!["0.0"; dim].join(", ")
+        )));
+    }
+    if let Some(i) = v.iter().position(|x| !x.is_finite()) {
+        return Err(SceneError::at(
+            format!("{path}[{i}]"),
+            format!("must be finite, got {}", v[i]),
+        ));
+    }
+    Ok(v.to_vec())
+}
+
+/// A non-zero vector of `dim` finite numbers (a direction or a normal).
+fn direction(path: &str, v: &[f64], dim: usize) -> Result<Vec<f64>> {
+    let v = vector(path, v, dim)?;
+    if v.iter().all(|x| *x == 0.0) {
+        return Err(SceneError::at(path, "has zero length")
+            .hint("a direction or normal needs a non-zero vector"));
+    }
+    Ok(v)
+}
+
+fn finite(path: &str, x: f64) -> Result<()> {
+    if x.is_finite() {
+        Ok(())
+    } else {
+        Err(SceneError::at(path, format!("must be finite, got {x}")))
+    }
+}
+
+fn positive(path: &str, x: f64) -> Result<()> {
+    if x > 0.0 && x.is_finite() {
+        Ok(())
+    } else {
+        Err(SceneError::at(
+            path,
+            format!("must be positive and finite, got {x}"),
+        ))
+    }
+}
+
+fn non_negative(path: &str, x: f64) -> Result<()> {
+    if x >= 0.0 && x.is_finite() {
+        Ok(())
+    } else {
+        Err(SceneError::at(
+            path,
+            format!("must be zero or positive and finite, got {x}"),
+        ))
+    }
+}

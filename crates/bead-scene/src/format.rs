@@ -1,0 +1,303 @@
+//! The scene file format, version 1 (DESIGN.md §3): the serde model of a TOML or JSON scene.
+//!
+//! Every table rejects unknown keys. Points are referred to by name; vectors have the system's
+//! dimension (checked when the scene is built, where the error can name the field).
+
+use serde::{Deserialize, Serialize};
+
+/// A whole scene file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneFile {
+    /// Format version; must be 1.
+    pub format: u32,
+    /// A human-readable name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Time stepping and solver settings.
+    pub simulation: Simulation,
+    /// The particles, in order (trajectory.csv columns follow this order).
+    #[serde(default)]
+    pub particles: Vec<ParticleSpec>,
+    /// The forces.
+    #[serde(default)]
+    pub forces: Vec<ForceSpec>,
+    /// The constraints, in order (constraints.csv columns follow this order).
+    #[serde(default)]
+    pub constraints: Vec<ConstraintSpec>,
+}
+
+/// `[simulation]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Simulation {
+    /// 2 or 3.
+    pub dimension: usize,
+    /// Time step, in seconds.
+    pub dt: f64,
+    /// Length of the run, in seconds.
+    pub duration: f64,
+    /// `euler`, `symplectic-euler`, `midpoint` or `rk4` (default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub integrator: Option<String>,
+    /// `cg` (default), `dense` or `gauss-seidel`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver: Option<String>,
+    /// Relative residual of the λ solve (default 1e-10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
+    /// Feedback gains `{ ks, kd }` of seed 000 eq. 11.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feedback: Option<FeedbackSpec>,
+    /// Baumgarte's time constant τ in seconds (ks = 1/τ², kd = 2/τ); excludes `feedback`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baumgarte_tau: Option<f64>,
+    /// Active-set algorithm for inequality constraints (`platt`, `improved`, `jonquet`, `lcp`);
+    /// recorded in the summary, used once inequality constraints exist.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inequality: Option<String>,
+    /// Write every n-th step (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_every: Option<u64>,
+    /// Post-step projection onto the constraints: `true`, or `{ iterations, tolerance }`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub projection: Option<ProjectionSpec>,
+}
+
+/// `feedback = { ks = .., kd = .. }`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FeedbackSpec {
+    /// Spring gain, 1/s².
+    pub ks: f64,
+    /// Damping gain, 1/s.
+    pub kd: f64,
+}
+
+/// `projection = true` or `projection = { iterations = 10, tolerance = 1e-12 }`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ProjectionSpec {
+    /// On with defaults, or off.
+    Enabled(bool),
+    /// On with these settings.
+    Settings {
+        /// Newton iterations at most.
+        iterations: usize,
+        /// Target max |C|.
+        tolerance: f64,
+    },
+}
+
+/// `[[particles]]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParticleSpec {
+    /// Unique name; other entries refer to the particle by it.
+    pub name: String,
+    /// Initial position, in metres.
+    pub position: Vec<f64>,
+    /// Initial velocity, in m/s (default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub velocity: Option<Vec<f64>>,
+    /// Mass in kg, or `"infinity"` for a kinematic anchor (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mass: Option<MassSpec>,
+    /// Radius in metres, for contact and drawing (default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f64>,
+}
+
+/// A mass: a number of kilograms, or the word `"infinity"`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum MassSpec {
+    /// Kilograms (TOML's `inf` also means an anchor).
+    Kilograms(f64),
+    /// `"infinity"` (or `"inf"`): a kinematic anchor.
+    Word(String),
+}
+
+/// `[[forces]]`, by `kind`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ForceSpec {
+    /// Uniform gravity on everything with mass.
+    Gravity {
+        /// Acceleration, m/s².
+        g: Vec<f64>,
+        /// Optional name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A constant force at a point.
+    Constant {
+        /// The point.
+        point: PointRef,
+        /// Force, N.
+        force: Vec<f64>,
+        /// Optional name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A damped spring between two points.
+    Spring {
+        /// The two ends.
+        between: [PointRef; 2],
+        /// Stiffness, N/m.
+        stiffness: f64,
+        /// Damping, N·s/m (default 0).
+        #[serde(default)]
+        damping: f64,
+        /// Rest length, m (default: the initial distance).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rest_length: Option<f64>,
+        /// Optional name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// Viscous drag on every body.
+    Drag {
+        /// Coefficient, N·s/m.
+        coefficient: f64,
+        /// Optional name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+}
+
+/// `[[constraints]]`, by `kind`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ConstraintSpec {
+    /// A point held at a location (fixed or moving).
+    Nail {
+        /// The point.
+        point: PointRef,
+        /// Location (default: the point's initial position), or a motion.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Location>,
+        /// Name (default `c<index>`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A rigid rod.
+    Distance {
+        /// The two ends.
+        between: [PointRef; 2],
+        /// Length, m (default: the initial distance).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        length: Option<f64>,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A point on a circle (2D; in 3D a circle in the plane normal to `normal`).
+    OnCircle {
+        /// The point.
+        point: PointRef,
+        /// Centre, or its motion.
+        center: Location,
+        /// Radius, m (default: the point's initial distance from the centre).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        radius: Option<f64>,
+        /// Axis of the circle (3D only; default z).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        normal: Option<Vec<f64>>,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A point on a sphere (3D).
+    OnSphere {
+        /// The point.
+        point: PointRef,
+        /// Centre, or its motion.
+        center: Location,
+        /// Radius, m (default: the initial distance).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        radius: Option<f64>,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A point on a straight line.
+    OnLine {
+        /// The point.
+        point: PointRef,
+        /// A point of the line, or its motion.
+        through: Location,
+        /// Direction of the line.
+        direction: Vec<f64>,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A point on a plane (3D).
+    OnPlane {
+        /// The point.
+        point: PointRef,
+        /// A point of the plane, or its motion.
+        through: Location,
+        /// Normal of the plane.
+        normal: Vec<f64>,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+}
+
+/// A point: a particle's name (later also `{ body = "arm", local = [0.5, 0.0] }`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PointRef {
+    /// The particle of this name.
+    Particle(String),
+}
+
+/// A location: a fixed vector, or a motion over time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Location {
+    /// A fixed point, in metres.
+    Fixed(Vec<f64>),
+    /// A moving point.
+    Moving(MotionSpec),
+}
+
+/// A prescribed motion (`at = { kind = "circle", ... }`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum MotionSpec {
+    /// Constant velocity from `start`.
+    Linear {
+        /// Position at t = 0, m.
+        start: Vec<f64>,
+        /// Velocity, m/s.
+        velocity: Vec<f64>,
+    },
+    /// Uniform circular motion in the x-y plane.
+    Circle {
+        /// Centre, m.
+        center: Vec<f64>,
+        /// Radius, m.
+        radius: f64,
+        /// Angular velocity, rad/s.
+        angular_velocity: f64,
+        /// Phase at t = 0, rad.
+        #[serde(default)]
+        phase: f64,
+    },
+    /// Sinusoidal oscillation `center + amplitude sin(ωt + φ)`.
+    Oscillation {
+        /// Centre, m.
+        center: Vec<f64>,
+        /// Amplitude vector, m.
+        amplitude: Vec<f64>,
+        /// Angular frequency, rad/s.
+        angular_frequency: f64,
+        /// Phase at t = 0, rad.
+        #[serde(default)]
+        phase: f64,
+    },
+}

@@ -1,0 +1,187 @@
+//! # bead-scene — scene files for bead
+//!
+//! Reads the scene format of DESIGN.md §3 (TOML, or the same structure in JSON), checks it, and
+//! builds a [`bead::System`]. Every error names the file, the line and column where known, the
+//! field (`constraints[2].between[1]`) and, where there is something useful to say, a hint.
+//!
+//! ```
+//! use bead_scene::{Format, Scene};
+//! let text = r#"
+//! format = 1
+//! name = "pendulum"
+//! [simulation]
+//! dimension = 2
+//! dt = 0.001
+//! duration = 1.0
+//! [[particles]]
+//! name = "pivot"
+//! position = [0.0, 0.0]
+//! mass = "infinity"
+//! [[particles]]
+//! name = "bob"
+//! position = [1.0, 0.0]
+//! [[forces]]
+//! kind = "gravity"
+//! g = [0.0, -9.81]
+//! [[constraints]]
+//! kind = "distance"
+//! between = ["pivot", "bob"]   # length: the initial distance
+//! name = "rod"
+//! "#;
+//! let scene = Scene::parse(text, Format::Toml, "pendulum.toml")?;
+//! let model = scene.build()?;
+//! assert_eq!(model.constraints[0].name, "rod");
+//! assert_eq!(model.system.dim(), 2);
+//!
+//! let broken = text.replace(r#"between = ["pivot", "bob"]"#, r#"between = ["pivot", "bobb"]"#);
+//! let err = Scene::parse(&broken, Format::Toml, "pendulum.toml")?.build().unwrap_err();
+//! assert_eq!(err.line, Some(20));
+//! assert!(err.to_string().contains("constraints[0].between[1]: unknown particle 'bobb'"));
+//! # Ok::<(), bead_scene::SceneError>(())
+//! ```
+
+#![warn(missing_docs)]
+// A SceneError carries its location and hint by value; it is built once per failed load, never on
+// a hot path, so its size does not matter.
+#![allow(clippy::result_large_err)]
+
+mod build;
+mod error;
+pub mod format;
+mod locate;
+
+use std::path::Path;
+
+pub use build::{Model, NamedConstraint, RunSettings};
+pub use error::SceneError;
+pub use format::SceneFile;
+
+/// The two syntaxes of a scene file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// TOML (`.toml`, and any other extension).
+    Toml,
+    /// JSON (`.json`).
+    Json,
+}
+
+impl Format {
+    /// The format a file name implies: `.json` is JSON, everything else TOML.
+    pub fn of(path: &Path) -> Format {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("json") => Format::Json,
+            _ => Format::Toml,
+        }
+    }
+}
+
+/// A parsed scene file, with its source kept for locating errors found later.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    /// The parsed contents.
+    pub file: SceneFile,
+    origin: String,
+    source: String,
+    format: Format,
+}
+
+impl Scene {
+    /// Reads and parses a scene file (format from the extension).
+    pub fn load(path: &Path) -> Result<Scene, SceneError> {
+        let origin = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| SceneError {
+            file: origin.clone(),
+            line: None,
+            column: None,
+            field: None,
+            message: format!("cannot read the file: {e}"),
+            hint: None,
+        })?;
+        Scene::parse(&text, Format::of(path), &origin)
+    }
+
+    /// Parses scene text; `origin` names it in errors (a file name, or `<input>`).
+    pub fn parse(text: &str, format: Format, origin: &str) -> Result<Scene, SceneError> {
+        let parsed = match format {
+            Format::Toml => toml::from_str::<SceneFile>(text).map_err(|e| {
+                let (line, column) = e.span().map(|s| error::line_column(text, s.start)).unzip();
+                syntax_error(origin, line, column, e.message())
+            }),
+            Format::Json => serde_json::from_str::<SceneFile>(text).map_err(|e| {
+                syntax_error(
+                    origin,
+                    Some(e.line()),
+                    Some(e.column()),
+                    &strip_position(&e.to_string()),
+                )
+            }),
+        };
+        Ok(Scene {
+            file: parsed?,
+            origin: origin.to_string(),
+            source: text.to_string(),
+            format,
+        })
+    }
+
+    /// Where the scene came from.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// Builds the system the scene describes.
+    pub fn build(&self) -> Result<Model, SceneError> {
+        build::build(&self.file).map_err(|mut e| {
+            e.file = self.origin.clone();
+            if let (Some(field), Format::Toml) = (&e.field, self.format)
+                && let Some(span) = locate::toml_span(&self.source, field)
+            {
+                let (line, column) = error::line_column(&self.source, span.start);
+                (e.line, e.column) = (Some(line), Some(column));
+            }
+            e
+        })
+    }
+}
+
+fn syntax_error(
+    origin: &str,
+    line: Option<usize>,
+    column: Option<usize>,
+    message: &str,
+) -> SceneError {
+    let message = message.trim().to_string();
+    let hint = if message.contains("untagged enum Location") {
+        Some(
+            "a location is a vector like [0.0, 1.0], or a motion like { kind = \"circle\", center = [0.0, 0.0], radius = 1.0, angular_velocity = 1.0 }",
+        )
+    } else if message.contains("untagged enum MassSpec") {
+        Some("a mass is a number of kilograms, or \"infinity\" for an anchor")
+    } else if message.contains("untagged enum PointRef") {
+        Some("a point is a particle's name, in quotes")
+    } else if message.contains("untagged enum ProjectionSpec") {
+        Some("projection = true, or projection = { iterations = 10, tolerance = 1e-12 }")
+    } else if message.contains("unknown field") {
+        Some("check the spelling; DESIGN.md §3 lists the keys of each table")
+    } else if message.contains("missing field") {
+        Some("add the field; DESIGN.md §3 shows a complete scene")
+    } else {
+        None
+    };
+    SceneError {
+        file: origin.to_string(),
+        line,
+        column,
+        field: None,
+        message,
+        hint: hint.map(str::to_string),
+    }
+}
+
+/// serde_json appends " at line L column C" to its messages; the location is reported separately.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
