@@ -359,3 +359,32 @@ fn plot_and_render_write_files_of_the_requested_size() {
     assert_eq!(u16::from_le_bytes([bytes[6], bytes[7]]), 200);
     assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 150);
 }
+
+/// Every class of broken scene also says how to fix it.
+#[test]
+fn broken_scenes_come_with_a_hint() {
+    let good = std::fs::read_to_string(scene("pendulum.toml")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for (from, to) in [
+        ("dt = 0.001", "dt = 0.001\ndt = 0.002"),
+        ("dt = 0.001", "dt = 0.0"),
+        ("dt = 0.001", "dt = 0.001\ntimestep = 1"),
+        (
+            "between = [\"pivot\", \"bob\"]",
+            "between = [\"pivot\", \"bobb\"]",
+        ),
+        ("name = \"bob\"", "name = \"pivot\""),
+        ("mass = 1.0", "mass = -2.0"),
+        ("mass = 1.0", "mass = nan"),
+        ("length = 1.0", "length = 0.0"),
+        ("g = [0.0, -9.81]", "g = [0.0]"),
+        ("kind = \"distance\"", "kind = \"rod\""),
+    ] {
+        let path = dir.path().join("broken.toml");
+        std::fs::write(&path, good.replacen(from, to, 1)).unwrap();
+        let output = bead().arg("check").arg(&path).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{to}: {stderr}");
+        assert!(stderr.contains("\n  hint: "), "{to}: no hint in {stderr}");
+    }
+}

@@ -624,7 +624,8 @@ fn vector(path: &str, v: &[f64], dim: usize) -> Result<Vec<f64>> {
         return Err(SceneError::at(
             format!("{path}[{i}]"),
             format!("must be finite, got {}", v[i]),
-        ));
+        )
+        .hint("nan and inf are not allowed in vectors"));
     }
     Ok(v.to_vec())
 }
@@ -643,28 +644,30 @@ fn finite(path: &str, x: f64) -> Result<()> {
     if x.is_finite() {
         Ok(())
     } else {
-        Err(SceneError::at(path, format!("must be finite, got {x}")))
+        Err(SceneError::at(path, format!("must be finite, got {x}"))
+            .hint("nan and inf are not allowed here"))
     }
 }
 
 fn positive(path: &str, x: f64) -> Result<()> {
     if x > 0.0 && x.is_finite() {
-        Ok(())
-    } else {
-        Err(SceneError::at(
-            path,
-            format!("must be positive and finite, got {x}"),
-        ))
+        return Ok(());
     }
+    let hint = if path == "simulation.dt" {
+        "a time step in seconds, such as 0.001"
+    } else {
+        "give a number greater than zero"
+    };
+    Err(SceneError::at(path, format!("must be positive and finite, got {x}")).hint(hint))
 }
 
 fn non_negative(path: &str, x: f64) -> Result<()> {
     if x >= 0.0 && x.is_finite() {
-        Ok(())
-    } else {
-        Err(SceneError::at(
-            path,
-            format!("must be zero or positive and finite, got {x}"),
-        ))
+        return Ok(());
     }
+    Err(SceneError::at(
+        path,
+        format!("must be zero or positive and finite, got {x}"),
+    )
+    .hint("give a number that is zero or more"))
 }

@@ -165,8 +165,14 @@ fn syntax_error(
         Some("check the spelling; DESIGN.md §3 lists the keys of each table")
     } else if message.contains("missing field") {
         Some("add the field; DESIGN.md §3 shows a complete scene")
+    } else if message.contains("unknown variant") {
+        Some("check the `kind`; the message lists the kinds that exist")
+    } else if message.contains("duplicate key") {
+        Some("each key may appear once per table; remove or rename one of them")
     } else {
-        None
+        Some(
+            "the scene must be valid TOML (or JSON for .json files) with the structure of DESIGN.md §3",
+        )
     };
     SceneError {
         file: origin.to_string(),
