@@ -95,7 +95,7 @@ impl Layout {
         };
         layout.inv_mass = vec![0.0; ndof];
         for body in model.bodies.iter().flatten() {
-            body.slice_mut(&mut layout.inv_mass).fill(body.inv_mass());
+            body.write_inv_mass(body.slice_mut(&mut layout.inv_mass));
         }
         let mut row = 0;
         for (index, entry) in model.constraints.iter().enumerate() {
@@ -120,7 +120,7 @@ impl Layout {
             let mut offsets = vec![0];
             for op in &entry.operands {
                 let body = op.body().0;
-                let k = operand_size(op, model.dim);
+                let k = operand_size(op, model.dim, model.body(body).ndof);
                 let ndof = model.body(body).ndof;
                 let position = bodies.iter().position(|&b| b == body).unwrap_or_default();
                 layout.operands.push(OperandSlot {

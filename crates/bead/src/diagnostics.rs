@@ -51,6 +51,10 @@ pub struct ConstraintReport {
     /// The Lagrange multipliers λ, one per row (newtons for the built-ins).
     pub lambda: Vec<f64>,
     /// `Jᵀλ` on each body the constraint touches: the generalized force it exerts
-    /// (for a particle, the force vector in newtons).
+    /// (for a particle, the force vector in newtons; for a rigid body, `[Fx, Fy, τ]` in N and N·m).
     pub forces: Vec<(BodyId, Vec<f64>)>,
+    /// The constraint's blocks of `J`, one per body, each row-major `rows × ndof`.
+    pub jacobian: Vec<(BodyId, Vec<f64>)>,
+    /// Its slice of `J̇q̇` (with the time terms of moving constraints).
+    pub jdot_qdot: Vec<f64>,
 }

@@ -19,6 +19,8 @@ pub enum Role {
     Particle,
     /// A kinematic anchor (infinite mass).
     Anchor,
+    /// A rigid body's outline.
+    Body,
     /// A rigid rod (distance constraint).
     Rod,
     /// A spring.
@@ -27,6 +29,8 @@ pub enum Role {
     Wire,
     /// A nail's location.
     Nail,
+    /// A joint between bodies (revolute, weld).
+    Joint,
     /// The user's mouse spring.
     Mouse,
     /// An applied force vector.
@@ -49,6 +53,12 @@ pub trait Canvas {
     fn marker(&mut self, at: [f64; 3], role: Role);
     /// An arrow from `from` along `vector` (world units; renderers scale forces).
     fn arrow(&mut self, from: [f64; 3], vector: [f64; 3], role: Role);
+    /// A closed polygon outline (a rigid body); by default drawn as its edges.
+    fn polygon(&mut self, vertices: &[[f64; 3]], role: Role) {
+        for (k, a) in vertices.iter().enumerate() {
+            self.line(*a, vertices[(k + 1) % vertices.len()], role);
+        }
+    }
 }
 
 /// Read-only view of the state at one instant: what forces and constraints see when they
@@ -89,7 +99,24 @@ impl View<'_> {
 
     /// World velocity of a point, in metres per second.
     pub fn velocity(&self, point: &Point) -> [f64; 3] {
-        point_velocity(point, self.body(point), self.v)
+        point_velocity(point, self.body(point), self.q, self.v)
+    }
+
+    /// A rigid body's angle, rad (0 for other bodies).
+    pub fn angle(&self, body: BodyId) -> f64 {
+        self.rotation(body, self.q)
+    }
+
+    /// A rigid body's angular velocity, rad/s (0 for other bodies).
+    pub fn angular_velocity(&self, body: BodyId) -> f64 {
+        self.rotation(body, self.v)
+    }
+
+    fn rotation(&self, body: BodyId, global: &[f64]) -> f64 {
+        match self.bodies.get(body.0) {
+            Some(Some(b)) if matches!(b.kind, BodyKind::Rigid2d { .. }) => b.slice(global)[2],
+            _ => 0.0,
+        }
     }
 
     /// Every body with finite mass, as (its centre of mass, its mass in kg).
@@ -117,6 +144,10 @@ impl View<'_> {
         for (i, body) in self.bodies.iter().enumerate() {
             let Some(body) = body else { continue };
             let at = self.position(&center(i, body));
+            if let BodyKind::Rigid2d { shape, .. } = &body.kind {
+                self.draw_rigid(i, shape.as_ref(), canvas);
+                continue;
+            }
             if body.mass.is_finite() {
                 canvas.disc(at, body.radius, Role::Particle);
             } else {
@@ -129,10 +160,46 @@ impl View<'_> {
     }
 }
 
+impl View<'_> {
+    /// A rigid body by its shape (a small marker when it has none), with a line from its centre
+    /// along its x axis so that rotation shows.
+    fn draw_rigid(&self, i: usize, shape: Option<&crate::body::Shape>, canvas: &mut dyn Canvas) {
+        use crate::body::Shape;
+        let world = |local: [f64; 2]| {
+            self.position(&Point::OnBody {
+                body: BodyId(i),
+                local,
+            })
+        };
+        let outline = |pts: &[[f64; 2]]| pts.iter().map(|p| world(*p)).collect::<Vec<_>>();
+        match shape {
+            Some(Shape::Disc { radius }) => {
+                canvas.circle(world([0.0, 0.0]), *radius, [0.0, 0.0, 1.0], Role::Body);
+                canvas.line(world([0.0, 0.0]), world([*radius, 0.0]), Role::Body);
+            }
+            Some(Shape::Box { width, height }) => {
+                let (w, h) = (width / 2.0, height / 2.0);
+                canvas.polygon(&outline(&[[-w, -h], [w, -h], [w, h], [-w, h]]), Role::Body);
+            }
+            Some(Shape::Rod { length }) => canvas.line(
+                world([-length / 2.0, 0.0]),
+                world([length / 2.0, 0.0]),
+                Role::Body,
+            ),
+            Some(Shape::Polygon { vertices }) => canvas.polygon(&outline(vertices), Role::Body),
+            None => canvas.marker(world([0.0, 0.0]), Role::Body),
+        }
+    }
+}
+
 /// The point that stands for body `i` (its centre of mass).
-fn center(i: usize, body: &Body) -> Point {
+pub(crate) fn center(i: usize, body: &Body) -> Point {
     match body.kind {
         BodyKind::Particle => Point::Particle(ParticleId(BodyId(i))),
+        BodyKind::Rigid2d { .. } => Point::OnBody {
+            body: BodyId(i),
+            local: [0.0, 0.0],
+        },
     }
 }
 

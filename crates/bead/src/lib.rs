@@ -59,7 +59,7 @@ pub mod sparse;
 mod system;
 mod vector;
 
-pub use body::{BodyId, Particle, ParticleId};
+pub use body::{BodyId, Particle, ParticleId, RigidBody, RigidBodyId, Shape};
 pub use constraint::{Constraint, ConstraintError, ConstraintEval, ConstraintId, ConstraintKind};
 pub use derivative::EvalError;
 pub use diagnostics::{ConstraintReport, Diagnostics};

@@ -13,16 +13,19 @@
 //! `P = [I | ∂(R r)/∂θ]` and `a_vp = −ω² R r`. Forces applied at a point reach the body as `Pᵀ f`.
 
 use crate::body::{Body, BodyId, BodyKind, ParticleId};
-use crate::vector::Vec3;
+use crate::vector::{Vec3, to_vec3};
 
 /// A point of the model that constraints and forces can refer to.
 ///
 /// ```
-/// use bead::{Particle, Point, System};
+/// use bead::{Particle, Point, RigidBody, System};
 /// let mut sys = System::new(2)?;
 /// let p = sys.add_particle(Particle::new(&[0.0, 1.0]))?;
-/// let point = Point::from(p);
-/// assert_eq!(point.body(), p.body());
+/// let arm = sys.add_rigid_body(RigidBody::new(&[0.0, 0.0], std::f64::consts::FRAC_PI_2))?;
+/// assert_eq!(Point::from(p).body(), p.body());
+/// // The end of the arm, half a metre along its own x axis: (0, 0.5) once turned by 90°.
+/// let tip = sys.point_position(&Point::on_body(arm, [0.5, 0.0]))?;
+/// assert!(tip[0].abs() < 1e-12 && (tip[1] - 0.5).abs() < 1e-12);
 /// # Ok::<(), bead::ModelError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,13 +33,29 @@ use crate::vector::Vec3;
 pub enum Point {
     /// A particle's position.
     Particle(ParticleId),
+    /// A point fixed in a rigid body, at `local` metres from its centre of mass in the body's frame.
+    OnBody {
+        /// The body.
+        body: BodyId,
+        /// Position in the body's frame, m.
+        local: [f64; 2],
+    },
 }
 
 impl Point {
+    /// The point of `body` at `local` in its frame.
+    pub fn on_body(body: impl Into<BodyId>, local: [f64; 2]) -> Point {
+        Point::OnBody {
+            body: body.into(),
+            local,
+        }
+    }
+
     /// The body whose coordinates move this point.
     pub fn body(&self) -> BodyId {
         match self {
             Point::Particle(p) => p.body(),
+            Point::OnBody { body, .. } => *body,
         }
     }
 }
@@ -49,13 +68,15 @@ impl From<ParticleId> for Point {
 
 /// Something a constraint depends on.
 ///
-/// Constraints on positions depend on points; constraints on angles (motors, gears, later) will
-/// depend on a body's own coordinates, as another variant of this enum.
+/// Constraints on positions depend on points; constraints on angles (motors, gears) depend on a
+/// body's own coordinates (`[x, y, θ]` for a rigid body).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Operand {
     /// A world point; its coordinates are its position (length = the system's dimension).
     Point(Point),
+    /// A body's generalized coordinates, as they are.
+    Coordinates(BodyId),
 }
 
 impl Operand {
@@ -63,6 +84,7 @@ impl Operand {
     pub fn body(&self) -> BodyId {
         match self {
             Operand::Point(p) => p.body(),
+            Operand::Coordinates(b) => *b,
         }
     }
 }
@@ -80,9 +102,10 @@ impl From<ParticleId> for Operand {
 }
 
 /// Number of coordinates an operand presents to its constraint.
-pub(crate) fn operand_size(op: &Operand, dim: usize) -> usize {
+pub(crate) fn operand_size(op: &Operand, dim: usize, body_ndof: usize) -> usize {
     match op {
         Operand::Point(_) => dim,
+        Operand::Coordinates(_) => body_ndof,
     }
 }
 
@@ -98,6 +121,64 @@ pub(crate) struct OperandKinematics<'a> {
     pub velocity_product: &'a mut [f64],
 }
 
+/// A point's kinematics: position, velocity, Jacobian block (row-major `dim × ndof`, at most
+/// 3 × 3) and velocity-product term.
+pub(crate) struct PointKinematics {
+    pub x: Vec3,
+    pub v: Vec3,
+    pub jacobian: [f64; 9],
+    pub velocity_product: Vec3,
+}
+
+/// Kinematics of `point` on `body` at `(q, q̇)`.
+///
+/// For a rigid-body point with `d = R(θ) r`: `x = p + d`, `ẋ = ṗ + ω × d`,
+/// `P = [[1, 0, −d_y], [0, 1, d_x]]`, `a_vp = −ω² d`.
+pub(crate) fn point_kinematics(
+    point: &Point,
+    body: &Body,
+    q: &[f64],
+    v: &[f64],
+) -> PointKinematics {
+    let (qb, vb) = (body.slice(q), body.slice(v));
+    match (point, &body.kind) {
+        (Point::OnBody { local, .. }, BodyKind::Rigid2d { .. }) => {
+            let (s, c) = qb[2].sin_cos();
+            let d = [c * local[0] - s * local[1], s * local[0] + c * local[1]];
+            let w = vb[2];
+            PointKinematics {
+                x: [qb[0] + d[0], qb[1] + d[1], 0.0],
+                v: [vb[0] - w * d[1], vb[1] + w * d[0], 0.0],
+                jacobian: [1.0, 0.0, -d[1], 0.0, 1.0, d[0], 0.0, 0.0, 0.0],
+                velocity_product: [-w * w * d[0], -w * w * d[1], 0.0],
+            }
+        }
+        // A particle's point, or (checked never to happen when points are added) a body-frame point
+        // on a body without a frame: the body's own position.
+        _ => {
+            let n = body.ndof.min(3);
+            let mut jacobian = [0.0; 9];
+            for i in 0..n {
+                jacobian[i * n + i] = 1.0;
+            }
+            PointKinematics {
+                x: to_vec3(&qb[..n]),
+                v: to_vec3(&vb[..n]),
+                jacobian,
+                velocity_product: [0.0; 3],
+            }
+        }
+    }
+}
+
+/// Whether `point` can live on `body` (a body-frame point needs a rigid body).
+pub(crate) fn point_fits(point: &Point, body: &Body) -> bool {
+    matches!(
+        (point, &body.kind),
+        (Point::Particle(_), BodyKind::Particle) | (Point::OnBody { .. }, BodyKind::Rigid2d { .. })
+    )
+}
+
 /// Writes an operand's coordinates, velocity, Jacobian block and velocity-product term.
 pub(crate) fn write_operand(
     op: &Operand,
@@ -106,8 +187,17 @@ pub(crate) fn write_operand(
     v: &[f64],
     out: OperandKinematics<'_>,
 ) {
-    match (op, &body.kind) {
-        (Operand::Point(Point::Particle(_)), BodyKind::Particle) => {
+    match op {
+        Operand::Point(point) => {
+            let k = point_kinematics(point, body, q, v);
+            let n = out.x.len();
+            out.x.copy_from_slice(&k.x[..n]);
+            out.v.copy_from_slice(&k.v[..n]);
+            out.jacobian.copy_from_slice(&k.jacobian[..n * body.ndof]);
+            out.velocity_product
+                .copy_from_slice(&k.velocity_product[..n]);
+        }
+        Operand::Coordinates(_) => {
             out.x.copy_from_slice(body.slice(q));
             out.v.copy_from_slice(body.slice(v));
             let n = body.ndof;
@@ -122,25 +212,22 @@ pub(crate) fn write_operand(
 
 /// World position of a point.
 pub(crate) fn point_position(point: &Point, body: &Body, q: &[f64]) -> Vec3 {
-    match (point, &body.kind) {
-        (Point::Particle(_), BodyKind::Particle) => crate::vector::to_vec3(body.slice(q)),
-    }
+    point_kinematics(point, body, q, q).x
 }
 
 /// World velocity of a point.
-pub(crate) fn point_velocity(point: &Point, body: &Body, v: &[f64]) -> Vec3 {
-    match (point, &body.kind) {
-        (Point::Particle(_), BodyKind::Particle) => crate::vector::to_vec3(body.slice(v)),
-    }
+pub(crate) fn point_velocity(point: &Point, body: &Body, q: &[f64], v: &[f64]) -> Vec3 {
+    point_kinematics(point, body, q, v).v
 }
 
 /// Adds a world force `f` acting at a point to the generalized force `Q` (as `Pᵀ f`).
-pub(crate) fn add_point_force(point: &Point, body: &Body, f: &[f64], big_q: &mut [f64]) {
-    match (point, &body.kind) {
-        (Point::Particle(_), BodyKind::Particle) => {
-            for (qi, fi) in body.slice_mut(big_q).iter_mut().zip(f) {
-                *qi += fi;
-            }
-        }
+pub(crate) fn add_point_force(point: &Point, body: &Body, q: &[f64], f: &[f64], big_q: &mut [f64]) {
+    let k = point_kinematics(point, body, q, q);
+    let n = body.ndof;
+    let dim = f.len();
+    for (col, qi) in body.slice_mut(big_q).iter_mut().enumerate() {
+        *qi += (0..dim)
+            .map(|r| k.jacobian[r * n + col] * f[r])
+            .sum::<f64>();
     }
 }

@@ -7,7 +7,7 @@
 
 use std::any::Any;
 
-use crate::body::{Body, BodyId, BodyKind, Particle, ParticleId};
+use crate::body::{Body, BodyId, BodyKind, Particle, ParticleId, RigidBody, RigidBodyId};
 use crate::constraint::{Constraint, ConstraintId, ConstraintKind};
 use crate::derivative::{EvalError, Evaluator, Layout};
 use crate::diagnostics::{ConstraintReport, Diagnostics};
@@ -319,6 +319,108 @@ impl System {
         Ok(ParticleId(BodyId(self.model.bodies.len() - 1)))
     }
 
+    /// Adds a 2D rigid body (2D systems only).
+    pub fn add_rigid_body(&mut self, body: RigidBody) -> Result<RigidBodyId, ModelError> {
+        if self.model.dim != 2 {
+            return Err(ModelError::Setting(
+                "rigid bodies are 2D; this system is 3D".into(),
+            ));
+        }
+        check_vector("rigid body position", &body.position, 2)?;
+        let velocity = if body.velocity.is_empty() {
+            vec![0.0; 2]
+        } else {
+            body.velocity.clone()
+        };
+        check_vector("rigid body velocity", &velocity, 2)?;
+        if !body.angle.is_finite() {
+            return Err(ModelError::NonFinite("rigid body angle"));
+        }
+        if !body.angular_velocity.is_finite() {
+            return Err(ModelError::NonFinite("rigid body angular velocity"));
+        }
+        if let Some(shape) = &body.shape
+            && body.mass.is_nan()
+        {
+            // `RigidBody::shape` could not derive the mass: say why.
+            let reason = shape
+                .mass_properties(1.0)
+                .err()
+                .unwrap_or_else(|| "invalid density".into());
+            return Err(ModelError::Setting(format!("rigid body shape: {reason}")));
+        }
+        if !(body.mass > 0.0) || body.mass.is_nan() {
+            return Err(ModelError::Mass(body.mass));
+        }
+        if !(body.inertia > 0.0) || body.inertia.is_nan() {
+            return Err(ModelError::Setting(format!(
+                "moment of inertia must be positive (or infinity), got {}",
+                body.inertia
+            )));
+        }
+        let entry = Body {
+            kind: BodyKind::Rigid2d {
+                inertia: body.inertia,
+                shape: body.shape.clone(),
+            },
+            offset: self.q.len(),
+            ndof: 3,
+            mass: body.mass,
+            radius: 0.0,
+        };
+        self.q
+            .extend_from_slice(&[body.position[0], body.position[1], body.angle]);
+        self.v
+            .extend_from_slice(&[velocity[0], velocity[1], body.angular_velocity]);
+        self.model.bodies.push(Some(entry));
+        self.structure_changed();
+        Ok(RigidBodyId(BodyId(self.model.bodies.len() - 1)))
+    }
+
+    /// The rigid bodies, in the order they were added.
+    pub fn rigid_bodies(&self) -> impl Iterator<Item = RigidBodyId> + '_ {
+        self.model
+            .bodies
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| match b.as_ref()?.kind {
+                BodyKind::Rigid2d { .. } => Some(RigidBodyId(BodyId(i))),
+                _ => None,
+            })
+    }
+
+    /// A body's generalized coordinates (a particle's position; a rigid body's `[x, y, θ]`).
+    ///
+    /// # Panics
+    /// If `body` is a handle of another system.
+    pub fn coordinates(&self, body: impl Into<BodyId>) -> &[f64] {
+        self.model.body(body.into().0).slice(&self.q)
+    }
+
+    /// A body's generalized velocities (a rigid body's `[vx, vy, ω]`).
+    ///
+    /// # Panics
+    /// If `body` is a handle of another system.
+    pub fn coordinate_velocities(&self, body: impl Into<BodyId>) -> &[f64] {
+        self.model.body(body.into().0).slice(&self.v)
+    }
+
+    /// Checks that a point refers to a body of this system that can carry it.
+    fn check_point(&self, point: &Point) -> Result<(), ModelError> {
+        let body = self.body(point.body())?;
+        if !crate::point::point_fits(point, body) {
+            return Err(ModelError::Constraint(format!(
+                "{point:?}: a point in a body's frame needs a rigid body, and a particle's point a particle"
+            )));
+        }
+        if let Point::OnBody { local, .. } = point
+            && !local.iter().all(|x| x.is_finite())
+        {
+            return Err(ModelError::NonFinite("a body point's local coordinates"));
+        }
+        Ok(())
+    }
+
     fn body(&self, id: BodyId) -> Result<&Body, ModelError> {
         self.model
             .bodies
@@ -329,14 +431,14 @@ impl System {
 
     /// The particles, in the order they were added.
     pub fn particles(&self) -> impl Iterator<Item = ParticleId> + '_ {
-        self.model.bodies.iter().enumerate().filter_map(|(i, b)| {
-            b.as_ref().map(
-                |Body {
-                     kind: BodyKind::Particle,
-                     ..
-                 }| ParticleId(BodyId(i)),
-            )
-        })
+        self.model
+            .bodies
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| match b.as_ref()?.kind {
+                BodyKind::Particle => Some(ParticleId(BodyId(i))),
+                _ => None,
+            })
     }
 
     /// A particle's position, in metres.
@@ -407,7 +509,7 @@ impl System {
     pub fn add_force_boxed(&mut self, force: Box<dyn Force>) -> Result<ForceId, ModelError> {
         force.check(self.model.dim).map_err(ModelError::Force)?;
         for p in force.points() {
-            self.body(p.body())?;
+            self.check_point(&p)?;
         }
         self.model.forces.push(Some(force));
         self.state_changed();
@@ -450,7 +552,10 @@ impl System {
     ) -> Result<ConstraintId, ModelError> {
         let dim = self.model.dim;
         constraint.check(dim).map_err(ModelError::Constraint)?;
-        if constraint.kind() != ConstraintKind::Equality {
+        if !matches!(
+            constraint.kind(),
+            ConstraintKind::Equality | ConstraintKind::Velocity
+        ) {
             return Err(ModelError::Constraint(format!(
                 "{:?} constraints are not supported yet",
                 constraint.kind()
@@ -463,7 +568,18 @@ impl System {
             ));
         }
         for op in &operands {
-            self.body(op.body())?;
+            match op {
+                Operand::Point(p) => self.check_point(p)?,
+                _ => {
+                    // Body coordinates are a rigid body's [x, y, θ]; a particle's are its point.
+                    if !matches!(self.body(op.body())?.kind, BodyKind::Rigid2d { .. }) {
+                        return Err(ModelError::Constraint(format!(
+                            "{:?} is not a rigid body: angle joints need rigid bodies",
+                            op.body()
+                        )));
+                    }
+                }
+            }
         }
         let rows = constraint.rows(dim);
         if rows == 0 {
@@ -780,8 +896,7 @@ impl System {
             .bodies
             .iter()
             .flatten()
-            .filter(|b| b.mass.is_finite())
-            .map(|b| 0.5 * b.mass * b.slice(&self.v).iter().map(|x| x * x).sum::<f64>())
+            .map(|b| b.kinetic_energy(&self.v))
             .sum();
         let view = self.view();
         let potential_energy = self
@@ -826,6 +941,16 @@ impl System {
                     c_dot: ev.c_dot[slot.rows.clone()].to_vec(),
                     lambda: lambda.to_vec(),
                     forces,
+                    jacobian: blocks
+                        .clone()
+                        .map(|b| {
+                            (
+                                BodyId(ev.layout.block_bodies[b]),
+                                j.block_values(b).to_vec(),
+                            )
+                        })
+                        .collect(),
+                    jdot_qdot: ev.jdot_qdot[slot.rows.clone()].to_vec(),
                 })
             })
             .collect();

@@ -7,8 +7,10 @@
 //! `q̇` and `W`; what a body's coordinates mean is known here and in [`crate::Point`] alone.
 
 mod particle;
+mod rigid2d;
 
 pub use particle::{Particle, ParticleId};
+pub use rigid2d::{RigidBody, RigidBodyId, Shape};
 
 /// Handle of any body in a [`System`](crate::System).
 ///
@@ -27,6 +29,11 @@ impl BodyId {
 #[derive(Clone, Debug)]
 pub(crate) enum BodyKind {
     Particle,
+    /// `[x, y, θ]`, with its moment of inertia (kg·m²) and outline.
+    Rigid2d {
+        inertia: f64,
+        shape: Option<Shape>,
+    },
 }
 
 /// One body's place in the system: its kind, its slice of `q` and its inverse mass.
@@ -44,12 +51,27 @@ pub(crate) struct Body {
 }
 
 impl Body {
-    /// The diagonal of this body's block of `W = M⁻¹` (zero for an anchor).
-    pub(crate) fn inv_mass(&self) -> f64 {
-        if self.mass.is_infinite() {
-            0.0
-        } else {
-            1.0 / self.mass
+    /// Writes the diagonal of this body's block of `W = M⁻¹` (zeros for what cannot move).
+    pub(crate) fn write_inv_mass(&self, out: &mut [f64]) {
+        let inv = |m: f64| if m.is_infinite() { 0.0 } else { 1.0 / m };
+        match &self.kind {
+            BodyKind::Particle => out.fill(inv(self.mass)),
+            BodyKind::Rigid2d { inertia, .. } => {
+                out.copy_from_slice(&[inv(self.mass), inv(self.mass), inv(*inertia)])
+            }
+        }
+    }
+
+    /// Kinetic energy `½ q̇ᵀ M q̇` at the body's velocities `v`, J (0 for kinematic bodies).
+    pub(crate) fn kinetic_energy(&self, v: &[f64]) -> f64 {
+        let v = self.slice(v);
+        let finite = |m: f64| if m.is_finite() { m } else { 0.0 };
+        match &self.kind {
+            BodyKind::Particle => 0.5 * finite(self.mass) * v.iter().map(|x| x * x).sum::<f64>(),
+            BodyKind::Rigid2d { inertia, .. } => {
+                0.5 * finite(self.mass) * (v[0] * v[0] + v[1] * v[1])
+                    + 0.5 * finite(*inertia) * v[2] * v[2]
+            }
         }
     }
 

@@ -22,19 +22,33 @@
 //! `n̂·(x − p)`, `|x − c| − r`), so that each λ is a force in newtons along that gradient:
 //! the constraint force on operand `i` is `G_iᵀ λ`.
 
+mod angle;
 mod distance;
+mod gear;
+mod motor;
 mod nail;
 mod on_circle;
 mod on_line;
 mod on_plane;
 mod on_sphere;
+mod prismatic;
+mod rack_and_pinion;
+mod revolute;
+mod weld;
 
+pub use angle::Angle;
 pub use distance::Distance;
+pub use gear::Gear;
+pub use motor::Motor;
 pub use nail::Nail;
 pub use on_circle::OnCircle;
 pub use on_line::OnLine;
 pub use on_plane::OnPlane;
 pub use on_sphere::OnSphere;
+pub use prismatic::Prismatic;
+pub use rack_and_pinion::RackAndPinion;
+pub use revolute::Revolute;
+pub use weld::Weld;
 
 use std::any::Any;
 use std::fmt::Debug;
@@ -58,6 +72,8 @@ impl ConstraintId {
 pub enum ConstraintKind {
     /// `C(x, t) = 0` at all times.
     Equality,
+    /// Only a velocity is held (a motor): `C ≡ 0`, the row's `Ċ` is driven to zero.
+    Velocity,
 }
 
 /// A constraint could not be evaluated at this state (for example, a rod whose two ends coincide
@@ -203,6 +219,27 @@ impl ConstraintEval<'_> {
     }
 }
 
+/// Checks a constraint between the coordinates of one or two rigid bodies: 2D only, two different
+/// bodies, and a finite parameter.
+pub(crate) fn check_rigid_pair(
+    dim: usize,
+    a: crate::body::BodyId,
+    b: Option<crate::body::BodyId>,
+    parameter: f64,
+    what: &str,
+) -> Result<(), String> {
+    if dim != 2 {
+        return Err("joints between rigid bodies are 2D".into());
+    }
+    if Some(a) == b {
+        return Err("a joint needs two different bodies".into());
+    }
+    if !parameter.is_finite() {
+        return Err(format!("{what} must be finite, got {parameter}"));
+    }
+    Ok(())
+}
+
 /// Checks a vector parameter against the system's dimension: `name has n components ...`.
 pub(crate) fn check_len(name: &str, v: &[f64], dim: usize) -> Result<(), String> {
     if v.len() != dim {
@@ -258,7 +295,8 @@ pub fn evaluate_at(
     let mut offsets = vec![0];
     for op in constraint.operands() {
         offsets.push(
-            offsets.last().copied().unwrap_or_default() + crate::point::operand_size(&op, dim),
+            // Body coordinates here are a 2D rigid body's [x, y, θ], the only kind that has them.
+            offsets.last().copied().unwrap_or_default() + crate::point::operand_size(&op, dim, 3),
         );
     }
     let n = offsets.last().copied().unwrap_or_default();

@@ -10,16 +10,21 @@ mod drag;
 mod gravity;
 mod mouse;
 mod spring;
+mod torque;
+mod torsion_spring;
 
 pub use constant::ConstantForce;
 pub use drag::Drag;
 pub use gravity::Gravity;
 pub use mouse::MouseSpring;
 pub use spring::Spring;
+pub use torque::Torque;
+pub use torsion_spring::TorsionSpring;
 
 use std::any::Any;
 use std::fmt::Debug;
 
+use crate::body::BodyId;
 use crate::draw::{Canvas, View};
 use crate::point::{Point, add_point_force};
 
@@ -94,9 +99,24 @@ impl ForceContext<'_> {
         &self.view
     }
 
+    /// Adds a torque (N·m) to a rigid body; ignored for a body that cannot turn.
+    pub fn add_torque(&mut self, body: BodyId, torque: f64) {
+        if let Some(Some(b)) = self.view.bodies.get(body.0)
+            && let crate::body::BodyKind::Rigid2d { .. } = b.kind
+        {
+            b.slice_mut(self.applied)[2] += torque;
+        }
+    }
+
     /// Adds the world force `f` (newtons, `dim` components) acting at `point`.
     pub fn add_force(&mut self, point: &Point, f: &[f64]) {
         let dim = self.view.dim;
-        add_point_force(point, self.view.body(point), &f[..dim], self.applied);
+        add_point_force(
+            point,
+            self.view.body(point),
+            self.view.q,
+            &f[..dim],
+            self.applied,
+        );
     }
 }

@@ -13,6 +13,7 @@ mod jacobians;
 mod moving_targets;
 mod pendulum;
 mod redundancy;
+mod rigid;
 mod surfaces;
 
 use bead::solve::{ConjugateGradient, Dense, GaussSeidel, LinearSolver};

@@ -1,0 +1,114 @@
+//! A torsion spring between two rigid bodies' angles (or one body and the world).
+//!
+//! ```text
+//! Δ = θ_b − θ_a − θ₀,   τ_b = −k Δ − c (ω_b − ω_a),   τ_a = −τ_b,   V = ½ k Δ²
+//! ```
+//! (against the world: `Δ = θ_a − θ₀`, `τ_a = −k Δ − c ω_a`).
+
+use super::{Force, ForceContext};
+use crate::body::BodyId;
+use crate::draw::View;
+use crate::point::Point;
+
+/// A damped torsion spring.
+///
+/// ```
+/// use bead::{force::TorsionSpring, RigidBody, System};
+/// let mut sys = System::new(2)?;
+/// let wheel = sys.add_rigid_body(RigidBody::new(&[0.0, 0.0], 0.5))?;
+/// sys.add_force(TorsionSpring::to_world(wheel, 10.0, 0.0, 0.0))?;
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct TorsionSpring {
+    a: BodyId,
+    b: Option<BodyId>,
+    stiffness: f64,
+    damping: f64,
+    rest_angle: f64,
+}
+
+impl TorsionSpring {
+    /// A spring of `stiffness` N·m/rad and `damping` N·m·s/rad holding `θ_b − θ_a` near `rest_angle`.
+    pub fn new(
+        a: impl Into<BodyId>,
+        b: impl Into<BodyId>,
+        stiffness: f64,
+        damping: f64,
+        rest_angle: f64,
+    ) -> Self {
+        TorsionSpring {
+            a: a.into(),
+            b: Some(b.into()),
+            stiffness,
+            damping,
+            rest_angle,
+        }
+    }
+
+    /// A spring from `a` to the world, holding `θ_a` near `rest_angle`.
+    pub fn to_world(a: impl Into<BodyId>, stiffness: f64, damping: f64, rest_angle: f64) -> Self {
+        TorsionSpring {
+            a: a.into(),
+            b: None,
+            stiffness,
+            damping,
+            rest_angle,
+        }
+    }
+
+    fn stretch(&self, view: &View<'_>) -> (f64, f64) {
+        match self.b {
+            Some(b) => (
+                view.angle(b) - view.angle(self.a) - self.rest_angle,
+                view.angular_velocity(b) - view.angular_velocity(self.a),
+            ),
+            None => (
+                view.angle(self.a) - self.rest_angle,
+                view.angular_velocity(self.a),
+            ),
+        }
+    }
+}
+
+impl Force for TorsionSpring {
+    fn apply(&self, ctx: &mut ForceContext<'_>) {
+        let (delta, rate) = self.stretch(ctx.view());
+        let tau = -self.stiffness * delta - self.damping * rate;
+        match self.b {
+            Some(b) => {
+                ctx.add_torque(b, tau);
+                ctx.add_torque(self.a, -tau);
+            }
+            None => ctx.add_torque(self.a, tau),
+        }
+    }
+
+    fn potential_energy(&self, view: &View<'_>) -> f64 {
+        0.5 * self.stiffness * self.stretch(view).0.powi(2)
+    }
+
+    fn points(&self) -> Vec<Point> {
+        std::iter::once(self.a)
+            .chain(self.b)
+            .map(|b| Point::on_body(b, [0.0, 0.0]))
+            .collect()
+    }
+
+    fn check(&self, _dim: usize) -> Result<(), String> {
+        for (name, v) in [("stiffness", self.stiffness), ("damping", self.damping)] {
+            if !(v >= 0.0 && v.is_finite()) {
+                return Err(format!(
+                    "torsion spring {name} must be non-negative and finite, got {v}"
+                ));
+            }
+        }
+        if !self.rest_angle.is_finite() {
+            return Err("torsion spring rest angle must be finite".into());
+        }
+        if Some(self.a) == self.b {
+            return Err("a torsion spring needs two different bodies".into());
+        }
+        Ok(())
+    }
+}
