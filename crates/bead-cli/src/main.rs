@@ -190,7 +190,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                 "ok: {} — {}D, {} bodies, {} degrees of freedom, {} constraints ({} rows), {} steps of {} s",
                 model.name,
                 sys.dim(),
-                model.particles.len(),
+                model.particles.len() + model.bodies.len(),
                 sys.q().len(),
                 model.constraints.len(),
                 sys.constraint_rows(),

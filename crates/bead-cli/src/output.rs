@@ -32,7 +32,8 @@ fn writer(path: &Path) -> Result<csv::Writer<BufWriter<File>>> {
     Ok(csv::Writer::from_writer(BufWriter::new(file)))
 }
 
-/// Header of trajectory.csv: `t`, then `NAME.x NAME.y [NAME.z] NAME.vx NAME.vy [NAME.vz]` per particle.
+/// Header of trajectory.csv: `t`, then `NAME.x NAME.y [NAME.z] NAME.vx NAME.vy [NAME.vz]` per
+/// particle, then `NAME.x NAME.y NAME.theta NAME.vx NAME.vy NAME.omega` per rigid body.
 pub fn trajectory_header(model: &Model) -> Vec<String> {
     let axes = &["x", "y", "z"][..model.system.dim()];
     let mut header = vec!["t".to_string()];
@@ -40,11 +41,19 @@ pub fn trajectory_header(model: &Model) -> Vec<String> {
         header.extend(axes.iter().map(|a| format!("{name}.{a}")));
         header.extend(axes.iter().map(|a| format!("{name}.v{a}")));
     }
+    for (name, _) in &model.bodies {
+        header.extend(
+            ["x", "y", "theta", "vx", "vy", "omega"]
+                .iter()
+                .map(|c| format!("{name}.{c}")),
+        );
+    }
     header
 }
 
-/// Header of constraints.csv: `t`, then `NAME.C NAME.lambda` per constraint (`NAME.C0.. NAME.lambda0..`
-/// for a constraint of several rows).
+/// Header of constraints.csv: `t`, then `NAME.C NAME.lambda` per constraint (`NAME.C0..
+/// NAME.lambda0..` for a constraint of several rows), then for a joint on rigid bodies the
+/// force and torque it exerts on each: `NAME.BODY.fx NAME.BODY.fy NAME.BODY.torque`.
 pub fn constraints_header(model: &Model) -> Vec<String> {
     let mut header = vec!["t".to_string()];
     for c in &model.constraints {
@@ -54,6 +63,13 @@ pub fn constraints_header(model: &Model) -> Vec<String> {
         } else {
             header.extend((0..c.rows).map(|r| format!("{}.C{r}", c.name)));
             header.extend((0..c.rows).map(|r| format!("{}.lambda{r}", c.name)));
+        }
+        for (body, _) in &c.reactions {
+            header.extend(
+                ["fx", "fy", "torque"]
+                    .iter()
+                    .map(|k| format!("{}.{body}.{k}", c.name)),
+            );
         }
     }
     header
@@ -83,6 +99,10 @@ impl Outputs {
             row.extend(system.position(*p).iter().copied().map(number));
             row.extend(system.velocity(*p).iter().copied().map(number));
         }
+        for (_, b) in &model.bodies {
+            row.extend(system.coordinates(*b).iter().copied().map(number));
+            row.extend(system.coordinate_velocities(*b).iter().copied().map(number));
+        }
         self.trajectory
             .write_record(&row)
             .context("writing trajectory.csv")?;
@@ -92,8 +112,23 @@ impl Outputs {
                 Some(report) => {
                     row.extend(report.c.iter().copied().map(number));
                     row.extend(report.lambda.iter().copied().map(number));
+                    for (_, body) in &c.reactions {
+                        let force = report
+                            .forces
+                            .iter()
+                            .find(|(b, _)| b == body)
+                            .map(|(_, f)| f.as_slice());
+                        row.extend(
+                            (0..3).map(|k| {
+                                number(force.and_then(|f| f.get(k).copied()).unwrap_or(0.0))
+                            }),
+                        );
+                    }
                 }
-                None => row.extend(std::iter::repeat_n("NaN".to_string(), 2 * c.rows)),
+                None => row.extend(std::iter::repeat_n(
+                    "NaN".to_string(),
+                    2 * c.rows + 3 * c.reactions.len(),
+                )),
             }
         }
         self.constraints

@@ -447,6 +447,8 @@ fn style(role: Role) -> Style {
         Role::Mouse => ([255, 140, 0], 1.0),
         Role::Force => ([220, 30, 30], 2.0),
         Role::ConstraintForce => ([200, 0, 200], 2.0),
+        Role::Body => ([40, 90, 60], 3.0),
+        Role::Joint => ([20, 20, 20], 1.0),
         _ => ([128, 128, 128], 1.0),
     };
     Style { rgb, width }

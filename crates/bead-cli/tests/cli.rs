@@ -388,3 +388,70 @@ fn broken_scenes_come_with_a_hint() {
         assert!(stderr.contains("\n  hint: "), "{to}: no hint in {stderr}");
     }
 }
+
+/// Rigid bodies: trajectory columns `NAME.x NAME.y NAME.theta NAME.vx NAME.vy NAME.omega`, and each
+/// joint's force and torque on each body it holds.
+#[test]
+fn rigid_body_columns_and_joint_reactions() {
+    let out = tempfile::tempdir().unwrap();
+    bead()
+        .args(["run", "-q", "--duration", "0.2", "--out"])
+        .arg(out.path())
+        .arg(scene("gear_train.toml"))
+        .assert()
+        .success();
+    let traj = header(&out.path().join("trajectory.csv"));
+    assert!(
+        traj.starts_with("t,g0.x,g0.y,g0.theta,g0.vx,g0.vy,g0.omega,g1.x"),
+        "{traj}"
+    );
+    let cons = header(&out.path().join("constraints.csv"));
+    assert!(
+        cons.contains(
+            "mesh01.C,mesh01.lambda,mesh01.g0.fx,mesh01.g0.fy,mesh01.g0.torque,mesh01.g1.fx"
+        ),
+        "{cons}"
+    );
+    // The motor runs g0 at 6 rad/s, so g1 turns at −2 rad/s (radii 5 cm and 15 cm).
+    let text = std::fs::read_to_string(out.path().join("trajectory.csv")).unwrap();
+    let cols: Vec<&str> = traj.split(',').collect();
+    let last: Vec<f64> = text
+        .lines()
+        .last()
+        .unwrap()
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let at = |name: &str| last[cols.iter().position(|c| *c == name).unwrap()];
+    assert!(
+        (at("g0.omega") - 6.0).abs() < 1e-6 && (at("g1.omega") + 2.0).abs() < 1e-6,
+        "{last:?}"
+    );
+
+    // Errors specific to bodies name the field.
+    let dir = tempfile::tempdir().unwrap();
+    let good = std::fs::read_to_string(scene("gear_train.toml")).unwrap();
+    for (from, to, expected) in [
+        ("density = 10.0", "", "bodies[0].density: missing"),
+        (
+            "between = [\"g0\", \"g1\"]",
+            "between = [\"g0\", \"gx\"]",
+            "constraints[3].between[1]: unknown body 'gx'",
+        ),
+        (
+            "radii = [0.05, 0.15]",
+            "radii = [0.05, 0.0]",
+            "constraints[3].radii[1]",
+        ),
+    ] {
+        let path = dir.path().join("gears.toml");
+        std::fs::write(&path, good.replacen(from, to, 1)).unwrap();
+        let output = bead().arg("check").arg(&path).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{to}: {stderr}");
+        assert!(
+            stderr.contains(expected),
+            "expected '{expected}' in: {stderr}"
+        );
+    }
+}

@@ -3,17 +3,21 @@
 
 use std::collections::HashMap;
 
-use bead::constraint::{Constraint, Distance, Nail, OnCircle, OnLine, OnPlane, OnSphere};
-use bead::force::{ConstantForce, Drag, Force, Gravity, Spring};
+use bead::constraint::{
+    Angle, Constraint, Distance, Gear, Motor, Nail, OnCircle, OnLine, OnPlane, OnSphere, Prismatic,
+    RackAndPinion, Revolute, Weld,
+};
+use bead::force::{ConstantForce, Drag, Force, Gravity, Spring, Torque, TorsionSpring};
 use bead::solve::SolveParams;
 use bead::{
-    ConstraintId, Feedback, Motion, Particle, ParticleId, Point, Projection, Settings, System,
+    BodyId, ConstraintId, Feedback, Motion, Particle, ParticleId, Point, Projection, RigidBody,
+    RigidBodyId, Settings, Shape, System,
 };
 
 use crate::error::SceneError;
 use crate::format::{
-    ConstraintSpec, ForceSpec, Location, MassSpec, MotionSpec, ParticleSpec, PointRef,
-    ProjectionSpec, SceneFile, Simulation,
+    BodySpec, ConstraintSpec, ForceSpec, Location, MassSpec, MotionSpec, ParticleSpec, PointRef,
+    ProjectionSpec, SceneFile, ShapeSpec, Simulation,
 };
 
 /// A scene made into a system, with everything a run needs to report on it.
@@ -25,6 +29,8 @@ pub struct Model {
     pub system: System,
     /// Particles in file order, with their names.
     pub particles: Vec<(String, ParticleId)>,
+    /// Rigid bodies in file order, with their names.
+    pub bodies: Vec<(String, RigidBodyId)>,
     /// Constraints in file order.
     pub constraints: Vec<NamedConstraint>,
     /// How to run it.
@@ -40,6 +46,8 @@ pub struct NamedConstraint {
     pub id: ConstraintId,
     /// Number of rows.
     pub rows: usize,
+    /// The rigid bodies it acts on, by name: its reaction force and torque on each are reported.
+    pub reactions: Vec<(String, BodyId)>,
 }
 
 /// The `[simulation]` settings, checked and with defaults filled in.
@@ -86,33 +94,30 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
     let run = run_settings(sim)?;
     apply_settings(&mut system, &run)?;
 
-    let mut names: HashMap<&str, (ParticleId, usize)> = HashMap::new();
+    let mut names: HashMap<&str, (Entity, String)> = HashMap::new();
     let mut particles = Vec::with_capacity(file.particles.len());
     for (i, spec) in file.particles.iter().enumerate() {
         let path = format!("particles[{i}]");
-        if spec.name.is_empty() {
-            return Err(SceneError::at(
-                format!("{path}.name"),
-                "a name cannot be empty",
-            ));
-        }
-        if let Some((_, first)) = names.get(spec.name.as_str()) {
-            return Err(SceneError::at(
-                format!("{path}.name"),
-                format!("duplicate particle name '{}'", spec.name),
-            )
-            .hint(format!(
-                "particles[{first}] already has this name; names must be unique"
-            )));
-        }
+        claim_name(&names, &spec.name, &path)?;
         let id = add_particle(&mut system, spec, &path, dim)?;
-        names.insert(&spec.name, (id, i));
+        names.insert(&spec.name, (Entity::Particle(id), path));
         particles.push((spec.name.clone(), id));
     }
-    let lookup = Names {
-        names: &names,
-        order: &particles,
-    };
+    let mut bodies = Vec::with_capacity(file.bodies.len());
+    for (i, spec) in file.bodies.iter().enumerate() {
+        let path = format!("bodies[{i}]");
+        if dim != 2 {
+            return Err(
+                SceneError::at(&path, "rigid bodies are 2D; this scene is 3D")
+                    .hint("set simulation.dimension = 2"),
+            );
+        }
+        claim_name(&names, &spec.name, &path)?;
+        let id = add_body(&mut system, spec, &path)?;
+        names.insert(&spec.name, (Entity::Body(id), path));
+        bodies.push((spec.name.clone(), id));
+    }
+    let lookup = Names { names: &names };
 
     let mut force_names: HashMap<&str, usize> = HashMap::new();
     for (i, spec) in file.forces.iter().enumerate() {
@@ -153,19 +158,34 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
         }
         let constraint = make_constraint(spec, &path, &lookup, &system)?;
         let rows = constraint.rows(dim);
+        let mut reactions: Vec<(String, BodyId)> = Vec::new();
+        for op in constraint.operands() {
+            let body = op.body();
+            if let Some((name, _)) = bodies.iter().find(|(_, b)| b.body() == body)
+                && !reactions.iter().any(|(_, b)| *b == body)
+            {
+                reactions.push((name.clone(), body));
+            }
+        }
         let id = system
             .add_constraint_boxed(constraint)
             .map_err(|e| SceneError::at(&path, e.to_string()))?;
         system
             .set_constraint_name(id, name.clone())
             .map_err(|e| SceneError::at(&path, e.to_string()))?;
-        constraints.push(NamedConstraint { name, id, rows });
+        constraints.push(NamedConstraint {
+            name,
+            id,
+            rows,
+            reactions,
+        });
     }
 
     Ok(Model {
         name: file.name.clone().unwrap_or_else(|| "unnamed".into()),
         system,
         particles,
+        bodies,
         constraints,
         run,
     })
@@ -322,38 +342,187 @@ fn add_particle(
         .map_err(|e| SceneError::at(path, e.to_string()))
 }
 
-/// Particle names, for resolving references.
+/// What a name refers to.
+#[derive(Clone, Copy)]
+enum Entity {
+    Particle(ParticleId),
+    Body(RigidBodyId),
+}
+
+fn claim_name(names: &HashMap<&str, (Entity, String)>, name: &str, path: &str) -> Result<()> {
+    if name.is_empty() {
+        return Err(SceneError::at(
+            format!("{path}.name"),
+            "a name cannot be empty",
+        ));
+    }
+    if let Some((_, first)) = names.get(name) {
+        let what = if path.starts_with("particles") {
+            "particle"
+        } else {
+            "body"
+        };
+        return Err(SceneError::at(
+            format!("{path}.name"),
+            format!("duplicate {what} name '{name}'"),
+        )
+        .hint(format!(
+            "{first} already has this name; particles and bodies share one namespace"
+        )));
+    }
+    Ok(())
+}
+
+/// Particle and body names, for resolving references.
 struct Names<'a> {
-    names: &'a HashMap<&'a str, (ParticleId, usize)>,
-    order: &'a [(String, ParticleId)],
+    names: &'a HashMap<&'a str, (Entity, String)>,
 }
 
 impl Names<'_> {
+    fn unknown(&self, path: &str, name: &str, what: &str) -> SceneError {
+        let mut known: Vec<&str> = self.names.keys().copied().collect();
+        known.sort_unstable();
+        let more = if known.len() > 12 { ", ..." } else { "" };
+        known.truncate(12);
+        SceneError::at(path, format!("unknown {what} '{name}'")).hint(if known.is_empty() {
+            "the scene has no [[particles]] or [[bodies]]".to_string()
+        } else {
+            format!("names are: {}{more}", known.join(", "))
+        })
+    }
+
     fn point(&self, path: &str, r: &PointRef) -> Result<Point> {
         match r {
             PointRef::Particle(name) => match self.names.get(name.as_str()) {
-                Some((id, _)) => Ok(Point::from(*id)),
-                None => {
-                    let known: Vec<&str> = self
-                        .order
-                        .iter()
-                        .take(12)
-                        .map(|(n, _)| n.as_str())
-                        .collect();
-                    let more = if self.order.len() > 12 { ", ..." } else { "" };
-                    Err(
-                        SceneError::at(path, format!("unknown particle '{name}'")).hint(
-                            if known.is_empty() {
-                                "the scene has no [[particles]]".to_string()
-                            } else {
-                                format!("particles are: {}{more}", known.join(", "))
-                            },
-                        ),
-                    )
-                }
+                Some((Entity::Particle(id), _)) => Ok(Point::from(*id)),
+                Some((Entity::Body(id), _)) => Ok(Point::on_body(*id, [0.0, 0.0])),
+                None => Err(self.unknown(path, name, "particle")),
             },
+            PointRef::OnBody { body, local } => {
+                let id = self.body(&format!("{path}.body"), body)?;
+                if !local.iter().all(|x| x.is_finite()) {
+                    return Err(SceneError::at(format!("{path}.local"), "must be finite"));
+                }
+                Ok(Point::on_body(id, *local))
+            }
         }
     }
+
+    fn body(&self, path: &str, name: &str) -> Result<RigidBodyId> {
+        match self.names.get(name) {
+            Some((Entity::Body(id), _)) => Ok(*id),
+            Some((Entity::Particle(_), _)) => Err(SceneError::at(
+                path,
+                format!("'{name}' is a particle, not a rigid body"),
+            )
+            .hint("angle joints, motors, gears and torques act on [[bodies]]")),
+            None => Err(self.unknown(path, name, "body")),
+        }
+    }
+
+    /// `between = [a, b]` or `body = a` (against the world).
+    fn one_or_two(
+        &self,
+        path: &str,
+        between: &Option<[String; 2]>,
+        body: &Option<String>,
+    ) -> Result<(RigidBodyId, Option<RigidBodyId>)> {
+        match (between, body) {
+            (Some([a, b]), None) => {
+                let (a, b) = (
+                    self.body(&format!("{path}.between[0]"), a)?,
+                    self.body(&format!("{path}.between[1]"), b)?,
+                );
+                if a == b {
+                    return Err(SceneError::at(
+                        format!("{path}.between"),
+                        "both are the same body",
+                    ));
+                }
+                Ok((a, Some(b)))
+            }
+            (None, Some(a)) => Ok((self.body(&format!("{path}.body"), a)?, None)),
+            _ => Err(
+                SceneError::at(path, "give either `between = [a, b]` or `body = a`")
+                    .hint("`body` alone acts against the world"),
+            ),
+        }
+    }
+}
+
+fn add_body(system: &mut System, spec: &BodySpec, path: &str) -> Result<RigidBodyId> {
+    let position = vector(&format!("{path}.position"), &spec.position, 2)?;
+    finite(&format!("{path}.angle"), spec.angle)?;
+    finite(&format!("{path}.angular_velocity"), spec.angular_velocity)?;
+    let mut body = RigidBody::new(&position, spec.angle);
+    let velocity = match &spec.velocity {
+        Some(v) => vector(&format!("{path}.velocity"), v, 2)?,
+        None => vec![0.0, 0.0],
+    };
+    body = body.velocity(&velocity, spec.angular_velocity);
+    let shape = spec.shape.as_ref().map(|s| match s {
+        ShapeSpec::Disc { radius } => Shape::Disc { radius: *radius },
+        ShapeSpec::Box { width, height } => Shape::Box {
+            width: *width,
+            height: *height,
+        },
+        ShapeSpec::Rod { length } => Shape::Rod { length: *length },
+        ShapeSpec::Polygon { vertices } => Shape::Polygon {
+            vertices: vertices.clone(),
+        },
+    });
+    let amount = |field: &str, m: &MassSpec| -> Result<f64> {
+        match m {
+            MassSpec::Kilograms(x) if *x == f64::INFINITY => Ok(f64::INFINITY),
+            MassSpec::Kilograms(x) => {
+                positive(&format!("{path}.{field}"), *x)?;
+                Ok(*x)
+            }
+            MassSpec::Word(w) if w == "infinity" || w == "inf" => Ok(f64::INFINITY),
+            MassSpec::Word(w) => Err(SceneError::at(
+                format!("{path}.{field}"),
+                format!("'{w}' is not a number"),
+            )
+            .hint("a positive number, or \"infinity\"")),
+        }
+    };
+    match (&spec.mass, &spec.inertia, spec.density, shape) {
+        (Some(m), inertia, None, shape) => {
+            let m = amount("mass", m)?;
+            let i = match inertia {
+                Some(i) => amount("inertia", i)?,
+                None if m.is_infinite() => f64::INFINITY,
+                None => {
+                    return Err(SceneError::at(format!("{path}.inertia"), "missing")
+                        .hint("give inertia with mass, or a shape and a density instead of both"));
+                }
+            };
+            body = body.mass(m).inertia(i);
+            if let Some(shape) = shape {
+                body = body.outline(shape);
+            }
+        }
+        (None, None, Some(density), Some(shape)) => {
+            if let Err(reason) = shape.mass_properties(density) {
+                return Err(SceneError::at(format!("{path}.shape"), reason));
+            }
+            body = body.shape(shape, density);
+        }
+        (None, None, None, Some(_)) => {
+            return Err(SceneError::at(format!("{path}.density"), "missing").hint(
+                "a shape gives mass and inertia only with a density (kg/m², or kg/m for a rod)",
+            ));
+        }
+        _ => {
+            return Err(
+                SceneError::at(path, "give mass and inertia, or a shape and a density")
+                    .hint("mass = \"infinity\" makes a fixed body"),
+            );
+        }
+    }
+    system
+        .add_rigid_body(body)
+        .map_err(|e| SceneError::at(path, e.to_string()))
 }
 
 fn make_force(
@@ -392,6 +561,36 @@ fn make_force(
                 None => distance(system, &a, &b),
             };
             Box::new(Spring::new(a, b, *stiffness, *damping, rest))
+        }
+        ForceSpec::Torque { body, torque, .. } => {
+            finite(&format!("{path}.torque"), *torque)?;
+            Box::new(Torque::new(
+                names.body(&format!("{path}.body"), body)?,
+                *torque,
+            ))
+        }
+        ForceSpec::TorsionSpring {
+            between,
+            body,
+            stiffness,
+            damping,
+            rest_angle,
+            ..
+        } => {
+            let (a, b) = names.one_or_two(path, between, body)?;
+            non_negative(&format!("{path}.stiffness"), *stiffness)?;
+            non_negative(&format!("{path}.damping"), *damping)?;
+            let rest = match rest_angle {
+                Some(r) => {
+                    finite(&format!("{path}.rest_angle"), *r)?;
+                    *r
+                }
+                None => relative_angle(system, a, b),
+            };
+            Box::new(match b {
+                Some(b) => TorsionSpring::new(a, b, *stiffness, *damping, rest),
+                None => TorsionSpring::to_world(a, *stiffness, *damping, rest),
+            })
         }
         ForceSpec::Drag { coefficient, .. } => {
             non_negative(&format!("{path}.coefficient"), *coefficient)?;
@@ -488,6 +687,83 @@ fn make_constraint(
                 &direction(&format!("{path}.direction"), d, dim)?,
             ))
         }
+        ConstraintSpec::Revolute { between, .. } => {
+            let [a, b] = pair(path, between, names)?;
+            Box::new(Revolute::new(a, b))
+        }
+        ConstraintSpec::Weld { between, angle, .. } => {
+            let [a, b] = pair(path, between, names)?;
+            let angle = angle_or_initial(path, *angle, system, a.body(), Some(b.body()))?;
+            Box::new(Weld::new(a, b, angle))
+        }
+        ConstraintSpec::Prismatic {
+            between,
+            axis,
+            angle,
+            ..
+        } => {
+            let [a, b] = pair(path, between, names)?;
+            let axis = direction(&format!("{path}.axis"), axis, 2)?;
+            let angle = angle_or_initial(path, *angle, system, a.body(), Some(b.body()))?;
+            Box::new(Prismatic::new(a, b, [axis[0], axis[1]], angle))
+        }
+        ConstraintSpec::Angle {
+            between,
+            body,
+            angle,
+            ..
+        } => {
+            let (a, b) = names.one_or_two(path, between, body)?;
+            let angle = angle_or_initial(path, *angle, system, a.body(), b.map(|b| b.body()))?;
+            Box::new(match b {
+                Some(b) => Angle::new(a, b, angle),
+                None => Angle::to_world(a, angle),
+            })
+        }
+        ConstraintSpec::Motor {
+            between,
+            body,
+            speed,
+            ..
+        } => {
+            let (a, b) = names.one_or_two(path, between, body)?;
+            finite(&format!("{path}.speed"), *speed)?;
+            Box::new(match b {
+                Some(b) => Motor::new(a, b, *speed),
+                None => Motor::to_world(a, *speed),
+            })
+        }
+        ConstraintSpec::Gear { between, radii, .. } => {
+            let a = names.body(&format!("{path}.between[0]"), &between[0])?;
+            let b = names.body(&format!("{path}.between[1]"), &between[1])?;
+            for (k, r) in radii.iter().enumerate() {
+                if *r == 0.0 || !r.is_finite() {
+                    return Err(SceneError::at(
+                        format!("{path}.radii[{k}]"),
+                        format!("must be non-zero and finite, got {r}"),
+                    )
+                    .hint("pitch radii in metres; a negative radius makes an internal mesh"));
+                }
+            }
+            let c = radii[0] * system.coordinates(a)[2] + radii[1] * system.coordinates(b)[2];
+            Box::new(Gear::new(a, b, radii[0], radii[1], c))
+        }
+        ConstraintSpec::RackAndPinion {
+            rack,
+            pinion,
+            axis,
+            radius,
+            ..
+        } => {
+            let rack = names.body(&format!("{path}.rack"), rack)?;
+            let pinion = names.body(&format!("{path}.pinion"), pinion)?;
+            let axis = direction(&format!("{path}.axis"), axis, 2)?;
+            positive(&format!("{path}.radius"), *radius)?;
+            let n = (axis[0] * axis[0] + axis[1] * axis[1]).sqrt();
+            let p = system.coordinates(rack);
+            let c = (axis[0] * p[0] + axis[1] * p[1]) / n + radius * system.coordinates(pinion)[2];
+            Box::new(RackAndPinion::new(rack, pinion, &axis, *radius, c))
+        }
         ConstraintSpec::OnPlane {
             point,
             through,
@@ -530,6 +806,40 @@ fn radius_or_initial(
             }
             Ok(r)
         }
+    }
+}
+
+/// `θ_b − θ_a` (or `θ_a` alone) now, in radians.
+fn relative_angle(system: &System, a: RigidBodyId, b: Option<RigidBodyId>) -> f64 {
+    let theta = |body: RigidBodyId| system.coordinates(body)[2];
+    match b {
+        Some(b) => theta(b) - theta(a),
+        None => theta(a),
+    }
+}
+
+fn angle_or_initial(
+    path: &str,
+    angle: Option<f64>,
+    system: &System,
+    a: BodyId,
+    b: Option<BodyId>,
+) -> Result<f64> {
+    let rigid = |body: BodyId| -> Result<RigidBodyId> {
+        system
+            .rigid_bodies()
+            .find(|r| r.body() == body)
+            .ok_or_else(|| {
+                SceneError::at(format!("{path}.between"), "needs points on rigid bodies")
+            })
+    };
+    let (a, b) = (rigid(a)?, b.map(rigid).transpose()?);
+    match angle {
+        Some(x) => {
+            finite(&format!("{path}.angle"), x)?;
+            Ok(x)
+        }
+        None => Ok(relative_angle(system, a, b)),
     }
 }
 
@@ -593,6 +903,8 @@ fn force_name(spec: &ForceSpec) -> Option<&str> {
         ForceSpec::Gravity { name, .. }
         | ForceSpec::Constant { name, .. }
         | ForceSpec::Spring { name, .. }
+        | ForceSpec::Torque { name, .. }
+        | ForceSpec::TorsionSpring { name, .. }
         | ForceSpec::Drag { name, .. } => name.as_deref(),
     }
 }
@@ -604,7 +916,14 @@ fn constraint_name(spec: &ConstraintSpec) -> Option<&str> {
         | ConstraintSpec::OnCircle { name, .. }
         | ConstraintSpec::OnSphere { name, .. }
         | ConstraintSpec::OnLine { name, .. }
-        | ConstraintSpec::OnPlane { name, .. } => name.as_deref(),
+        | ConstraintSpec::OnPlane { name, .. }
+        | ConstraintSpec::Revolute { name, .. }
+        | ConstraintSpec::Weld { name, .. }
+        | ConstraintSpec::Prismatic { name, .. }
+        | ConstraintSpec::Angle { name, .. }
+        | ConstraintSpec::Motor { name, .. }
+        | ConstraintSpec::Gear { name, .. }
+        | ConstraintSpec::RackAndPinion { name, .. } => name.as_deref(),
     }
 }
 

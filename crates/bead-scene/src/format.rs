@@ -19,6 +19,9 @@ pub struct SceneFile {
     /// The particles, in order (trajectory.csv columns follow this order).
     #[serde(default)]
     pub particles: Vec<ParticleSpec>,
+    /// The 2D rigid bodies, in order (their trajectory.csv columns follow the particles').
+    #[serde(default)]
+    pub bodies: Vec<BodySpec>,
     /// The forces.
     #[serde(default)]
     pub forces: Vec<ForceSpec>,
@@ -108,6 +111,65 @@ pub struct ParticleSpec {
     pub radius: Option<f64>,
 }
 
+/// `[[bodies]]`: a 2D rigid body.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodySpec {
+    /// Unique name (shared namespace with particles).
+    pub name: String,
+    /// Position of the centre of mass, m.
+    pub position: Vec<f64>,
+    /// Angle, rad (default 0).
+    #[serde(default)]
+    pub angle: f64,
+    /// Velocity, m/s (default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub velocity: Option<Vec<f64>>,
+    /// Angular velocity, rad/s (default 0).
+    #[serde(default)]
+    pub angular_velocity: f64,
+    /// Mass in kg or `"infinity"` (with `inertia`); or derive both from `shape` and `density`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mass: Option<MassSpec>,
+    /// Moment of inertia about the centre of mass, kg·m², or `"infinity"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inertia: Option<MassSpec>,
+    /// Outline (for drawing, and for mass and inertia with `density`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<ShapeSpec>,
+    /// Density: kg/m² for areas, kg/m for a rod.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub density: Option<f64>,
+}
+
+/// A body's outline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ShapeSpec {
+    /// A disc.
+    Disc {
+        /// Radius, m.
+        radius: f64,
+    },
+    /// A rectangle, `width` along the body's x axis.
+    Box {
+        /// Width, m.
+        width: f64,
+        /// Height, m.
+        height: f64,
+    },
+    /// A thin rod along the body's x axis.
+    Rod {
+        /// Length, m.
+        length: f64,
+    },
+    /// A polygon, counter-clockwise, centroid at the origin.
+    Polygon {
+        /// Vertices, m.
+        vertices: Vec<[f64; 2]>,
+    },
+}
+
 /// A mass: a number of kilograms, or the word `"infinity"`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -152,6 +214,36 @@ pub enum ForceSpec {
         /// Rest length, m (default: the initial distance).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rest_length: Option<f64>,
+        /// Optional name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A constant torque on a rigid body.
+    Torque {
+        /// The body.
+        body: String,
+        /// Torque, N·m (counter-clockwise positive).
+        torque: f64,
+        /// Optional name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A torsion spring between two bodies (`between`) or one body and the world (`body`).
+    TorsionSpring {
+        /// Two bodies.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        between: Option<[String; 2]>,
+        /// One body, against the world.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        body: Option<String>,
+        /// Stiffness, N·m/rad.
+        stiffness: f64,
+        /// Damping, N·m·s/rad (default 0).
+        #[serde(default)]
+        damping: f64,
+        /// Rest angle, rad (default: the initial angle).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rest_angle: Option<f64>,
         /// Optional name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
@@ -233,6 +325,91 @@ pub enum ConstraintSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
+    /// Two points pinned together (a hinge).
+    Revolute {
+        /// The two points.
+        between: [PointRef; 2],
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// Two bodies glued at two coinciding points.
+    Weld {
+        /// The two points, on two bodies.
+        between: [PointRef; 2],
+        /// θ_b − θ_a, rad (default: the initial value).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        angle: Option<f64>,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A slider: the second point's body moves along an axis of the first point's body.
+    Prismatic {
+        /// A point of the axis (on body a), and a point of the slider (on body b).
+        between: [PointRef; 2],
+        /// Direction of the axis in body a's frame.
+        axis: Vec<f64>,
+        /// θ_b − θ_a, rad (default: the initial value).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        angle: Option<f64>,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A relative angle held (`between`), or a body's angle (`body`).
+    Angle {
+        /// Two bodies.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        between: Option<[String; 2]>,
+        /// One body, against the world.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        body: Option<String>,
+        /// The angle, rad (default: the initial value).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        angle: Option<f64>,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A relative angular velocity held (`between`), or a body's (`body`).
+    Motor {
+        /// Two bodies.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        between: Option<[String; 2]>,
+        /// One body, against the world.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        body: Option<String>,
+        /// Speed, rad/s.
+        speed: f64,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// Meshing gears: r_a θ_a + r_b θ_b = const.
+    Gear {
+        /// The two bodies.
+        between: [String; 2],
+        /// Pitch radii [r_a, r_b], m.
+        radii: [f64; 2],
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A rack sliding along a world axis, coupled to a pinion's rotation.
+    RackAndPinion {
+        /// The rack body.
+        rack: String,
+        /// The pinion body.
+        pinion: String,
+        /// The rack's direction of travel (world).
+        axis: Vec<f64>,
+        /// Pitch radius of the pinion, m.
+        radius: f64,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
     /// A point on a plane (3D).
     OnPlane {
         /// The point.
@@ -247,12 +424,19 @@ pub enum ConstraintSpec {
     },
 }
 
-/// A point: a particle's name (later also `{ body = "arm", local = [0.5, 0.0] }`).
+/// A point: a particle's (or a body's centre's) name, or `{ body = "arm", local = [0.5, 0.0] }`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum PointRef {
-    /// The particle of this name.
+    /// The particle of this name, or the centre of the body of this name.
     Particle(String),
+    /// A point fixed in a rigid body, in its frame.
+    OnBody {
+        /// The body's name.
+        body: String,
+        /// Position in the body's frame, m.
+        local: [f64; 2],
+    },
 }
 
 /// A location: a fixed vector, or a motion over time.
