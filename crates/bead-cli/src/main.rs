@@ -38,6 +38,9 @@ enum Command {
         /// No progress bar and no summary table.
         #[arg(long, short)]
         quiet: bool,
+        /// Also write accelerations.csv (q̈ at each output row).
+        #[arg(long)]
+        accelerations: bool,
     },
     /// Validate a scene and print the size of its model.
     Check {
@@ -97,6 +100,9 @@ struct Overrides {
     /// cg | dense | gauss-seidel.
     #[arg(long)]
     solver: Option<String>,
+    /// platt | improved | jonquet | lcp (inequality constraints).
+    #[arg(long)]
+    inequality: Option<String>,
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -149,6 +155,9 @@ fn load(path: &std::path::Path, overrides: &Overrides) -> Result<Model, Failure>
     if let Some(name) = &overrides.solver {
         sim.solver = Some(name.clone());
     }
+    if let Some(name) = &overrides.inequality {
+        sim.inequality = Some(name.clone());
+    }
     scene.build().map_err(|e| Failure::Input(e.into()))
 }
 
@@ -159,9 +168,11 @@ fn execute(command: Command) -> Result<(), Failure> {
             out,
             overrides,
             quiet,
+            accelerations,
         } => {
             let mut model = load(&scene, &overrides)?;
-            let report = run::run(&mut model, out.as_ref(), !quiet).map_err(Failure::Run)?;
+            let report =
+                run::run(&mut model, out.as_ref(), !quiet, accelerations).map_err(Failure::Run)?;
             if !quiet {
                 println!("{}", run::summary_table(&model, &report));
             }
@@ -183,6 +194,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                     duration: None,
                     integrator: None,
                     solver: None,
+                    inequality: None,
                 },
             )?;
             let sys = &model.system;

@@ -6,7 +6,7 @@ use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use bead::{Diagnostics, System};
+use bead::Diagnostics;
 use bead_scene::Model;
 
 /// A number as CSV text: shortest round-trip digits, in exponent form when very small or large
@@ -20,11 +20,26 @@ pub fn number(x: f64) -> String {
     }
 }
 
-/// The two CSV files, written row by row as the run goes.
+/// The CSV files, written row by row as the run goes.
 pub struct Outputs {
     trajectory: csv::Writer<BufWriter<File>>,
     constraints: csv::Writer<BufWriter<File>>,
+    accelerations: Option<csv::Writer<BufWriter<File>>>,
     dir: PathBuf,
+}
+
+/// Header of the optional accelerations.csv: `t`, then `NAME.ax NAME.ay [NAME.az]` per particle and
+/// `NAME.ax NAME.ay NAME.alpha` per rigid body (q̈, as the dynamics computed it).
+pub fn accelerations_header(model: &Model) -> Vec<String> {
+    let axes = &["ax", "ay", "az"][..model.system.dim()];
+    let mut header = vec!["t".to_string()];
+    for (name, _) in &model.particles {
+        header.extend(axes.iter().map(|a| format!("{name}.{a}")));
+    }
+    for (name, _) in &model.bodies {
+        header.extend(["ax", "ay", "alpha"].iter().map(|c| format!("{name}.{c}")));
+    }
+    header
 }
 
 fn writer(path: &Path) -> Result<csv::Writer<BufWriter<File>>> {
@@ -52,8 +67,9 @@ pub fn trajectory_header(model: &Model) -> Vec<String> {
 }
 
 /// Header of constraints.csv: `t`, then `NAME.C NAME.lambda` per constraint (`NAME.C0..
-/// NAME.lambda0..` for a constraint of several rows), then for a joint on rigid bodies the
-/// force and torque it exerts on each: `NAME.BODY.fx NAME.BODY.fy NAME.BODY.torque`.
+/// NAME.lambda0..` for a constraint of several rows), `NAME.active` (0/1) for an inequality, then
+/// for a joint on rigid bodies the force and torque it exerts on each:
+/// `NAME.BODY.fx NAME.BODY.fy NAME.BODY.torque`.
 pub fn constraints_header(model: &Model) -> Vec<String> {
     let mut header = vec!["t".to_string()];
     for c in &model.constraints {
@@ -63,6 +79,13 @@ pub fn constraints_header(model: &Model) -> Vec<String> {
         } else {
             header.extend((0..c.rows).map(|r| format!("{}.C{r}", c.name)));
             header.extend((0..c.rows).map(|r| format!("{}.lambda{r}", c.name)));
+        }
+        if c.inequality {
+            if c.rows == 1 {
+                header.push(format!("{}.active", c.name));
+            } else {
+                header.extend((0..c.rows).map(|r| format!("{}.active{r}", c.name)));
+            }
         }
         for (body, _) in &c.reactions {
             header.extend(
@@ -77,22 +100,45 @@ pub fn constraints_header(model: &Model) -> Vec<String> {
 
 impl Outputs {
     /// Creates `dir` if needed and writes both headers.
-    pub fn create(dir: &Path, model: &Model) -> Result<Outputs> {
+    pub fn create(dir: &Path, model: &Model, accelerations: bool) -> Result<Outputs> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the output directory {}", dir.display()))?;
         let mut trajectory = writer(&dir.join("trajectory.csv"))?;
         let mut constraints = writer(&dir.join("constraints.csv"))?;
         trajectory.write_record(trajectory_header(model))?;
         constraints.write_record(constraints_header(model))?;
+        let accelerations = if accelerations {
+            let mut w = writer(&dir.join("accelerations.csv"))?;
+            w.write_record(accelerations_header(model))?;
+            Some(w)
+        } else {
+            None
+        };
         Ok(Outputs {
             trajectory,
             constraints,
+            accelerations,
             dir: dir.to_path_buf(),
         })
     }
 
     /// Writes one row of each file for the current state.
-    pub fn row(&mut self, model: &Model, system: &System, diagnostics: &Diagnostics) -> Result<()> {
+    pub fn row(&mut self, model: &mut Model, diagnostics: &Diagnostics) -> Result<()> {
+        if let Some(w) = self.accelerations.as_mut() {
+            let t = number(model.system.time());
+            let a = model.system.acceleration()?.to_vec();
+            let system = &model.system;
+            // q̈ is laid out body after body in insertion order; the file lists particles first.
+            let mut row = vec![t];
+            for (_, p) in &model.particles {
+                row.extend(system.body_slice(p.body(), &a).iter().copied().map(number));
+            }
+            for (_, b) in &model.bodies {
+                row.extend(system.body_slice(b.body(), &a).iter().copied().map(number));
+            }
+            w.write_record(&row).context("writing accelerations.csv")?;
+        }
+        let system = &model.system;
         let t = number(system.time());
         let mut row = vec![t.clone()];
         for (_, p) in &model.particles {
@@ -112,6 +158,17 @@ impl Outputs {
                 Some(report) => {
                     row.extend(report.c.iter().copied().map(number));
                     row.extend(report.lambda.iter().copied().map(number));
+                    if c.inequality {
+                        let active = report.active.clone().unwrap_or_default();
+                        row.extend((0..c.rows).map(|r| {
+                            if active.get(r).copied().unwrap_or(false) {
+                                "1"
+                            } else {
+                                "0"
+                            }
+                            .to_string()
+                        }));
+                    }
                     for (_, body) in &c.reactions {
                         let force = report
                             .forces
@@ -125,10 +182,11 @@ impl Outputs {
                         );
                     }
                 }
-                None => row.extend(std::iter::repeat_n(
-                    "NaN".to_string(),
-                    2 * c.rows + 3 * c.reactions.len(),
-                )),
+                None => {
+                    let width =
+                        2 * c.rows + 3 * c.reactions.len() + if c.inequality { c.rows } else { 0 };
+                    row.extend(std::iter::repeat_n("NaN".to_string(), width));
+                }
             }
         }
         self.constraints
@@ -143,6 +201,9 @@ impl Outputs {
         self.constraints
             .flush()
             .context("writing constraints.csv")?;
+        if let Some(w) = self.accelerations.as_mut() {
+            w.flush().context("writing accelerations.csv")?;
+        }
         let path = self.dir.join("summary.json");
         let text = serde_json::to_string_pretty(summary)?;
         std::fs::write(&path, text + "\n")

@@ -32,7 +32,8 @@ pub struct PlotRequest {
 
 /// Writes the plot described by `request` to `request.output`.
 ///
-/// Columns are looked up in `trajectory.csv` first, then in `constraints.csv`;
+/// Columns are looked up in `trajectory.csv` first, then in `constraints.csv`, then in
+/// `accelerations.csv` (written by `bead run --accelerations`);
 /// either file may be absent. Rows whose x or y value is not finite are left
 /// out of that line. Errors (missing files, unknown columns, malformed CSV,
 /// unsupported output extension, I/O failures) carry a message naming the
@@ -158,7 +159,7 @@ struct Series {
 }
 
 /// The files of an output directory that columns are looked up in, in order.
-const DATA_FILES: [&str; 2] = ["trajectory.csv", "constraints.csv"];
+const DATA_FILES: [&str; 3] = ["trajectory.csv", "constraints.csv", "accelerations.csv"];
 
 /// An opened CSV file whose header has been read but whose records have not.
 struct Source {

@@ -36,8 +36,15 @@ pub struct RunReport {
 }
 
 /// Runs `model` to its duration; writes rows to `out` if given.
-pub fn run(model: &mut Model, out: Option<&PathBuf>, progress: bool) -> Result<RunReport> {
-    let mut outputs = out.map(|dir| Outputs::create(dir, model)).transpose()?;
+pub fn run(
+    model: &mut Model,
+    out: Option<&PathBuf>,
+    progress: bool,
+    accelerations: bool,
+) -> Result<RunReport> {
+    let mut outputs = out
+        .map(|dir| Outputs::create(dir, model, accelerations))
+        .transpose()?;
     let (dt, duration, every) = (model.run.dt, model.run.duration, model.run.output_every);
     let total = bead::step_count(duration, dt);
     let bar = if progress && std::io::stderr().is_terminal() {
@@ -79,7 +86,7 @@ pub fn run(model: &mut Model, out: Option<&PathBuf>, progress: bool) -> Result<R
             }
             report.energy.1 = d.total_energy();
             if let Some(out) = outputs.as_mut() {
-                out.row(model, &model.system, &d)?;
+                out.row(model, &d)?;
             }
             Ok(())
         };

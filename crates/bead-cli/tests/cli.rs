@@ -455,3 +455,45 @@ fn rigid_body_columns_and_joint_reactions() {
         );
     }
 }
+
+/// Inequalities report `NAME.active`; `--inequality` switches the algorithm, and the paper's
+/// corner shows Platt's failure and Jonquet's success through the command line.
+#[test]
+fn corner_example_through_the_command_line() {
+    let min_y = |method: &str| {
+        let out = tempfile::tempdir().unwrap();
+        bead()
+            .args([
+                "run",
+                "-q",
+                "--duration",
+                "0.2",
+                "--accelerations",
+                "--inequality",
+                method,
+                "--out",
+            ])
+            .arg(out.path())
+            .arg(scene("corner_m3.toml"))
+            .assert()
+            .success();
+        assert_eq!(
+            header(&out.path().join("constraints.csv")),
+            "t,g1.C,g1.lambda,g1.active,g2.C,g2.lambda,g2.active"
+        );
+        assert_eq!(header(&out.path().join("accelerations.csv")), "t,p.ax,p.ay");
+        let text = std::fs::read_to_string(out.path().join("trajectory.csv")).unwrap();
+        text.lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(2).unwrap().parse::<f64>().unwrap())
+            .fold(f64::INFINITY, f64::min)
+    };
+    assert!(min_y("platt") < -1e-6);
+    assert!(min_y("jonquet") >= -1e-8);
+    let output = bead()
+        .args(["check", "--"])
+        .arg(scene("corner_m3.toml"))
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+}

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use bead::constraint::{
-    Angle, Constraint, Distance, Gear, Motor, Nail, OnCircle, OnLine, OnPlane, OnSphere, Prismatic,
-    RackAndPinion, Revolute, Weld,
+    Angle, AngleLimit, Constraint, ConstraintKind, Distance, Gear, HalfPlane, Linear, Motor, Nail,
+    NonPenetration, OnCircle, OnLine, OnPlane, OnSphere, Prismatic, RackAndPinion, Revolute, Weld,
 };
 use bead::force::{ConstantForce, Drag, Force, Gravity, Spring, Torque, TorsionSpring};
 use bead::solve::SolveParams;
@@ -48,6 +48,8 @@ pub struct NamedConstraint {
     pub rows: usize,
     /// The rigid bodies it acts on, by name: its reaction force and torque on each are reported.
     pub reactions: Vec<(String, BodyId)>,
+    /// Whether it is an inequality (its rows report `active`).
+    pub inequality: bool,
 }
 
 /// The `[simulation]` settings, checked and with defaults filled in.
@@ -69,11 +71,11 @@ pub struct RunSettings {
     pub feedback: Feedback,
     /// Post-step projection, if on.
     pub projection: Option<Projection>,
-    /// Inequality algorithm name, if given.
+    /// Inequality algorithm name, if given (`jonquet` when not).
     pub inequality: Option<String>,
 }
 
-/// Algorithms accepted by `inequality`.
+/// Algorithms accepted by `inequality`, for hints.
 const INEQUALITY_NAMES: [&str; 4] = ["platt", "improved", "jonquet", "lcp"];
 
 type Result<T> = std::result::Result<T, SceneError>;
@@ -117,7 +119,16 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
         names.insert(&spec.name, (Entity::Body(id), path));
         bodies.push((spec.name.clone(), id));
     }
-    let lookup = Names { names: &names };
+    let radii = file
+        .particles
+        .iter()
+        .zip(&particles)
+        .map(|(s, (_, id))| (id.body().index(), s.radius.unwrap_or(0.0)))
+        .collect();
+    let lookup = Names {
+        names: &names,
+        radii,
+    };
 
     let mut force_names: HashMap<&str, usize> = HashMap::new();
     for (i, spec) in file.forces.iter().enumerate() {
@@ -158,6 +169,7 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
         }
         let constraint = make_constraint(spec, &path, &lookup, &system)?;
         let rows = constraint.rows(dim);
+        let inequality = constraint.kind() == ConstraintKind::Inequality;
         let mut reactions: Vec<(String, BodyId)> = Vec::new();
         for op in constraint.operands() {
             let body = op.body();
@@ -178,6 +190,7 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
             id,
             rows,
             reactions,
+            inequality,
         });
     }
 
@@ -300,6 +313,12 @@ fn apply_settings(system: &mut System, run: &RunSettings) -> Result<()> {
             ..SolveParams::default()
         },
         projection: run.projection,
+        inequality: run
+            .inequality
+            .as_deref()
+            .and_then(bead::InequalityMethod::by_name)
+            .unwrap_or_default(),
+        ..Settings::default()
     };
     system
         .set_settings(settings)
@@ -376,6 +395,8 @@ fn claim_name(names: &HashMap<&str, (Entity, String)>, name: &str, path: &str) -
 /// Particle and body names, for resolving references.
 struct Names<'a> {
     names: &'a HashMap<&'a str, (Entity, String)>,
+    /// Particle radii by body index.
+    radii: HashMap<usize, f64>,
 }
 
 impl Names<'_> {
@@ -406,6 +427,14 @@ impl Names<'_> {
                 Ok(Point::on_body(id, *local))
             }
         }
+    }
+
+    /// The radius of the particle a point stands for (0 for body points).
+    fn radius(&self, point: &Point) -> f64 {
+        self.radii
+            .get(&point.body().index())
+            .copied()
+            .unwrap_or(0.0)
     }
 
     fn body(&self, path: &str, name: &str) -> Result<RigidBodyId> {
@@ -764,6 +793,74 @@ fn make_constraint(
             let c = (axis[0] * p[0] + axis[1] * p[1]) / n + radius * system.coordinates(pinion)[2];
             Box::new(RackAndPinion::new(rack, pinion, &axis, *radius, c))
         }
+        ConstraintSpec::HalfPlane {
+            point,
+            through,
+            normal,
+            radius,
+            ..
+        } => {
+            let p = names.point(&format!("{path}.point"), point)?;
+            let through = location(&format!("{path}.through"), through, dim)?;
+            let normal = direction(&format!("{path}.normal"), normal, dim)?;
+            let radius = match radius {
+                Some(r) => {
+                    non_negative(&format!("{path}.radius"), *r)?;
+                    *r
+                }
+                None => names.radius(&p),
+            };
+            Box::new(HalfPlane::new(p, through, &normal, radius))
+        }
+        ConstraintSpec::NonPenetration { between, .. } => {
+            let [a, b] = pair(path, between, names)?;
+            Box::new(NonPenetration::new(
+                a,
+                b,
+                names.radius(&a) + names.radius(&b),
+            ))
+        }
+        ConstraintSpec::Rope {
+            between, length, ..
+        } => {
+            let [a, b] = pair(path, between, names)?;
+            let length = match length {
+                Some(l) => {
+                    positive(&format!("{path}.length"), *l)?;
+                    *l
+                }
+                None => distance(system, &a, &b),
+            };
+            positive(&format!("{path}.length"), length)?;
+            Box::new(NonPenetration::rope(a, b, length))
+        }
+        ConstraintSpec::Linear { point, a, b, .. } => {
+            let p = names.point(&format!("{path}.point"), point)?;
+            let a = direction(&format!("{path}.a"), a, dim)?;
+            finite(&format!("{path}.b"), *b)?;
+            Box::new(Linear::new(p, &a, *b))
+        }
+        ConstraintSpec::AngleLimit {
+            between,
+            body,
+            min,
+            max,
+            ..
+        } => {
+            let (a, b) = names.one_or_two(path, between, body)?;
+            finite(&format!("{path}.min"), *min)?;
+            finite(&format!("{path}.max"), *max)?;
+            if min > max {
+                return Err(SceneError::at(
+                    format!("{path}.max"),
+                    format!("max {max} is below min {min}"),
+                ));
+            }
+            Box::new(match b {
+                Some(b) => AngleLimit::new(a, b, *min, *max),
+                None => AngleLimit::to_world(a, *min, *max),
+            })
+        }
         ConstraintSpec::OnPlane {
             point,
             through,
@@ -917,6 +1014,11 @@ fn constraint_name(spec: &ConstraintSpec) -> Option<&str> {
         | ConstraintSpec::OnSphere { name, .. }
         | ConstraintSpec::OnLine { name, .. }
         | ConstraintSpec::OnPlane { name, .. }
+        | ConstraintSpec::HalfPlane { name, .. }
+        | ConstraintSpec::NonPenetration { name, .. }
+        | ConstraintSpec::Rope { name, .. }
+        | ConstraintSpec::Linear { name, .. }
+        | ConstraintSpec::AngleLimit { name, .. }
         | ConstraintSpec::Revolute { name, .. }
         | ConstraintSpec::Weld { name, .. }
         | ConstraintSpec::Prismatic { name, .. }

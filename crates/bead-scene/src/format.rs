@@ -410,6 +410,69 @@ pub enum ConstraintSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
+    /// A point (a ball) kept on one side of a line or plane: `n̂·(x − through) − radius ≥ 0`.
+    HalfPlane {
+        /// The point.
+        point: PointRef,
+        /// A point of the boundary, or its motion.
+        through: Location,
+        /// The normal, pointing to the allowed side.
+        normal: Vec<f64>,
+        /// Clearance, m (default: the particle's radius).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        radius: Option<f64>,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// Two balls that may not overlap: `|x₁ − x₂| − (r₁ + r₂) ≥ 0`.
+    NonPenetration {
+        /// The two points (their radii are the particles').
+        between: [PointRef; 2],
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A maximum distance: `L − |x₁ − x₂| ≥ 0`.
+    Rope {
+        /// The two ends.
+        between: [PointRef; 2],
+        /// Length, m (default: the initial distance).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        length: Option<f64>,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// Seed 004's linear form `a·x + b ≥ 0` for a point.
+    Linear {
+        /// The point.
+        point: PointRef,
+        /// Coefficients.
+        a: Vec<f64>,
+        /// Offset.
+        #[serde(default)]
+        b: f64,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A joint limit: `min ≤ θ_b − θ_a ≤ max` (`between`), or `min ≤ θ ≤ max` (`body`).
+    AngleLimit {
+        /// Two bodies.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        between: Option<[String; 2]>,
+        /// One body, against the world.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        body: Option<String>,
+        /// Lower limit, rad.
+        min: f64,
+        /// Upper limit, rad.
+        max: f64,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
     /// A point on a plane (3D).
     OnPlane {
         /// The point.

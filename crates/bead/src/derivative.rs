@@ -23,7 +23,7 @@ use crate::force::ForceContext;
 use crate::point::{OperandKinematics, operand_size, write_operand};
 use crate::solve::{MultiplierMatrix, SolveError, SolveInfo, SolveParams};
 use crate::sparse::BlockSparse;
-use crate::system::{Feedback, Model};
+use crate::system::{Model, Settings};
 
 /// Why a derivative evaluation failed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -55,6 +55,8 @@ pub(crate) struct Layout {
     pub(crate) jacobian: BlockSparse,
     /// The body (slot index) of each block of `J`.
     pub(crate) block_bodies: Vec<usize>,
+    /// Whether each row is an inequality `g ≥ 0`.
+    pub(crate) inequality: Vec<bool>,
     pub(crate) inv_mass: Vec<f64>,
     op_len: usize,
     grad_len: usize,
@@ -115,6 +117,11 @@ impl Layout {
                 })
                 .collect();
             let first_block = layout.jacobian.add_band(entry.rows, &columns);
+            let is_inequality =
+                entry.constraint.kind() == crate::constraint::ConstraintKind::Inequality;
+            layout
+                .inequality
+                .extend(std::iter::repeat_n(is_inequality, entry.rows));
             layout.block_bodies.extend(&bodies);
             let first_op = layout.operands.len();
             let mut offsets = vec![0];
@@ -183,6 +190,18 @@ pub(crate) struct Evaluator {
     pub(crate) solver: Box<dyn crate::solve::LinearSolver>,
     /// The last solve's statistics.
     pub(crate) last_solve: SolveInfo,
+    /// Rows in the solve: every equality row, and the inequality rows in `F⁺` (seed 004).
+    pub(crate) handled: Vec<bool>,
+    /// Whether a persistent `F⁺` (Platt, improved) has been chosen yet.
+    pub(crate) handled_initialized: bool,
+    /// `J_k q̈ − d_k` per row at the last evaluation: negative means a violation tendency.
+    pub(crate) tendency: Vec<f64>,
+    /// Row targets `d = −J̇q̇ − k_s C − k_d Ċ`.
+    target: Vec<f64>,
+    /// Scratch: the right-hand side restricted to handled rows, and accelerations.
+    masked_rhs: Vec<f64>,
+    accel: Vec<f64>,
+    j_accel: Vec<f64>,
 }
 
 impl Evaluator {
@@ -204,6 +223,13 @@ impl Evaluator {
             tmp: Vec::new(),
             solver,
             last_solve: SolveInfo::default(),
+            handled: Vec::new(),
+            handled_initialized: false,
+            tendency: Vec::new(),
+            target: Vec::new(),
+            masked_rhs: Vec::new(),
+            accel: Vec::new(),
+            j_accel: Vec::new(),
         }
     }
 
@@ -224,6 +250,18 @@ impl Evaluator {
         }
         self.lambda = lambda;
         let m = layout.rows();
+        self.handled = layout.inequality.iter().map(|ineq| !ineq).collect();
+        self.handled_initialized = false;
+        for v in [
+            &mut self.tendency,
+            &mut self.target,
+            &mut self.masked_rhs,
+            &mut self.j_accel,
+        ] {
+            v.clear();
+            v.resize(m, 0.0);
+        }
+        self.accel.resize(ndof, 0.0);
         for v in [
             &mut self.c,
             &mut self.c_dot,
@@ -250,8 +288,7 @@ impl Evaluator {
     pub(crate) fn evaluate(
         &mut self,
         model: &Model,
-        feedback: &Feedback,
-        params: &SolveParams,
+        settings: &Settings,
         t: f64,
         q: &[f64],
         v: &[f64],
@@ -259,7 +296,7 @@ impl Evaluator {
     ) -> Result<(), EvalError> {
         self.clear_forces();
         self.apply_forces(model, t, q, v)?;
-        self.constraint_forces(model, feedback, params, t, q, v)?;
+        self.constraint_forces(model, settings, t, q, v)?;
         self.accelerations(a)
     }
 
@@ -300,12 +337,12 @@ impl Evaluator {
     fn constraint_forces(
         &mut self,
         model: &Model,
-        feedback: &Feedback,
-        params: &SolveParams,
+        settings: &Settings,
         t: f64,
         q: &[f64],
         v: &[f64],
     ) -> Result<(), EvalError> {
+        let (feedback, params) = (&settings.feedback, &settings.solve);
         if self.layout.rows() == 0 {
             self.constraint_force.fill(0.0);
             return Ok(());
@@ -338,14 +375,147 @@ impl Evaluator {
             absolute_tolerance: params.absolute_tolerance.max(floor),
             ..*params
         };
-        let matrix = MultiplierMatrix::new(&self.layout.jacobian, &self.layout.inv_mass);
-        self.last_solve = self
-            .solver
-            .solve(&matrix, &self.rhs, &mut self.lambda, &params)?;
+        if !self.layout.inequality.iter().any(|&k| k) {
+            let matrix = MultiplierMatrix::new(&self.layout.jacobian, &self.layout.inv_mass);
+            self.last_solve = self
+                .solver
+                .solve(&matrix, &self.rhs, &mut self.lambda, &params)?;
+        } else {
+            self.choose_inequalities(settings, &params)?;
+        }
         self.layout
             .jacobian
             .mul_transpose(&self.lambda, &mut self.constraint_force);
         Ok(())
+    }
+
+    /// Solves with the handled rows only, then computes `q̈` and each row's `J_k q̈ − d_k`.
+    fn solve_handled(&mut self, params: &SolveParams) -> Result<(), EvalError> {
+        for i in 0..self.rhs.len() {
+            self.masked_rhs[i] = if self.handled[i] { self.rhs[i] } else { 0.0 };
+            if !self.handled[i] {
+                self.lambda[i] = 0.0;
+            }
+        }
+        let matrix = MultiplierMatrix::new(&self.layout.jacobian, &self.layout.inv_mass)
+            .masked(&self.handled);
+        let info = self
+            .solver
+            .solve(&matrix, &self.masked_rhs, &mut self.lambda, params)?;
+        self.last_solve.iterations += info.iterations;
+        self.last_solve.residual = self.last_solve.residual.max(info.residual);
+        self.layout
+            .jacobian
+            .mul_transpose(&self.lambda, &mut self.constraint_force);
+        for i in 0..self.accel.len() {
+            self.accel[i] = self.layout.inv_mass[i] * (self.applied[i] + self.constraint_force[i]);
+        }
+        self.layout.jacobian.mul(&self.accel, &mut self.j_accel);
+        for i in 0..self.rhs.len() {
+            self.tendency[i] = self.j_accel[i] - self.target[i];
+        }
+        Ok(())
+    }
+
+    /// Chooses the inequality rows that take part (seed 004; see [`crate::contact`]) and solves.
+    fn choose_inequalities(
+        &mut self,
+        settings: &Settings,
+        params: &SolveParams,
+    ) -> Result<(), EvalError> {
+        use crate::contact::InequalityMethod as M;
+        let feedback = &settings.feedback;
+        let method = settings.inequality;
+        let m = self.rhs.len();
+        for i in 0..m {
+            self.target[i] =
+                -self.jdot_qdot[i] - feedback.ks * self.c[i] - feedback.kd * self.c_dot[i];
+        }
+        let scale = self.target.iter().fold(0.0_f64, |a, d| a.max(d.abs()));
+        let eps = 1e-9 * (1.0 + scale);
+        let active: Vec<bool> = (0..m)
+            .map(|i| self.layout.inequality[i] && self.c[i] <= settings.contact_tolerance)
+            .collect();
+        self.last_solve = SolveInfo::default();
+        match method {
+            M::Platt | M::Improved => {
+                if !self.handled_initialized {
+                    // Platt: every active row; improved: the active rows with a violation
+                    // tendency under the accelerations without any inequality.
+                    for i in 0..m {
+                        self.handled[i] = !self.layout.inequality[i];
+                    }
+                    if method == M::Improved {
+                        self.solve_handled(params)?;
+                    }
+                    for i in (0..m).filter(|&i| active[i]) {
+                        self.handled[i] = method == M::Platt || self.tendency[i] < -eps;
+                    }
+                    self.handled_initialized = true;
+                }
+                self.solve_handled(params)
+            }
+            M::Jonquet => {
+                for i in 0..m {
+                    self.handled[i] = !self.layout.inequality[i];
+                }
+                loop {
+                    self.solve_handled(params)?;
+                    let mut added = false;
+                    for i in 0..m {
+                        if active[i] && !self.handled[i] && self.tendency[i] < -eps {
+                            self.handled[i] = true;
+                            added = true;
+                        }
+                    }
+                    if !added {
+                        return Ok(());
+                    }
+                }
+            }
+            M::Lcp => {
+                for i in 0..m {
+                    self.handled[i] = !self.layout.inequality[i];
+                }
+                let cap = 4 * active.iter().filter(|&&a| a).count() + 10;
+                for _ in 0..cap {
+                    self.solve_handled(params)?;
+                    // Murty's least-index rule over both infeasibilities: a row that would be
+                    // violated enters, a row that pulls leaves.
+                    let pivot = (0..m).find(|&i| {
+                        (active[i] && !self.handled[i] && self.tendency[i] < -eps)
+                            || (self.layout.inequality[i]
+                                && self.handled[i]
+                                && self.lambda[i] < -eps)
+                    });
+                    match pivot {
+                        Some(i) => self.handled[i] = !self.handled[i],
+                        None => return Ok(()),
+                    }
+                }
+                Err(EvalError::NonFinite(
+                    "the complementarity pivoting (no solution found within its pivot cap)".into(),
+                ))
+            }
+        }
+    }
+
+    /// `(max |C|, max |Ċ|)` over the rows that are errors: every equality row; for an inequality,
+    /// only its violation `max(−g, 0)`, and its rate only while it is handled.
+    pub(crate) fn constraint_errors(&self) -> (f64, f64) {
+        let (mut c, mut c_dot) = (0.0_f64, 0.0_f64);
+        for i in 0..self.c.len() {
+            if self.layout.inequality[i] {
+                c = c.max(-self.c[i]);
+                if self.handled[i] {
+                    c_dot = c_dot.max(self.c_dot[i].abs());
+                }
+            } else {
+                c = c.max(self.c[i].abs());
+                c_dot = c_dot.max(self.c_dot[i].abs());
+            }
+        }
+        (c, c_dot)
     }
 
     /// Largest |entry| of `J` (1 for the unit-gradient built-ins).

@@ -57,4 +57,6 @@ pub struct ConstraintReport {
     pub jacobian: Vec<(BodyId, Vec<f64>)>,
     /// Its slice of `J̇q̇` (with the time terms of moving constraints).
     pub jdot_qdot: Vec<f64>,
+    /// For an inequality, whether each row took part in the last solve (is in `F⁺`).
+    pub active: Option<Vec<bool>>,
 }

@@ -43,6 +43,7 @@
 pub mod autodiff;
 mod body;
 pub mod constraint;
+pub mod contact;
 mod derivative;
 mod diagnostics;
 pub mod draw;
@@ -61,6 +62,7 @@ mod vector;
 
 pub use body::{BodyId, Particle, ParticleId, RigidBody, RigidBodyId, Shape};
 pub use constraint::{Constraint, ConstraintError, ConstraintEval, ConstraintId, ConstraintKind};
+pub use contact::InequalityMethod;
 pub use derivative::EvalError;
 pub use diagnostics::{ConstraintReport, Diagnostics};
 pub use error::{ModelError, StepError, StepFailure, WorstConstraint};

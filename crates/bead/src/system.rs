@@ -8,7 +8,7 @@
 use std::any::Any;
 
 use crate::body::{Body, BodyId, BodyKind, Particle, ParticleId, RigidBody, RigidBodyId};
-use crate::constraint::{Constraint, ConstraintId, ConstraintKind};
+use crate::constraint::{Constraint, ConstraintId};
 use crate::derivative::{EvalError, Evaluator, Layout};
 use crate::diagnostics::{ConstraintReport, Diagnostics};
 use crate::draw::{Canvas, Role, View};
@@ -79,7 +79,7 @@ impl Default for Projection {
 }
 
 /// Settings of the multiplier solve and of constraint stabilization.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
     /// Feedback gains of eq. 11.
     pub feedback: Feedback,
@@ -87,6 +87,23 @@ pub struct Settings {
     pub solve: SolveParams,
     /// Post-step projection, off by default.
     pub projection: Option<Projection>,
+    /// How inequality constraints are chosen to take part (seed 004).
+    pub inequality: crate::contact::InequalityMethod,
+    /// An inequality row counts as active when `g ≤ contact_tolerance` (metres for the
+    /// built-ins).
+    pub contact_tolerance: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            feedback: Feedback::default(),
+            solve: SolveParams::default(),
+            projection: None,
+            inequality: crate::contact::InequalityMethod::default(),
+            contact_tolerance: 1e-9,
+        }
+    }
 }
 
 /// What one step did.
@@ -397,6 +414,14 @@ impl System {
         self.model.body(body.into().0).slice(&self.q)
     }
 
+    /// A body's slice of any global vector laid out like `q` (`q̇`, `q̈`, forces).
+    ///
+    /// # Panics
+    /// If `body` is a handle of another system, or `global` is shorter than `q`.
+    pub fn body_slice<'a>(&self, body: impl Into<BodyId>, global: &'a [f64]) -> &'a [f64] {
+        self.model.body(body.into().0).slice(global)
+    }
+
     /// A body's generalized velocities (a rigid body's `[vx, vy, ω]`).
     ///
     /// # Panics
@@ -552,15 +577,6 @@ impl System {
     ) -> Result<ConstraintId, ModelError> {
         let dim = self.model.dim;
         constraint.check(dim).map_err(ModelError::Constraint)?;
-        if !matches!(
-            constraint.kind(),
-            ConstraintKind::Equality | ConstraintKind::Velocity
-        ) {
-            return Err(ModelError::Constraint(format!(
-                "{:?} constraints are not supported yet",
-                constraint.kind()
-            )));
-        }
         let operands = constraint.operands();
         if operands.is_empty() {
             return Err(ModelError::Constraint(
@@ -714,6 +730,19 @@ impl System {
             return Err(self.step_error(StepFailure::InvalidStep(dt)));
         }
         self.ensure_layout();
+        // Platt's and the improved algorithm decide F⁺ for the next step from the λ and q̈ of this
+        // step's start (seed 004 Alg. 1-2); that evaluation is the integrator's first stage anyway.
+        let persistent = self.settings.inequality.persistent()
+            && self.evaluator.layout.inequality.contains(&true);
+        let start = if persistent {
+            self.evaluate_current()?;
+            let tol = self.settings.contact_tolerance;
+            let ev = &self.evaluator;
+            let active: Vec<bool> = ev.c.iter().map(|c| *c <= tol).collect();
+            Some((ev.lambda.clone(), ev.tendency.clone(), active))
+        } else {
+            None
+        };
         self.q_next.resize(self.q.len(), 0.0);
         self.v_next.resize(self.v.len(), 0.0);
         let mut stats = StepStats::default();
@@ -757,7 +786,44 @@ impl System {
         std::mem::swap(&mut self.v, &mut self.v_next);
         self.t = t_end;
         self.steps += 1;
+        if let Some((lambda, tendency, active)) = start {
+            self.update_handled_set(&lambda, &tendency, &active)?;
+        }
         Ok(stats)
+    }
+
+    /// Seed 004 Alg. 1 (Platt) and Alg. 2 (improved), lines 3-9, after a step: a handled row
+    /// whose λ was ≤ 0 is dropped; an ignored row enters when it is now violated (Platt) or had a
+    /// violation tendency while active (improved).
+    fn update_handled_set(
+        &mut self,
+        lambda: &[f64],
+        tendency: &[f64],
+        active: &[bool],
+    ) -> Result<(), StepError> {
+        let platt = self.settings.inequality == crate::contact::InequalityMethod::Platt;
+        if platt {
+            // g at the new state.
+            let (t, q, v) = (self.t, self.q.clone(), self.v.clone());
+            if let Err(e) = self.evaluator.evaluate_constraints(&self.model, t, &q, &v) {
+                return Err(self.step_error(e.into()));
+            }
+        }
+        let ev = &mut self.evaluator;
+        for k in 0..ev.handled.len() {
+            if !ev.layout.inequality[k] {
+                continue;
+            }
+            if ev.handled[k] {
+                if lambda[k] <= 0.0 {
+                    ev.handled[k] = false;
+                }
+            } else if (platt && ev.c[k] < 0.0) || (!platt && active[k] && tendency[k] < -1e-9) {
+                ev.handled[k] = true;
+            }
+        }
+        self.state_changed();
+        Ok(())
     }
 
     fn step_error(&self, cause: StepFailure) -> StepError {
@@ -805,11 +871,9 @@ impl System {
         }
         self.ensure_layout();
         let mut a = vec![0.0; self.q.len()];
-        let (feedback, solve) = (self.settings.feedback, self.settings.solve);
         let result = self.evaluator.evaluate(
             &self.model,
-            &feedback,
-            &solve,
+            &self.settings,
             self.t,
             &self.q,
             &self.v,
@@ -828,8 +892,7 @@ impl System {
     /// evaluation is reused by the next step, like [`System::diagnostics`]'s).
     pub fn constraint_error(&mut self) -> Result<(f64, f64), StepError> {
         self.evaluate_current()?;
-        let max_abs = |x: &[f64]| x.iter().fold(0.0_f64, |m, c| m.max(c.abs()));
-        Ok((max_abs(&self.evaluator.c), max_abs(&self.evaluator.c_dot)))
+        Ok(self.evaluator.constraint_errors())
     }
 
     /// Iterations of the most recent λ solve.
@@ -906,7 +969,6 @@ impl System {
             .flatten()
             .map(|f| f.potential_energy(&view))
             .sum();
-        let max_abs = |x: &[f64]| x.iter().fold(0.0_f64, |m, c| m.max(c.abs()));
         let constraints = ev
             .layout
             .constraints
@@ -951,6 +1013,9 @@ impl System {
                         })
                         .collect(),
                     jdot_qdot: ev.jdot_qdot[slot.rows.clone()].to_vec(),
+                    active: (entry.constraint.kind()
+                        == crate::constraint::ConstraintKind::Inequality)
+                        .then(|| ev.handled[slot.rows.clone()].to_vec()),
                 })
             })
             .collect();
@@ -958,8 +1023,8 @@ impl System {
             time: self.t,
             kinetic_energy,
             potential_energy,
-            max_abs_c: max_abs(&ev.c),
-            max_abs_c_dot: max_abs(&ev.c_dot),
+            max_abs_c: ev.constraint_errors().0,
+            max_abs_c_dot: ev.constraint_errors().1,
             solver_iterations: ev.last_solve.iterations,
             solver_residual: ev.last_solve.residual,
             constraints,
@@ -989,15 +1054,8 @@ impl Dynamics for Stage<'_> {
             // Integrators evaluate first at the step's start state, where `known` was computed.
             a.copy_from_slice(&known);
         } else {
-            self.evaluator.evaluate(
-                self.model,
-                &self.settings.feedback,
-                &self.settings.solve,
-                t,
-                q,
-                v,
-                a,
-            )?;
+            self.evaluator
+                .evaluate(self.model, self.settings, t, q, v, a)?;
         }
         self.stats.evaluations += 1;
         self.stats.solver_iterations = self

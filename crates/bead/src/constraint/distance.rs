@@ -87,22 +87,31 @@ impl Constraint for Distance {
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
-        let dim = eval.dim();
-        let d = sub(eval.x(0), eval.x(1));
-        let w = sub(eval.v(0), eval.v(1));
-        let len = norm(&d[..dim]);
-        if !(len > 0.0) {
-            return Err(ConstraintError::new(
-                "the rod's two ends coincide: its direction is undefined",
-            ));
-        }
-        let u: [f64; 3] = std::array::from_fn(|i| d[i] / len);
-        let uw = dot(&u, &w);
-        eval.set_value(0, len - self.length);
-        eval.set_gradient(0, 0, &u[..dim]);
-        let minus_u = u.map(|x| -x);
-        eval.set_gradient(0, 1, &minus_u[..dim]);
-        eval.set_jdot_xdot(0, (dot(&w, &w) - uw * uw) / len);
-        Ok(())
+        separation_row(eval, self.length, 1.0)
     }
+}
+
+/// Writes row 0 as `sign · (|x₀ − x₁| − length)` (shared with the contact constraints: a
+/// non-penetration is `+`, a rope `−`).
+pub(super) fn separation_row(
+    eval: &mut ConstraintEval<'_>,
+    length: f64,
+    sign: f64,
+) -> Result<(), ConstraintError> {
+    let dim = eval.dim();
+    let d = sub(eval.x(0), eval.x(1));
+    let w = sub(eval.v(0), eval.v(1));
+    let len = norm(&d[..dim]);
+    if !(len > 0.0) {
+        return Err(ConstraintError::new(
+            "the two points coincide: the direction between them is undefined",
+        ));
+    }
+    let u: [f64; 3] = std::array::from_fn(|i| sign * d[i] / len);
+    let uw = dot(&u, &w);
+    eval.set_value(0, sign * (len - length));
+    eval.set_gradient(0, 0, &u[..dim]);
+    eval.set_gradient(0, 1, &u.map(|x| -x)[..dim]);
+    eval.set_jdot_xdot(0, sign * (dot(&w, &w) - uw * uw) / len);
+    Ok(())
 }

@@ -23,10 +23,14 @@
 //! the constraint force on operand `i` is `G_iᵀ λ`.
 
 mod angle;
+mod angle_limit;
 mod distance;
 mod gear;
+mod half_plane;
+mod linear;
 mod motor;
 mod nail;
+mod non_penetration;
 mod on_circle;
 mod on_line;
 mod on_plane;
@@ -37,10 +41,14 @@ mod revolute;
 mod weld;
 
 pub use angle::Angle;
+pub use angle_limit::AngleLimit;
 pub use distance::Distance;
 pub use gear::Gear;
+pub use half_plane::HalfPlane;
+pub use linear::Linear;
 pub use motor::Motor;
 pub use nail::Nail;
+pub use non_penetration::NonPenetration;
 pub use on_circle::OnCircle;
 pub use on_line::OnLine;
 pub use on_plane::OnPlane;
@@ -74,6 +82,10 @@ pub enum ConstraintKind {
     Equality,
     /// Only a velocity is held (a motor): `C ≡ 0`, the row's `Ċ` is driven to zero.
     Velocity,
+    /// `g(x, t) ≥ 0`: each row takes part only when active and chosen by the
+    /// [`InequalityMethod`](crate::InequalityMethod); its λ is then ≥ 0 (pushing) for the exact
+    /// methods.
+    Inequality,
 }
 
 /// A constraint could not be evaluated at this state (for example, a rod whose two ends coincide

@@ -78,7 +78,7 @@ impl LinearSolver for GaussSeidel {
         let mut stalled = 0;
         for sweep in 1..=cap {
             for i in 0..m {
-                if self.diag[i] <= 0.0 {
+                if self.diag[i] <= 0.0 || !a.includes(i) {
                     continue;
                 }
                 let band = self.row_band[i];
@@ -99,8 +99,11 @@ impl LinearSolver for GaussSeidel {
                     }
                 }
             }
-            // Residual with the current λ: A λ = J u.
+            // Residual with the current λ: A λ = J u (rows left out have no residual).
             j.mul(&self.u, &mut self.ax);
+            for i in (0..m).filter(|&i| !a.includes(i)) {
+                self.ax[i] = b[i];
+            }
             let residual = self
                 .ax
                 .iter()

@@ -134,13 +134,33 @@ pub const SOLVER_NAMES: [&str; 3] = ["cg", "dense", "gauss-seidel"];
 pub struct MultiplierMatrix<'a> {
     jacobian: &'a BlockSparse,
     inv_mass: &'a [f64],
+    /// Rows taking part (`None`: all). A row left out acts as if its row of `J` were zero, so
+    /// its λ is 0 — how inequality constraints outside the active set are ignored.
+    mask: Option<&'a [bool]>,
 }
 
 impl<'a> MultiplierMatrix<'a> {
     /// `J W Jᵀ` for a Jacobian and the diagonal of `W`.
     pub fn new(jacobian: &'a BlockSparse, inv_mass: &'a [f64]) -> Self {
         debug_assert_eq!(jacobian.ncols(), inv_mass.len());
-        MultiplierMatrix { jacobian, inv_mass }
+        MultiplierMatrix {
+            jacobian,
+            inv_mass,
+            mask: None,
+        }
+    }
+
+    /// The same operator restricted to the rows where `mask` is true.
+    pub fn masked(self, mask: &'a [bool]) -> Self {
+        MultiplierMatrix {
+            mask: Some(mask),
+            ..self
+        }
+    }
+
+    /// Whether row `i` takes part.
+    pub fn includes(&self, i: usize) -> bool {
+        self.mask.is_none_or(|m| m[i])
     }
 
     /// Number of rows (constraint rows).
@@ -160,11 +180,27 @@ impl<'a> MultiplierMatrix<'a> {
 
     /// `out = J W Jᵀ x`, using `tmp` (length = number of coordinates) as scratch.
     pub fn apply(&self, x: &[f64], out: &mut [f64], tmp: &mut [f64]) {
-        self.jacobian.mul_transpose(x, tmp);
+        match self.mask {
+            None => self.jacobian.mul_transpose(x, tmp),
+            Some(mask) => {
+                let masked: Vec<f64> = x
+                    .iter()
+                    .zip(mask)
+                    .map(|(v, m)| if *m { *v } else { 0.0 })
+                    .collect();
+                self.jacobian.mul_transpose(&masked, tmp);
+            }
+        }
         for (t, w) in tmp.iter_mut().zip(self.inv_mass) {
             *t *= w;
         }
         self.jacobian.mul(tmp, out);
+        if let Some(mask) = self.mask {
+            out.iter_mut()
+                .zip(mask)
+                .filter(|(_, m)| !**m)
+                .for_each(|(o, _)| *o = 0.0);
+        }
     }
 
     /// The diagonal of `J W Jᵀ`.
@@ -176,6 +212,12 @@ impl<'a> MultiplierMatrix<'a> {
             for (r, row) in j.block_values(b).chunks_exact(blk.ncols).enumerate() {
                 out[blk.row + r] += row.iter().zip(w).map(|(a, w)| a * a * w).sum::<f64>();
             }
+        }
+        if let Some(mask) = self.mask {
+            out.iter_mut()
+                .zip(mask)
+                .filter(|(_, m)| !**m)
+                .for_each(|(o, _)| *o = 0.0);
         }
     }
 
@@ -203,6 +245,17 @@ impl<'a> MultiplierMatrix<'a> {
                         }
                     }
                 }
+            }
+        }
+        if let Some(mask) = self.mask {
+            // A row left out is decoupled with a unit diagonal: with b = 0 there, its λ is 0 and
+            // the rest of the matrix keeps its Cholesky factor.
+            for i in (0..m).filter(|&i| !mask[i]) {
+                for k in 0..m {
+                    a[(i, k)] = 0.0;
+                    a[(k, i)] = 0.0;
+                }
+                a[(i, i)] = 1.0;
             }
         }
         a

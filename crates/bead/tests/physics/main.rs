@@ -6,6 +6,7 @@
 
 mod bead_on_wire;
 mod chain;
+mod contact;
 mod convergence;
 mod failures;
 mod forces;

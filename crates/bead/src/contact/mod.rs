@@ -1,0 +1,55 @@
+//! Inequality constraints `g(q) ≥ 0` (seed 004): which of them take part in the multiplier solve.
+//!
+//! An inequality row is *active* when `g ≤ tolerance` (seed 004 §2.3 says `g = 0`; in floating
+//! point a stated tolerance is needed). Only rows in the handled set `F⁺` enter eq. 6 (our eq. 11);
+//! the others get λ = 0. The methods differ in how `F⁺` is chosen:
+//!
+//! - [`InequalityMethod::Platt`] (seed 004 Alg. 1): `F⁺` starts as every active row and is updated
+//!   after each step — a handled row with λ ≤ 0 leaves, an ignored row with `g < 0` enters. It
+//!   fails as the paper shows: at the corner of fig. 1 it releases the particle into `y < 0`.
+//! - [`InequalityMethod::Improved`] (Alg. 2): the same, but a row enters on the *violation
+//!   tendency* `J_k q̈ < d_k` instead of `g < 0`. It fails on the paper's second example.
+//! - [`InequalityMethod::Jonquet`] (Alg. 3, "the right algorithm", the default): at every
+//!   evaluation `F⁺` starts empty; solve, add every active row with a violation tendency under the
+//!   new accelerations, repeat until nothing is added. Rows are never removed, so a row added early
+//!   may end with λ < 0 (pulling) — see the tests.
+//! - [`InequalityMethod::Lcp`]: the exact complementarity solution
+//!   `0 ≤ λ_k ⊥ (J_k q̈ − d_k) ≥ 0` over the active rows, by single principal pivots (Murty's
+//!   least-index rule): add the first row that would be violated, drop the first row whose λ < 0,
+//!   until neither exists. Each pivot is a solve of the same masked system.
+//!
+//! Here `d_k = −J̇q̇_k − k_d ġ_k − k_s g_k` is the row's target acceleration (seed 004 eq. 5 with
+//! Baumgarte's gains), so `J_k q̈ − d_k < 0` means the constraint is being driven into violation.
+
+/// How the set of handled inequality constraints is chosen (seed 004).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InequalityMethod {
+    /// Platt's algorithm (seed 004 Alg. 1), kept to be compared: it fails on the corner example.
+    Platt,
+    /// Platt's improved algorithm (Alg. 2), kept to be compared: it fails on the second example.
+    Improved,
+    /// Jonquet, Nocent and Rémion's "right algorithm" (Alg. 3).
+    #[default]
+    Jonquet,
+    /// The exact linear complementarity solution.
+    Lcp,
+}
+
+impl InequalityMethod {
+    /// The method called `name` in scene files (`platt`, `improved`, `jonquet`, `lcp`).
+    pub fn by_name(name: &str) -> Option<InequalityMethod> {
+        Some(match name {
+            "platt" => InequalityMethod::Platt,
+            "improved" => InequalityMethod::Improved,
+            "jonquet" => InequalityMethod::Jonquet,
+            "lcp" => InequalityMethod::Lcp,
+            _ => return None,
+        })
+    }
+
+    /// Whether the handled set is kept from step to step (Platt's and the improved algorithm) rather
+    /// than chosen afresh at every evaluation.
+    pub(crate) fn persistent(self) -> bool {
+        matches!(self, InequalityMethod::Platt | InequalityMethod::Improved)
+    }
+}

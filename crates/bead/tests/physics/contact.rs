@@ -1,0 +1,267 @@
+//! Inequality constraints (seed 004): the paper's corner examples with each algorithm, a case
+//! where the "right algorithm" keeps a pulling constraint and the exact complementarity solve does
+//! not, resting contact, ropes and joint limits.
+
+use bead::constraint::{AngleLimit, HalfPlane, Linear, Nail, NonPenetration};
+use bead::force::{ConstantForce, Gravity};
+use bead::models::G;
+use bead::{InequalityMethod, Motion, Particle, Point, RigidBody, Settings, Shape, System};
+
+/// Fig. 1: a particle of mass m at the corner of g₁ = x − y ≥ 0 and g₂ = y ≥ 0, pushed by f.
+fn corner(
+    method: InequalityMethod,
+    m: f64,
+    f: [f64; 2],
+) -> (System, bead::ParticleId, [bead::ConstraintId; 2]) {
+    let mut sys = System::new(2).unwrap();
+    let p = sys
+        .add_particle(Particle::new(&[0.0, 0.0]).mass(m))
+        .unwrap();
+    sys.add_force(ConstantForce::new(p, &f)).unwrap();
+    let g1 = sys
+        .add_constraint(Linear::new(p, &[1.0, -1.0], 0.0))
+        .unwrap();
+    let g2 = sys
+        .add_constraint(Linear::new(p, &[0.0, 1.0], 0.0))
+        .unwrap();
+    sys.set_settings(Settings {
+        inequality: method,
+        ..Settings::default()
+    })
+    .unwrap();
+    (sys, p, [g1, g2])
+}
+
+/// Smallest g₁ and g₂ over a run of `steps` steps of 1 ms.
+fn worst_violation(sys: &mut System, p: bead::ParticleId, steps: usize) -> (f64, f64) {
+    let (mut g1, mut g2) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..steps {
+        sys.step(1e-3).unwrap();
+        let x = sys.position(p);
+        g1 = g1.min(x[0] - x[1]);
+        g2 = g2.min(x[1]);
+    }
+    (g1, g2)
+}
+
+/// Platt's algorithm holds the particle at first (λ = (−2, −1), eq. 11), then releases both
+/// constraints and lets it fall into y < 0, for m = 2 and m = 3 (figs. 4-5). Jonquet's keeps y
+/// within 1e-8 and slides the particle along x with ẍ = 2/m.
+#[test]
+fn corner_example_platt_fails_jonquet_holds() {
+    for m in [2.0, 3.0] {
+        let (mut platt, p, [g1, g2]) = corner(InequalityMethod::Platt, m, [2.0, -1.0]);
+        let d = platt.diagnostics().unwrap();
+        assert_eq!(d.constraint(g1).unwrap().lambda[0], -2.0);
+        assert_eq!(d.constraint(g2).unwrap().lambda[0], -1.0);
+        platt.step(1e-3).unwrap();
+        assert_eq!(platt.position(p), &[0.0, 0.0], "held during the first step");
+        let (_, y_platt) = worst_violation(&mut platt, p, 1000);
+        assert!(
+            y_platt < -1e-7,
+            "m = {m}: Platt should let y < 0, min y = {y_platt:e}"
+        );
+
+        let (mut ours, p, [_, g2]) = corner(InequalityMethod::Jonquet, m, [2.0, -1.0]);
+        let lambda2 = ours.diagnostics().unwrap().constraint(g2).unwrap().lambda[0];
+        assert!(
+            (lambda2 - 1.0).abs() < 1e-12,
+            "eq. 13: λ₂ = 1, got {lambda2}"
+        );
+        let (_, y_ours) = worst_violation(&mut ours, p, 1001);
+        assert!(y_ours >= -1e-8, "m = {m}: min y = {y_ours:e}");
+        let x = ours.position(p)[0];
+        let t = ours.time();
+        assert!(
+            (x - t * t / m).abs() < 1e-9,
+            "x = {x}, expected {}",
+            t * t / m
+        );
+        println!("m = {m}: min y with Platt {y_platt:.3e}, with Jonquet {y_ours:.3e}");
+    }
+}
+
+/// The second example, f = (−1, −2): the improved algorithm handles only g₂ and slides the
+/// particle through g₁; the right algorithm adds g₁ and holds it in the corner.
+#[test]
+fn second_example_improved_fails_jonquet_holds() {
+    let (mut improved, p, _) = corner(InequalityMethod::Improved, 1.0, [-1.0, -2.0]);
+    let (g1, _) = worst_violation(&mut improved, p, 200);
+    assert!(
+        g1 < -1e-7,
+        "the improved algorithm should violate g₁: min g₁ = {g1:e}"
+    );
+
+    for method in [InequalityMethod::Jonquet, InequalityMethod::Lcp] {
+        let (mut sys, p, [c1, c2]) = corner(method, 1.0, [-1.0, -2.0]);
+        let d = sys.diagnostics().unwrap();
+        // Both handled: f + J₁ᵀλ₁ + J₂ᵀλ₂ = 0 gives λ = (1, 3).
+        assert!((d.constraint(c1).unwrap().lambda[0] - 1.0).abs() < 1e-12);
+        assert!((d.constraint(c2).unwrap().lambda[0] - 3.0).abs() < 1e-12);
+        let (g1, g2) = worst_violation(&mut sys, p, 200);
+        assert!(g1 >= -1e-9 && g2 >= -1e-9, "{method:?}: {g1:e} {g2:e}");
+    }
+}
+
+/// Where the right algorithm keeps a constraint that pulls: a floor g₂ = y ≥ 0 and a steep wall
+/// g₁ = x + 0.2 y ≥ 0, pushed by f = (−1, −0.1). Both rows show a violation tendency at first, so
+/// Alg. 3 handles both and the floor ends with λ₂ = −0.1: it holds the particle down. The exact
+/// complementarity solve drops the floor (λ₂ = 0) and the particle rides up the wall.
+#[test]
+fn lcp_is_right_where_jonquet_pulls() {
+    let build = |method| {
+        let mut sys = System::new(2).unwrap();
+        let p = sys.add_particle(Particle::new(&[0.0, 0.0])).unwrap();
+        sys.add_force(ConstantForce::new(p, &[-1.0, -0.1])).unwrap();
+        let wall = sys
+            .add_constraint(Linear::new(p, &[1.0, 0.2], 0.0))
+            .unwrap();
+        let floor = sys
+            .add_constraint(Linear::new(p, &[0.0, 1.0], 0.0))
+            .unwrap();
+        sys.set_settings(Settings {
+            inequality: method,
+            ..Settings::default()
+        })
+        .unwrap();
+        (sys, p, wall, floor)
+    };
+    let (mut jonquet, pj, _, floor) = build(InequalityMethod::Jonquet);
+    let d = jonquet.diagnostics().unwrap();
+    assert!(
+        (d.constraint(floor).unwrap().lambda[0] + 0.1).abs() < 1e-12,
+        "Alg. 3 keeps the floor pulling"
+    );
+
+    let (mut lcp, pl, wall, floor) = build(InequalityMethod::Lcp);
+    let d = lcp.diagnostics().unwrap();
+    let (lw, lf) = (
+        d.constraint(wall).unwrap().lambda[0],
+        d.constraint(floor).unwrap().lambda[0],
+    );
+    assert_eq!(lf, 0.0);
+    assert!((lw - 1.02 / 1.04).abs() < 1e-12, "wall λ = {lw}");
+    assert_eq!(d.constraint(floor).unwrap().active, Some(vec![false]));
+    for _ in 0..500 {
+        jonquet.step(1e-3).unwrap();
+        lcp.step(1e-3).unwrap();
+    }
+    assert!(
+        jonquet.position(pj)[1].abs() < 1e-9,
+        "Alg. 3 holds it on the floor"
+    );
+    let y = lcp.position(pl)[1];
+    assert!(y > 1e-3, "the LCP solution leaves the floor: y = {y}");
+    let x = lcp.position(pl);
+    assert!(x[0] + 0.2 * x[1] >= -1e-9, "and stays on the wall's side");
+}
+
+/// A particle resting on a floor: λ = m g, and its height stays within 1e-9 (no jitter).
+#[test]
+fn resting_contact_holds_the_weight_without_jitter() {
+    for method in [
+        InequalityMethod::Jonquet,
+        InequalityMethod::Lcp,
+        InequalityMethod::Improved,
+    ] {
+        let (m, r) = (0.7, 0.05);
+        let mut sys = System::new(2).unwrap();
+        let p = sys
+            .add_particle(
+                Particle::new(&[0.3, r])
+                    .mass(m)
+                    .radius(r)
+                    .velocity(&[0.5, 0.0]),
+            )
+            .unwrap();
+        sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
+        let floor = sys
+            .add_constraint(HalfPlane::new(
+                p,
+                Motion::fixed(&[0.0, 0.0]),
+                &[0.0, 1.0],
+                r,
+            ))
+            .unwrap();
+        sys.set_settings(Settings {
+            inequality: method,
+            ..Settings::default()
+        })
+        .unwrap();
+        let mut worst: f64 = 0.0;
+        for _ in 0..2000 {
+            sys.step(1e-3).unwrap();
+            worst = worst.max((sys.position(p)[1] - r).abs());
+        }
+        let lambda = sys.diagnostics().unwrap().constraint(floor).unwrap().lambda[0];
+        assert!((lambda - m * G).abs() < 1e-9, "{method:?}: λ = {lambda}");
+        assert!(worst < 1e-9, "{method:?}: height error {worst:e}");
+        assert!((sys.position(p)[0] - 1.3).abs() < 1e-9, "slides freely");
+    }
+}
+
+/// A rope holds a hanging weight when taut (λ = m g) and does nothing when slack.
+#[test]
+fn rope_pulls_only_when_taut() {
+    let mut sys = System::new(2).unwrap();
+    let hook = sys.add_particle(Particle::anchor(&[0.0, 0.0])).unwrap();
+    let w = sys
+        .add_particle(Particle::new(&[0.0, -1.0]).mass(2.0))
+        .unwrap();
+    sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
+    let rope = sys
+        .add_constraint(NonPenetration::rope(hook, w, 1.0))
+        .unwrap();
+    let d = sys.diagnostics().unwrap();
+    assert!((d.constraint(rope).unwrap().lambda[0] - 2.0 * G).abs() < 1e-9);
+    // Thrown upward: slack, free flight.
+    sys.set_velocity(w, &[0.0, 2.0]).unwrap();
+    sys.step(1e-3).unwrap();
+    let d = sys.diagnostics().unwrap();
+    assert_eq!(d.constraint(rope).unwrap().lambda[0], 0.0);
+    for _ in 0..99 {
+        sys.step(1e-3).unwrap();
+    }
+    let y = sys.position(w)[1];
+    assert!(
+        (y - (-1.0 + 2.0 * 0.1 - 0.5 * G * 0.01)).abs() < 1e-9,
+        "{y}"
+    );
+}
+
+/// A rod pivoted at one end rests against a joint limit: the limit's λ is the gravity torque
+/// m g (L/2) cos θ, and the angle stays at the limit.
+#[test]
+fn joint_limit_holds_an_arm() {
+    let (length, min) = (0.8_f64, -0.4_f64);
+    let mut sys = System::new(2).unwrap();
+    let center = [0.5 * length * min.cos(), 0.5 * length * min.sin()];
+    let arm = sys
+        .add_rigid_body(RigidBody::new(&center, min).shape(Shape::Rod { length }, 2.0))
+        .unwrap();
+    sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
+    sys.add_constraint(Nail::new(
+        Point::on_body(arm, [-0.5 * length, 0.0]),
+        &[0.0, 0.0],
+    ))
+    .unwrap();
+    let limit = sys
+        .add_constraint(AngleLimit::to_world(arm, min, 0.4))
+        .unwrap();
+    for _ in 0..500 {
+        sys.step(1e-3).unwrap();
+    }
+    let theta = sys.coordinates(arm)[2];
+    assert!((theta - min).abs() < 1e-9, "θ = {theta}");
+    let d = sys.diagnostics().unwrap();
+    let report = d.constraint(limit).unwrap();
+    let m = 2.0 * length;
+    let expected = m * G * 0.5 * length * min.cos();
+    assert!(
+        (report.lambda[0] - expected).abs() < 1e-9,
+        "{:?} vs {expected}",
+        report.lambda
+    );
+    assert_eq!(report.lambda[1], 0.0);
+    assert_eq!(report.active, Some(vec![true, false]));
+}
