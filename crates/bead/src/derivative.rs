@@ -433,8 +433,15 @@ impl Evaluator {
         }
         let scale = self.target.iter().fold(0.0_f64, |a, d| a.max(d.abs()));
         let eps = 1e-9 * (1.0 + scale);
+        // With impacts on, only a row at rest (|ġ| ≤ rest speed) is a contact for the solve. One
+        // closing faster is an impact for the event logic (contact::impact): given to the solve,
+        // its feedback damping would stop it softly within a step and leak momentum. One opening
+        // faster is leaving: handled, it would be held back and fed energy.
+        let closing = |i: usize| settings.impacts && self.c_dot[i].abs() > settings.rest_speed;
         let active: Vec<bool> = (0..m)
-            .map(|i| self.layout.inequality[i] && self.c[i] <= settings.contact_tolerance)
+            .map(|i| {
+                self.layout.inequality[i] && self.c[i] <= settings.contact_tolerance && !closing(i)
+            })
             .collect();
         self.last_solve = SolveInfo::default();
         match method {

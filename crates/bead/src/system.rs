@@ -92,6 +92,13 @@ pub struct Settings {
     /// An inequality row counts as active when `g ≤ contact_tolerance` (metres for the
     /// built-ins).
     pub contact_tolerance: f64,
+    /// Locate impacts inside steps and resolve them with impulses (see [`crate::contact`]).
+    pub impacts: bool,
+    /// Coefficient of restitution of inequality constraints that do not set their own (0 to 1).
+    pub restitution: f64,
+    /// Impacts slower than this (m/s for the built-ins) are perfectly inelastic, so that a
+    /// bouncing ball comes to rest after finitely many bounces instead of a Zeno cascade.
+    pub rest_speed: f64,
 }
 
 impl Default for Settings {
@@ -102,6 +109,9 @@ impl Default for Settings {
             projection: None,
             inequality: crate::contact::InequalityMethod::default(),
             contact_tolerance: 1e-9,
+            impacts: true,
+            restitution: 0.0,
+            rest_speed: 1e-3,
         }
     }
 }
@@ -124,6 +134,8 @@ pub(crate) struct ConstraintEntry {
     pub(crate) name: String,
     pub(crate) operands: Vec<Operand>,
     pub(crate) rows: usize,
+    /// Restitution of an inequality's impacts, if not the system's default.
+    pub(crate) restitution: Option<f64>,
 }
 
 /// Bodies, forces and constraints: everything that defines `q̈(t, q, q̇)`.
@@ -168,20 +180,20 @@ impl Model {
 /// ```
 #[derive(Debug)]
 pub struct System {
-    model: Model,
-    t: f64,
-    q: Vec<f64>,
-    v: Vec<f64>,
-    q_next: Vec<f64>,
-    v_next: Vec<f64>,
-    steps: u64,
-    settings: Settings,
-    integrator: Box<dyn Integrator>,
-    evaluator: Evaluator,
+    pub(crate) model: Model,
+    pub(crate) t: f64,
+    pub(crate) q: Vec<f64>,
+    pub(crate) v: Vec<f64>,
+    pub(crate) q_next: Vec<f64>,
+    pub(crate) v_next: Vec<f64>,
+    pub(crate) steps: u64,
+    pub(crate) settings: Settings,
+    pub(crate) integrator: Box<dyn Integrator>,
+    pub(crate) evaluator: Evaluator,
     /// The layout must be rebuilt before the next evaluation.
-    layout_stale: bool,
+    pub(crate) layout_stale: bool,
     /// `q̈` at the current state, if already evaluated (reused as the next step's first stage).
-    current_acceleration: Option<Vec<f64>>,
+    pub(crate) current_acceleration: Option<Vec<f64>>,
 }
 
 impl System {
@@ -609,6 +621,7 @@ impl System {
             name: format!("c{index}"),
             operands,
             rows,
+            restitution: None,
         }));
         self.structure_changed();
         Ok(ConstraintId(index))
@@ -622,6 +635,21 @@ impl System {
     ) -> Result<(), ModelError> {
         let entry = self.entry_mut(id)?;
         entry.name = name.into();
+        Ok(())
+    }
+
+    /// Sets the coefficient of restitution (0 to 1) of an inequality constraint's impacts.
+    pub fn set_restitution(
+        &mut self,
+        id: ConstraintId,
+        restitution: f64,
+    ) -> Result<(), ModelError> {
+        if !(0.0..=1.0).contains(&restitution) {
+            return Err(ModelError::Setting(format!(
+                "restitution must be in [0, 1], got {restitution}"
+            )));
+        }
+        self.entry_mut(id)?.restitution = Some(restitution);
         Ok(())
     }
 
@@ -743,6 +771,25 @@ impl System {
         } else {
             None
         };
+        let events = self.settings.impacts && self.evaluator.layout.inequality.contains(&true);
+        let stats = if events {
+            self.advance_with_events(t_end)?
+        } else {
+            self.integrate_to(t_end)?
+        };
+        self.steps += 1;
+        if let Some((lambda, tendency, active)) = start {
+            self.update_handled_set(&lambda, &tendency, &active)?;
+        }
+        Ok(stats)
+    }
+
+    /// One integrator step from the current state to `t_end`, committed (with projection, if on).
+    pub(crate) fn integrate_to(&mut self, t_end: f64) -> Result<StepStats, StepError> {
+        let dt = t_end - self.t;
+        if !(dt > 0.0) {
+            return Ok(StepStats::default());
+        }
         self.q_next.resize(self.q.len(), 0.0);
         self.v_next.resize(self.v.len(), 0.0);
         let mut stats = StepStats::default();
@@ -785,10 +832,7 @@ impl System {
         std::mem::swap(&mut self.q, &mut self.q_next);
         std::mem::swap(&mut self.v, &mut self.v_next);
         self.t = t_end;
-        self.steps += 1;
-        if let Some((lambda, tendency, active)) = start {
-            self.update_handled_set(&lambda, &tendency, &active)?;
-        }
+        self.state_changed();
         Ok(stats)
     }
 
@@ -826,7 +870,7 @@ impl System {
         Ok(())
     }
 
-    fn step_error(&self, cause: StepFailure) -> StepError {
+    pub(crate) fn step_error(&self, cause: StepFailure) -> StepError {
         let worst = self
             .evaluator
             .layout

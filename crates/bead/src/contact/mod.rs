@@ -1,4 +1,5 @@
-//! Inequality constraints `g(q) ≥ 0` (seed 004): which of them take part in the multiplier solve.
+//! Inequality constraints `g(q) ≥ 0` (seed 004): which of them take part in the multiplier solve,
+//! and impacts ([`impact`] module docs).
 //!
 //! An inequality row is *active* when `g ≤ tolerance` (seed 004 §2.3 says `g = 0`; in floating
 //! point a stated tolerance is needed). Only rows in the handled set `F⁺` enter eq. 6 (our eq. 11);
@@ -20,6 +21,8 @@
 //!
 //! Here `d_k = −J̇q̇_k − k_d ġ_k − k_s g_k` is the row's target acceleration (seed 004 eq. 5 with
 //! Baumgarte's gains), so `J_k q̈ − d_k < 0` means the constraint is being driven into violation.
+
+mod impact;
 
 /// How the set of handled inequality constraints is chosen (seed 004).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -1,0 +1,257 @@
+//! Impacts: locating the first activation inside a step, and resolving it with impulses.
+//!
+//! Seed 004 assumes the engine "may rewind time until the first constraint activation is
+//! detected". After each step, every inequality row that was strictly inactive at the step's
+//! start (`g > tolerance`) and ends it with `g < 0` has crossed its boundary inside the step. The
+//! step is then redone from its start to a shorter end time found by bisection (each trial is a
+//! full integrator step, so the motion up to the impact is integrated as accurately as any other
+//! step), until the crossing rows are touching: `0 ≤ g ≤ tolerance`.
+//!
+//! At that instant the approach velocities are removed by impulses. Newton's law applied to all
+//! contacts at once gives a three-ball Newton's cradle the velocities (−⅓, ⅔, ⅔)·v; the toy gives
+//! (0, 0, v). So impulses are applied contact by contact, sweeping until no contact approaches
+//! (sequential impulses, as in game engines): each approaching row gets the impulse
+//! `P = (−e ġ − ġ) / (J W Jᵀ)_kk` that reverses its *current* approach velocity with restitution
+//! `e`, which propagates a pulse pair by pair through the contact graph exactly as the cradle
+//! does. Equality constraints are kept by projecting the velocities onto them after each sweep.
+//!
+//! Rest rule (no Zeno loop): an approach slower than `rest_speed` is resolved with `e = 0`, so a
+//! bouncing ball's geometric series of ever shorter bounces ends, after finitely many impacts, in
+//! resting contact, which the active-set algorithm then holds.
+
+use crate::error::{StepError, StepFailure};
+use crate::solve::MultiplierMatrix;
+use crate::system::{StepStats, System};
+
+/// More events than this in one step means the model keeps re-colliding (a Zeno cascade the rest
+/// rule did not stop); the step fails rather than loop.
+const MAX_EVENTS: usize = 1000;
+/// Bisection halvings of the step when locating an impact.
+const MAX_BISECTIONS: usize = 60;
+
+impl System {
+    /// Advances to `t_end`, stopping at every impact on the way to resolve it.
+    pub(crate) fn advance_with_events(&mut self, t_end: f64) -> Result<StepStats, StepError> {
+        let mut total = StepStats::default();
+        for _ in 0..MAX_EVENTS {
+            self.resolve_touching_approaches()?;
+            self.evaluate_current_for_events()?;
+            let tol = self.settings.contact_tolerance;
+            let ev = &self.evaluator;
+            // Rows that may hit within the step: apart, or touching but leaving (they may come back).
+            let rest = self.settings.rest_speed;
+            let free: Vec<bool> = (0..ev.c.len())
+                .map(|k| ev.layout.inequality[k] && (ev.c[k] > tol || ev.c_dot[k] > rest))
+                .collect();
+            let start = (self.t, self.q.clone(), self.v.clone());
+            accumulate(&mut total, self.integrate_to(t_end)?);
+            let crossing = self.crossing(&free)?;
+            if crossing.is_none() {
+                return Ok(total);
+            }
+            // Bisect the end time: `lo` keeps every crossing row at g ≥ 0, `hi` has one below 0.
+            let (mut lo, mut hi) = (start.0, t_end);
+            for _ in 0..MAX_BISECTIONS {
+                let mid = 0.5 * (lo + hi);
+                if !(mid > lo && mid < hi) {
+                    break;
+                }
+                self.restore(&start);
+                accumulate(&mut total, self.integrate_to(mid)?);
+                match self.crossing(&free)? {
+                    Some(_) => hi = mid,
+                    None => {
+                        lo = mid;
+                        if self.touching_and_closing(&free, tol) {
+                            break;
+                        }
+                    }
+                }
+            }
+            self.restore(&start);
+            accumulate(&mut total, self.integrate_to(lo)?);
+            // The rows about to touch: those touching now, and those that would cross right after.
+            let mut touching = free.clone();
+            self.evaluator
+                .evaluate_constraints(&self.model, self.t, &self.q, &self.v)
+                .map_err(|e| self.step_error(e.into()))?;
+            for (k, t) in touching.iter_mut().enumerate() {
+                *t = self.evaluator.layout.inequality[k] && (*t || self.evaluator.c[k] <= tol);
+            }
+            self.resolve_impacts(&touching)?;
+            if self.t >= t_end {
+                return Ok(total);
+            }
+        }
+        Err(self.step_error(StepFailure::Diverged))
+    }
+
+    /// Rows already touching (`g ≤ tolerance`) but still approaching (`ġ < 0`) are impacts too:
+    /// a step ended just short of contact, or a pulse arrived through another contact. Left to the
+    /// active-set solve, the feedback term would stop them softly over a step and leak momentum.
+    fn resolve_touching_approaches(&mut self) -> Result<(), StepError> {
+        if let Err(e) = self
+            .evaluator
+            .evaluate_constraints(&self.model, self.t, &self.q, &self.v)
+        {
+            return Err(self.step_error(e.into()));
+        }
+        let tol = self.settings.contact_tolerance;
+        let ev = &self.evaluator;
+        // Slower approaches are resting contacts: the solve's feedback settles them.
+        let rest = self.settings.rest_speed;
+        let touching: Vec<bool> = (0..ev.c.len())
+            .map(|k| ev.layout.inequality[k] && ev.c[k] <= tol)
+            .collect();
+        if (0..touching.len()).any(|k| touching[k] && ev.c_dot[k] < -rest) {
+            self.resolve_impacts(&touching)?;
+        }
+        Ok(())
+    }
+
+    fn evaluate_current_for_events(&mut self) -> Result<(), StepError> {
+        self.acceleration().map(|_| ())
+    }
+
+    fn restore(&mut self, start: &(f64, Vec<f64>, Vec<f64>)) {
+        self.t = start.0;
+        self.q.copy_from_slice(&start.1);
+        self.v.copy_from_slice(&start.2);
+        self.current_acceleration = None;
+    }
+
+    /// The rows among `free` that are now violated, if any (evaluates C at the current state).
+    fn crossing(&mut self, free: &[bool]) -> Result<Option<usize>, StepError> {
+        if let Err(e) = self
+            .evaluator
+            .evaluate_constraints(&self.model, self.t, &self.q, &self.v)
+        {
+            return Err(self.step_error(e.into()));
+        }
+        Ok((0..free.len()).find(|&k| free[k] && self.evaluator.c[k] < 0.0))
+    }
+
+    /// Whether a `free` row is within `tol` of contact and closing, at the last evaluation.
+    fn touching_and_closing(&self, free: &[bool], tol: f64) -> bool {
+        let ev = &self.evaluator;
+        (0..free.len()).any(|k| free[k] && ev.c[k] <= tol && ev.c_dot[k] < 0.0)
+    }
+
+    /// Sequential impulses on the `touching` rows until none approaches (see the module docs).
+    fn resolve_impacts(&mut self, touching: &[bool]) -> Result<(), StepError> {
+        let restitution = self.row_restitution();
+        let rest_speed = self.settings.rest_speed;
+        // A copy of J and W: the equality projection below borrows the evaluator mutably.
+        let layout = &self.evaluator.layout;
+        let (j, w) = (&layout.jacobian.clone(), &layout.inv_mass.clone());
+        let has_equalities = layout.inequality.iter().any(|i| !i);
+        let row_band: Vec<usize> = j
+            .bands()
+            .iter()
+            .enumerate()
+            .flat_map(|(b, (rows, _))| rows.clone().map(move |_| b))
+            .collect();
+        let row_dot = |k: usize, v: &[f64]| -> f64 {
+            j.band_row(row_band[k], k)
+                .map(|(c, a)| a.iter().zip(&v[c..]).map(|(x, y)| x * y).sum::<f64>())
+                .sum()
+        };
+        let diag = |k: usize| -> f64 {
+            j.band_row(row_band[k], k)
+                .map(|(c, a)| a.iter().zip(&w[c..]).map(|(x, wi)| x * x * wi).sum::<f64>())
+                .sum()
+        };
+        let scale = 1.0 + self.v.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
+        let eps = 1e-12 * scale;
+        let rows: Vec<usize> = (0..touching.len()).filter(|&k| touching[k]).collect();
+        for _sweep in 0..10_000 {
+            let mut any = false;
+            for &k in &rows {
+                let g_dot = row_dot(k, &self.v);
+                let a_kk = diag(k);
+                if g_dot < -eps && a_kk > 0.0 {
+                    let e = if -g_dot > rest_speed {
+                        restitution[k]
+                    } else {
+                        0.0
+                    };
+                    let impulse = (-e * g_dot - g_dot) / a_kk;
+                    for (c, a) in j.band_row(row_band[k], k) {
+                        for (i, ai) in a.iter().enumerate() {
+                            self.v[c + i] += w[c + i] * ai * impulse;
+                        }
+                    }
+                    any = true;
+                }
+            }
+            if has_equalities {
+                any |= project_equality_velocities(
+                    &mut self.evaluator,
+                    &mut self.v,
+                    &self.settings.solve,
+                )
+                .map_err(|e| StepError {
+                    t: self.t,
+                    step: self.steps + 1,
+                    worst: None,
+                    cause: e,
+                })?;
+            }
+            if !any {
+                self.current_acceleration = None;
+                return Ok(());
+            }
+        }
+        Err(self.step_error(StepFailure::Diverged))
+    }
+
+    /// Each row's coefficient of restitution.
+    fn row_restitution(&self) -> Vec<f64> {
+        let mut out = vec![0.0; self.evaluator.c.len()];
+        for slot in &self.evaluator.layout.constraints {
+            if let Some(entry) = &self.model.constraints[slot.index] {
+                out[slot.rows.clone()].fill(entry.restitution.unwrap_or(self.settings.restitution));
+            }
+        }
+        out
+    }
+}
+
+/// Removes the equality rows' velocity errors `Ċ` (mass-weighted, as projection does); returns
+/// whether anything changed noticeably.
+fn project_equality_velocities(
+    ev: &mut crate::derivative::Evaluator,
+    v: &mut [f64],
+    params: &crate::solve::SolveParams,
+) -> Result<bool, StepFailure> {
+    let layout = &ev.layout;
+    let mask: Vec<bool> = layout.inequality.iter().map(|i| !i).collect();
+    let mut c_dot = vec![0.0; mask.len()];
+    layout.jacobian.mul(v, &mut c_dot);
+    let scale = 1.0 + v.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
+    for k in 0..c_dot.len() {
+        if !mask[k] {
+            c_dot[k] = 0.0;
+        }
+    }
+    if c_dot.iter().all(|x| x.abs() <= 1e-12 * scale) {
+        return Ok(false);
+    }
+    let mut mu = vec![0.0; mask.len()];
+    let matrix = MultiplierMatrix::new(&layout.jacobian, &layout.inv_mass).masked(&mask);
+    ev.solver
+        .solve(&matrix, &c_dot, &mut mu, params)
+        .map_err(|e| StepFailure::Eval(e.into()))?;
+    let mut correction = vec![0.0; v.len()];
+    layout.jacobian.mul_transpose(&mu, &mut correction);
+    for ((vi, c), w) in v.iter_mut().zip(&correction).zip(&layout.inv_mass) {
+        *vi -= w * c;
+    }
+    Ok(true)
+}
+
+fn accumulate(total: &mut StepStats, s: StepStats) {
+    total.evaluations += s.evaluations;
+    total.solver_iterations = total.solver_iterations.max(s.solver_iterations);
+    total.solver_residual = total.solver_residual.max(s.solver_residual);
+}

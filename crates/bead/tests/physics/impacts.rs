@@ -1,0 +1,196 @@
+//! Impacts: rewind to the first activation, impulses with restitution, and the impact law that
+//! gets Newton's cradle right.
+
+use bead::constraint::{HalfPlane, NonPenetration};
+use bead::force::Gravity;
+use bead::models::G;
+use bead::{Motion, Particle, ParticleId, Settings, System};
+
+/// A ball of radius r dropped from height h onto a floor with restitution e.
+fn dropped_ball(h: f64, e: f64) -> (System, ParticleId, bead::ConstraintId) {
+    let r = 0.1;
+    let mut sys = System::new(2).unwrap();
+    let ball = sys
+        .add_particle(Particle::new(&[0.0, h + r]).radius(r))
+        .unwrap();
+    sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
+    let floor = sys
+        .add_constraint(HalfPlane::new(
+            ball,
+            Motion::fixed(&[0.0, 0.0]),
+            &[0.0, 1.0],
+            r,
+        ))
+        .unwrap();
+    sys.set_restitution(floor, e).unwrap();
+    (sys, ball, floor)
+}
+
+/// Rebound height e² h: the impact is located inside the step and the velocity reversed with e.
+#[test]
+fn ball_rebounds_to_e_squared_of_its_height() {
+    for (h, e) in [(1.0, 0.8), (0.5, 0.5), (2.0, 1.0)] {
+        let (mut sys, ball, _) = dropped_ball(h, e);
+        let fall = (2.0 * h / G).sqrt();
+        // Run through the bounce to the top of the rebound, tracking the highest point after it.
+        let mut top: f64 = 0.0;
+        let mut bounced = false;
+        while sys.time() < fall * (1.0 + 2.0 * e) + 0.01 {
+            sys.step(1e-3).unwrap();
+            let (y, vy) = (sys.position(ball)[1] - 0.1, sys.velocity(ball)[1]);
+            assert!(y >= -1e-9, "the ball went through the floor: {y:e}");
+            if vy > 0.0 {
+                bounced = true;
+            }
+            if bounced {
+                top = top.max(y);
+            }
+        }
+        assert!(
+            (top - e * e * h).abs() < 1e-6 * h.max(1.0),
+            "h = {h}, e = {e}: rebound {top}, expected {}",
+            e * e * h
+        );
+    }
+}
+
+/// A bouncing ball comes to rest after finitely many bounces (the rest rule), then lies on the
+/// floor with λ = m g.
+#[test]
+fn bouncing_ball_comes_to_rest() {
+    let (mut sys, ball, floor) = dropped_ball(0.5, 0.7);
+    let mut bounces = 0;
+    let mut falling = true;
+    for _ in 0..6000 {
+        sys.step(1e-3).unwrap();
+        let vy = sys.velocity(ball)[1];
+        if falling && vy > 0.0 {
+            bounces += 1;
+        }
+        falling = vy <= 0.0;
+    }
+    assert!(bounces > 5 && bounces < 60, "{bounces} bounces");
+    let d = sys.diagnostics().unwrap();
+    assert!(
+        (sys.position(ball)[1] - 0.1).abs() < 1e-9,
+        "height {:e}, bounces {bounces}, vy {}",
+        sys.position(ball)[1] - 0.1,
+        sys.velocity(ball)[1]
+    );
+    assert!(sys.velocity(ball)[1].abs() < 1e-9);
+    assert!((d.constraint(floor).unwrap().lambda[0] - G).abs() < 1e-9);
+}
+
+/// `n` equal balls in a row, the first moving toward the others at speed v; no gravity.
+fn cradle(n: usize, e: f64) -> (System, Vec<ParticleId>) {
+    let (r, v) = (0.05, 1.0);
+    let mut sys = System::new(2).unwrap();
+    // The first ball starts a little away, so the impact happens inside a step; the rest touch.
+    let mut balls = vec![
+        sys.add_particle(Particle::new(&[-0.0123, 0.0]).radius(r).velocity(&[v, 0.0]))
+            .unwrap(),
+    ];
+    for k in 1..n {
+        balls.push(
+            sys.add_particle(Particle::new(&[k as f64 * 2.0 * r, 0.0]).radius(r))
+                .unwrap(),
+        );
+    }
+    let settings = Settings {
+        restitution: e,
+        ..Settings::default()
+    };
+    sys.set_settings(settings).unwrap();
+    for k in 1..n {
+        sys.add_constraint(NonPenetration::new(balls[k - 1], balls[k], 2.0 * r))
+            .unwrap();
+    }
+    (sys, balls)
+}
+
+/// Newton's cradle: the pulse goes through; only the last ball leaves, at v.
+#[test]
+fn newtons_cradle_three_and_five_balls() {
+    for n in [3, 5] {
+        let (mut sys, balls) = cradle(n, 1.0);
+        for _ in 0..100 {
+            sys.step(1e-3).unwrap();
+        }
+        let v: Vec<f64> = balls.iter().map(|b| sys.velocity(*b)[0]).collect();
+        for (k, vk) in v.iter().enumerate() {
+            let expected = if k == n - 1 { 1.0 } else { 0.0 };
+            assert!((vk - expected).abs() < 1e-9, "{n} balls: velocities {v:?}");
+        }
+    }
+}
+
+/// Two equal balls, head on, elastic: they exchange velocities; momentum is conserved.
+#[test]
+fn head_on_elastic_collision_exchanges_velocities() {
+    let r = 0.1;
+    let mut sys = System::new(2).unwrap();
+    let a = sys
+        .add_particle(Particle::new(&[-0.5, 0.0]).radius(r).velocity(&[1.0, 0.0]))
+        .unwrap();
+    let b = sys
+        .add_particle(Particle::new(&[0.5, 0.0]).radius(r).velocity(&[-0.3, 0.0]))
+        .unwrap();
+    let c = sys
+        .add_constraint(NonPenetration::new(a, b, 2.0 * r))
+        .unwrap();
+    sys.set_restitution(c, 1.0).unwrap();
+    for _ in 0..1000 {
+        sys.step(1e-3).unwrap();
+    }
+    assert!((sys.velocity(a)[0] + 0.3).abs() < 1e-9 && (sys.velocity(b)[0] - 1.0).abs() < 1e-9);
+}
+
+/// An oblique collision of unequal balls: momentum is conserved, kinetic energy too when e = 1,
+/// and the balls never overlap.
+#[test]
+fn oblique_collision_conserves_momentum() {
+    for e in [1.0, 0.4] {
+        let r = 0.1;
+        let mut sys = System::new(2).unwrap();
+        let a = sys
+            .add_particle(
+                Particle::new(&[-0.5, 0.05])
+                    .radius(r)
+                    .mass(2.0)
+                    .velocity(&[1.0, 0.0]),
+            )
+            .unwrap();
+        let b = sys
+            .add_particle(
+                Particle::new(&[0.3, -0.02])
+                    .radius(r)
+                    .mass(0.5)
+                    .velocity(&[-0.5, 0.1]),
+            )
+            .unwrap();
+        let c = sys
+            .add_constraint(NonPenetration::new(a, b, 2.0 * r))
+            .unwrap();
+        sys.set_restitution(c, e).unwrap();
+        let p = |s: &System| [0, 1].map(|i| 2.0 * s.velocity(a)[i] + 0.5 * s.velocity(b)[i]);
+        let (p0, e0) = (p(&sys), sys.diagnostics().unwrap().kinetic_energy);
+        let mut closest = f64::INFINITY;
+        for _ in 0..1000 {
+            sys.step(1e-3).unwrap();
+            let (x, y) = (sys.position(a), sys.position(b));
+            closest = closest.min(((x[0] - y[0]).powi(2) + (x[1] - y[1]).powi(2)).sqrt());
+        }
+        let p1 = p(&sys);
+        assert!(
+            (p1[0] - p0[0]).abs() < 1e-9 && (p1[1] - p0[1]).abs() < 1e-9,
+            "{p0:?} → {p1:?}"
+        );
+        assert!(closest >= 2.0 * r - 1e-9, "overlap: {closest}");
+        let e1 = sys.diagnostics().unwrap().kinetic_energy;
+        if e == 1.0 {
+            assert!((e1 - e0).abs() < 1e-9, "{e0} → {e1}");
+        } else {
+            assert!(e1 < e0 - 1e-3);
+        }
+    }
+}
