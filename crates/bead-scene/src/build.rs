@@ -73,6 +73,8 @@ pub struct RunSettings {
     pub projection: Option<Projection>,
     /// Inequality algorithm name, if given (`jonquet` when not).
     pub inequality: Option<String>,
+    /// Default restitution of inequality constraints.
+    pub restitution: f64,
 }
 
 /// Algorithms accepted by `inequality`, for hints.
@@ -179,12 +181,25 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
                 reactions.push((name.clone(), body));
             }
         }
+        let restitution = constraint_restitution(spec);
         let id = system
             .add_constraint_boxed(constraint)
             .map_err(|e| SceneError::at(&path, e.to_string()))?;
         system
             .set_constraint_name(id, name.clone())
             .map_err(|e| SceneError::at(&path, e.to_string()))?;
+        if let Some(e) = restitution {
+            if !(0.0..=1.0).contains(&e) {
+                return Err(SceneError::at(
+                    format!("{path}.restitution"),
+                    format!("must be in [0, 1], got {e}"),
+                )
+                .hint("0 is perfectly inelastic, 1 perfectly elastic"));
+            }
+            system
+                .set_restitution(id, e)
+                .map_err(|e| SceneError::at(&path, e.to_string()))?;
+        }
         constraints.push(NamedConstraint {
             name,
             id,
@@ -250,6 +265,14 @@ fn run_settings(sim: &Simulation) -> Result<RunSettings> {
         }
         (None, None) => Feedback::default(),
     };
+    let restitution = sim.restitution.unwrap_or(0.0);
+    if !(0.0..=1.0).contains(&restitution) {
+        return Err(SceneError::at(
+            "simulation.restitution",
+            format!("must be in [0, 1], got {restitution}"),
+        )
+        .hint("0 is perfectly inelastic, 1 perfectly elastic"));
+    }
     let output_every = sim.output_every.unwrap_or(1);
     if output_every == 0 {
         return Err(SceneError::at(
@@ -296,6 +319,7 @@ fn run_settings(sim: &Simulation) -> Result<RunSettings> {
         feedback,
         projection,
         inequality: sim.inequality.clone(),
+        restitution,
     })
 }
 
@@ -313,6 +337,7 @@ fn apply_settings(system: &mut System, run: &RunSettings) -> Result<()> {
             ..SolveParams::default()
         },
         projection: run.projection,
+        restitution: run.restitution,
         inequality: run
             .inequality
             .as_deref()
@@ -1003,6 +1028,17 @@ fn force_name(spec: &ForceSpec) -> Option<&str> {
         | ForceSpec::Torque { name, .. }
         | ForceSpec::TorsionSpring { name, .. }
         | ForceSpec::Drag { name, .. } => name.as_deref(),
+    }
+}
+
+fn constraint_restitution(spec: &ConstraintSpec) -> Option<f64> {
+    match spec {
+        ConstraintSpec::HalfPlane { restitution, .. }
+        | ConstraintSpec::NonPenetration { restitution, .. }
+        | ConstraintSpec::Rope { restitution, .. }
+        | ConstraintSpec::Linear { restitution, .. }
+        | ConstraintSpec::AngleLimit { restitution, .. } => *restitution,
+        _ => None,
     }
 }
 

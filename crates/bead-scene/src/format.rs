@@ -59,6 +59,9 @@ pub struct Simulation {
     /// recorded in the summary, used once inequality constraints exist.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inequality: Option<String>,
+    /// Default coefficient of restitution of inequality constraints' impacts (default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restitution: Option<f64>,
     /// Write every n-th step (default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_every: Option<u64>,
@@ -421,6 +424,9 @@ pub enum ConstraintSpec {
         /// Clearance, m (default: the particle's radius).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         radius: Option<f64>,
+        /// Coefficient of restitution of its impacts, 0 to 1 (default: `[simulation] restitution`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        restitution: Option<f64>,
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
@@ -429,6 +435,9 @@ pub enum ConstraintSpec {
     NonPenetration {
         /// The two points (their radii are the particles').
         between: [PointRef; 2],
+        /// Coefficient of restitution of its impacts, 0 to 1 (default: `[simulation] restitution`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        restitution: Option<f64>,
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
@@ -440,6 +449,9 @@ pub enum ConstraintSpec {
         /// Length, m (default: the initial distance).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         length: Option<f64>,
+        /// Coefficient of restitution of its impacts, 0 to 1 (default: `[simulation] restitution`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        restitution: Option<f64>,
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
@@ -453,6 +465,9 @@ pub enum ConstraintSpec {
         /// Offset.
         #[serde(default)]
         b: f64,
+        /// Coefficient of restitution of its impacts, 0 to 1 (default: `[simulation] restitution`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        restitution: Option<f64>,
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
@@ -469,6 +484,9 @@ pub enum ConstraintSpec {
         min: f64,
         /// Upper limit, rad.
         max: f64,
+        /// Coefficient of restitution of its impacts, 0 to 1 (default: `[simulation] restitution`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        restitution: Option<f64>,
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,

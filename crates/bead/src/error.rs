@@ -75,6 +75,12 @@ pub enum StepFailure {
     /// The new state holds a NaN or an infinity: the simulation diverged.
     #[error("the state is no longer finite: the simulation diverged (try a smaller dt)")]
     Diverged,
+    /// More impacts than the limit inside one step (a cascade the rest rule did not end).
+    #[error("more than {0} impacts inside one step")]
+    TooManyImpacts(usize),
+    /// Sequential impulses did not remove every approach velocity.
+    #[error("the impulses of an impact did not converge after {0} sweeps")]
+    ImpulsesDidNotConverge(usize),
     /// Projection onto the constraint manifold did not reach its tolerance.
     #[error("projection onto the constraints did not converge (max |C| = {0:.3e})")]
     Projection(f64),

@@ -62,7 +62,7 @@ mod vector;
 
 pub use body::{BodyId, Particle, ParticleId, RigidBody, RigidBodyId, Shape};
 pub use constraint::{Constraint, ConstraintError, ConstraintEval, ConstraintId, ConstraintKind};
-pub use contact::InequalityMethod;
+pub use contact::{ContactGroupId, InequalityMethod};
 pub use derivative::EvalError;
 pub use diagnostics::{ConstraintReport, Diagnostics};
 pub use error::{ModelError, StepError, StepFailure, WorstConstraint};

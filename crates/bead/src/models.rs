@@ -64,3 +64,59 @@ pub fn pendulum(
     chain.system.set_constraint_name(chain.links[0], "rod")?;
     Ok((chain.system, chain.particles[1], chain.links[0]))
 }
+
+/// A pile of balls: `n` balls of radius `r` released on a grid above the floor of a box of width
+/// `width`, with a little sideways velocity so that they tumble, kept apart by a contact group and
+/// in the box by half-planes. Returns the system and the balls.
+///
+/// ```
+/// let (sys, balls) = bead::models::ball_pile(20, 0.02, 0.4)?;
+/// assert_eq!(balls.len(), 20);
+/// # let _ = sys;
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+pub fn ball_pile(n: usize, r: f64, width: f64) -> Result<(System, Vec<ParticleId>), ModelError> {
+    use crate::Motion;
+    use crate::constraint::HalfPlane;
+    let mut system = System::new(2)?;
+    system.add_force(Gravity::new(&[0.0, -G]))?;
+    let per_row = ((width / (2.5 * r)).floor() as usize).max(1);
+    let mut balls = Vec::with_capacity(n);
+    for k in 0..n {
+        let (i, j) = (k % per_row, k / per_row);
+        // Alternate rows are offset, and velocities vary deterministically, so the pile mixes.
+        let x = r * 1.25 + 2.5 * r * i as f64 + if j % 2 == 1 { 0.6 * r } else { 0.0 };
+        let y = r * 1.5 + 2.5 * r * j as f64;
+        let vx = 0.2 * ((k as f64 * 1.7).sin());
+        balls.push(
+            system.add_particle(
+                Particle::new(&[x.min(width - r), y])
+                    .radius(r)
+                    .mass(0.01)
+                    .velocity(&[vx, 0.0]),
+            )?,
+        );
+    }
+    for &b in &balls {
+        system.add_constraint(HalfPlane::new(
+            b,
+            Motion::fixed(&[0.0, 0.0]),
+            &[0.0, 1.0],
+            r,
+        ))?;
+        system.add_constraint(HalfPlane::new(
+            b,
+            Motion::fixed(&[0.0, 0.0]),
+            &[1.0, 0.0],
+            r,
+        ))?;
+        system.add_constraint(HalfPlane::new(
+            b,
+            Motion::fixed(&[width, 0.0]),
+            &[-1.0, 0.0],
+            r,
+        ))?;
+    }
+    system.add_contacts(&balls, None)?;
+    Ok((system, balls))
+}

@@ -194,6 +194,8 @@ pub struct System {
     pub(crate) layout_stale: bool,
     /// `q̈` at the current state, if already evaluated (reused as the next step's first stage).
     pub(crate) current_acceleration: Option<Vec<f64>>,
+    /// Groups of particles kept apart by generated non-penetration constraints.
+    pub(crate) contact_groups: Vec<crate::contact::ContactGroup>,
 }
 
 impl System {
@@ -220,6 +222,7 @@ impl System {
             evaluator: Evaluator::new(Box::new(ConjugateGradient::default())),
             layout_stale: true,
             current_acceleration: None,
+            contact_groups: Vec::new(),
         })
     }
 
@@ -440,6 +443,11 @@ impl System {
     /// If `body` is a handle of another system.
     pub fn coordinate_velocities(&self, body: impl Into<BodyId>) -> &[f64] {
         self.model.body(body.into().0).slice(&self.v)
+    }
+
+    /// A body's radius, in metres.
+    pub fn radius(&self, body: BodyId) -> Result<f64, ModelError> {
+        Ok(self.body(body)?.radius)
     }
 
     /// Checks that a point refers to a body of this system that can carry it.
@@ -756,6 +764,13 @@ impl System {
     fn advance(&mut self, dt: f64, t_end: f64) -> Result<StepStats, StepError> {
         if !(dt > 0.0 && dt.is_finite()) {
             return Err(self.step_error(StepFailure::InvalidStep(dt)));
+        }
+        if !self.contact_groups.is_empty()
+            && let Err(e) = self.update_contacts(dt)
+        {
+            return Err(self.step_error(StepFailure::Eval(
+                crate::derivative::EvalError::NonFinite(format!("the contact broad phase ({e})")),
+            )));
         }
         self.ensure_layout();
         // Platt's and the improved algorithm decide F⁺ for the next step from the λ and q̈ of this

@@ -26,6 +26,8 @@ use crate::system::{StepStats, System};
 /// More events than this in one step means the model keeps re-colliding (a Zeno cascade the rest
 /// rule did not stop); the step fails rather than loop.
 const MAX_EVENTS: usize = 1000;
+/// Sweeps of sequential impulses at most.
+const MAX_SWEEPS: usize = 10_000;
 /// Bisection halvings of the step when locating an impact.
 const MAX_BISECTIONS: usize = 60;
 
@@ -39,9 +41,14 @@ impl System {
             let tol = self.settings.contact_tolerance;
             let ev = &self.evaluator;
             // Rows that may hit within the step: apart, or touching but leaving (they may come back).
+            // A row already below zero is the solve's to correct (its feedback), not an event.
             let rest = self.settings.rest_speed;
             let free: Vec<bool> = (0..ev.c.len())
-                .map(|k| ev.layout.inequality[k] && (ev.c[k] > tol || ev.c_dot[k] > rest))
+                .map(|k| {
+                    ev.layout.inequality[k]
+                        && ev.c[k] >= 0.0
+                        && (ev.c[k] > tol || ev.c_dot[k] > rest)
+                })
                 .collect();
             let start = (self.t, self.q.clone(), self.v.clone());
             accumulate(&mut total, self.integrate_to(t_end)?);
@@ -83,7 +90,7 @@ impl System {
                 return Ok(total);
             }
         }
-        Err(self.step_error(StepFailure::Diverged))
+        Err(self.step_error(StepFailure::TooManyImpacts(MAX_EVENTS)))
     }
 
     /// Rows already touching (`g ≤ tolerance`) but still approaching (`ġ < 0`) are impacts too:
@@ -164,7 +171,7 @@ impl System {
         let scale = 1.0 + self.v.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
         let eps = 1e-12 * scale;
         let rows: Vec<usize> = (0..touching.len()).filter(|&k| touching[k]).collect();
-        for _sweep in 0..10_000 {
+        for _sweep in 0..MAX_SWEEPS {
             let mut any = false;
             for &k in &rows {
                 let g_dot = row_dot(k, &self.v);
@@ -202,7 +209,7 @@ impl System {
                 return Ok(());
             }
         }
-        Err(self.step_error(StepFailure::Diverged))
+        Err(self.step_error(StepFailure::ImpulsesDidNotConverge(MAX_SWEEPS)))
     }
 
     /// Each row's coefficient of restitution.

@@ -22,7 +22,11 @@
 //! Here `d_k = −J̇q̇_k − k_d ġ_k − k_s g_k` is the row's target acceleration (seed 004 eq. 5 with
 //! Baumgarte's gains), so `J_k q̈ − d_k < 0` means the constraint is being driven into violation.
 
+mod broadphase;
 mod impact;
+
+pub(crate) use broadphase::ContactGroup;
+pub use broadphase::ContactGroupId;
 
 /// How the set of handled inequality constraints is chosen (seed 004).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
