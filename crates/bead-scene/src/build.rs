@@ -16,8 +16,8 @@ use bead::{
 
 use crate::error::SceneError;
 use crate::format::{
-    BodySpec, ConstraintSpec, ForceSpec, Location, MassSpec, MotionSpec, ParticleSpec, PointRef,
-    ProjectionSpec, SceneFile, ShapeSpec, Simulation,
+    BodySpec, ConstraintSpec, ForceSpec, Location, MassSpec, MotionSpec, ParticleSet, ParticleSpec,
+    PointRef, ProjectionSpec, SceneFile, ShapeSpec, Simulation,
 };
 
 /// A scene made into a system, with everything a run needs to report on it.
@@ -207,6 +207,39 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
             reactions,
             inequality,
         });
+    }
+
+    for (i, spec) in file.contacts.iter().enumerate() {
+        let path = format!("contacts[{i}]");
+        let members: Vec<ParticleId> = match &spec.particles {
+            ParticleSet::All(word) if word == "all" => particles.iter().map(|(_, p)| *p).collect(),
+            ParticleSet::All(word) => {
+                return Err(SceneError::at(
+                    format!("{path}.particles"),
+                    format!("'{word}' is not a list of particles"),
+                )
+                .hint("particles = \"all\", or a list like [\"a\", \"b\"]"));
+            }
+            ParticleSet::Names(names) => names
+                .iter()
+                .enumerate()
+                .map(|(k, n)| match lookup.names.get(n.as_str()) {
+                    Some((Entity::Particle(p), _)) => Ok(*p),
+                    _ => Err(lookup.unknown(&format!("{path}.particles[{k}]"), n, "particle")),
+                })
+                .collect::<Result<_>>()?,
+        };
+        if let Some(e) = spec.restitution
+            && !(0.0..=1.0).contains(&e)
+        {
+            return Err(SceneError::at(
+                format!("{path}.restitution"),
+                format!("must be in [0, 1], got {e}"),
+            ));
+        }
+        system
+            .add_contacts(&members, spec.restitution)
+            .map_err(|e| SceneError::at(&path, e.to_string()))?;
     }
 
     Ok(Model {

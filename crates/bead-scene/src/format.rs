@@ -28,6 +28,30 @@ pub struct SceneFile {
     /// The constraints, in order (constraints.csv columns follow this order).
     #[serde(default)]
     pub constraints: Vec<ConstraintSpec>,
+    /// Groups of particles kept apart by generated non-penetration constraints.
+    #[serde(default)]
+    pub contacts: Vec<ContactsSpec>,
+}
+
+/// `[[contacts]]`: non-penetration among particles, generated for nearby pairs by a broad phase.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContactsSpec {
+    /// The particles' names, or `"all"`.
+    pub particles: ParticleSet,
+    /// Coefficient of restitution, 0 to 1 (default: `[simulation] restitution`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restitution: Option<f64>,
+}
+
+/// `"all"`, or a list of particle names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ParticleSet {
+    /// The word `"all"`.
+    All(String),
+    /// Names.
+    Names(Vec<String>),
 }
 
 /// `[simulation]`.
