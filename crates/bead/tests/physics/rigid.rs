@@ -452,3 +452,51 @@ fn motor_holds_speed_under_load() {
         "motor torque {torque}, load {load}"
     );
 }
+
+/// Springs attached to body points: a bar hung from two damped springs at its ends settles where
+/// the springs carry its weight and it hangs level (equal springs, symmetric).
+#[test]
+fn springs_between_body_points_carry_a_bar() {
+    use bead::force::Spring;
+    let (k, length) = (200.0, 1.0);
+    let mut sys = System::new(2).unwrap();
+    let bar = sys
+        .add_rigid_body(RigidBody::new(&[0.0, -0.5], 0.05).shape(Shape::Rod { length }, 2.0))
+        .unwrap();
+    let m = 2.0 * length;
+    let left = sys
+        .add_particle(bead::Particle::anchor(&[-0.5, 0.0]))
+        .unwrap();
+    let right = sys
+        .add_particle(bead::Particle::anchor(&[0.5, 0.0]))
+        .unwrap();
+    sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
+    sys.add_force(Spring::new(
+        left,
+        Point::on_body(bar, [-0.5, 0.0]),
+        k,
+        5.0,
+        0.4,
+    ))
+    .unwrap();
+    sys.add_force(Spring::new(
+        right,
+        Point::on_body(bar, [0.5, 0.0]),
+        k,
+        5.0,
+        0.4,
+    ))
+    .unwrap();
+    for _ in 0..20_000 {
+        sys.step(1e-3).unwrap();
+    }
+    let q = sys.coordinates(bar);
+    // Each spring carries m g / 2: stretch m g / (2k) beyond its rest length, hanging straight down.
+    let expected_y = -(0.4 + m * G / (2.0 * k));
+    // The sideways swing is damped only weakly (the dampers act along the springs), so x is
+    // looser.
+    assert!(
+        (q[1] - expected_y).abs() < 1e-6 && q[2].abs() < 1e-6 && q[0].abs() < 1e-4,
+        "{q:?} vs y = {expected_y}"
+    );
+}
