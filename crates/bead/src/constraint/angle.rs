@@ -54,10 +54,7 @@ impl Constraint for Angle {
     }
 
     fn operands(&self) -> Vec<Operand> {
-        std::iter::once(self.a)
-            .chain(self.b)
-            .map(Operand::Coordinates)
-            .collect()
+        super::body_operands(self.a, self.b)
     }
 
     fn check(&self, dim: usize) -> Result<(), String> {

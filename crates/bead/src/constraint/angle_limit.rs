@@ -53,10 +53,7 @@ impl Constraint for AngleLimit {
     }
 
     fn operands(&self) -> Vec<Operand> {
-        std::iter::once(self.a)
-            .chain(self.b)
-            .map(Operand::Coordinates)
-            .collect()
+        super::body_operands(self.a, self.b)
     }
 
     fn kind(&self) -> ConstraintKind {

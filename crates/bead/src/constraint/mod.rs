@@ -231,6 +231,17 @@ impl ConstraintEval<'_> {
     }
 }
 
+/// The coordinates of body `a`, and of `b` if given (angle-type joints against a body or the world).
+pub(crate) fn body_operands(
+    a: crate::body::BodyId,
+    b: Option<crate::body::BodyId>,
+) -> Vec<Operand> {
+    std::iter::once(a)
+        .chain(b)
+        .map(Operand::Coordinates)
+        .collect()
+}
+
 /// Checks a constraint between the coordinates of one or two rigid bodies: 2D only, two different
 /// bodies, and a finite parameter.
 pub(crate) fn check_rigid_pair(

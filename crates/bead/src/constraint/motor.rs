@@ -67,10 +67,7 @@ impl Constraint for Motor {
     }
 
     fn operands(&self) -> Vec<Operand> {
-        std::iter::once(self.a)
-            .chain(self.b)
-            .map(Operand::Coordinates)
-            .collect()
+        super::body_operands(self.a, self.b)
     }
 
     fn kind(&self) -> ConstraintKind {
