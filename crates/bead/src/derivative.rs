@@ -437,7 +437,13 @@ impl Evaluator {
         // closing faster is an impact for the event logic (contact::impact): given to the solve,
         // its feedback damping would stop it softly within a step and leak momentum. One opening
         // faster is leaving: handled, it would be held back and fed energy.
-        let closing = |i: usize| settings.impacts && self.c_dot[i].abs() > settings.rest_speed;
+        // A violated row (g < 0) recovering under its feedback stays, whatever its speed: left
+        // out, gravity would push it back in and it would hover in penetration.
+        let closing = |i: usize| {
+            settings.impacts
+                && (self.c_dot[i] < -settings.rest_speed
+                    || (self.c[i] >= 0.0 && self.c_dot[i] > settings.rest_speed))
+        };
         let active: Vec<bool> = (0..m)
             .map(|i| {
                 self.layout.inequality[i] && self.c[i] <= settings.contact_tolerance && !closing(i)

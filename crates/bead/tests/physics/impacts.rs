@@ -196,8 +196,7 @@ fn oblique_collision_conserves_momentum() {
 }
 
 /// A pile of 200 balls falling into a box and settling: no ball overlaps another or leaves the
-/// box by more than 2e-4 m (1% of a radius) at any step. Measured: 1.3e-4 m; exact resting
-/// contact of the whole stack is not reached yet (see the issue notes).
+/// box by more than 2e-5 m (0.1% of a radius) at any step. Measured: 1.3e-5 m.
 #[test]
 fn two_hundred_ball_pile_settles_without_penetration() {
     let r = 0.02;
@@ -223,7 +222,7 @@ fn two_hundred_ball_pile_settles_without_penetration() {
         "200 balls: max constraint violation over the run {worst:.2e}, final overlap {overlap:.2e}"
     );
     assert!(
-        worst < 2e-4 && overlap < 2e-4,
+        worst < 2e-5 && overlap < 2e-5,
         "violation {worst:e}, overlap {overlap:e}"
     );
 }
