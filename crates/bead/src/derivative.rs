@@ -188,8 +188,10 @@ pub(crate) struct Evaluator {
     pub(crate) constraint_force: Vec<f64>,
     tmp: Vec<f64>,
     pub(crate) solver: Box<dyn crate::solve::LinearSolver>,
-    /// The last solve's statistics.
+    /// The last solve's statistics (iterations summed over its active-set passes).
     pub(crate) last_solve: SolveInfo,
+    /// Solves the last evaluation needed to choose its inequality rows (1 without inequalities).
+    pub(crate) active_set_passes: usize,
     /// Rows in the solve: every equality row, and the inequality rows in `F⁺` (seed 004).
     pub(crate) handled: Vec<bool>,
     /// Whether a persistent `F⁺` (Platt, improved) has been chosen yet.
@@ -223,6 +225,7 @@ impl Evaluator {
             tmp: Vec::new(),
             solver,
             last_solve: SolveInfo::default(),
+            active_set_passes: 0,
             handled: Vec::new(),
             handled_initialized: false,
             tendency: Vec::new(),
@@ -402,6 +405,7 @@ impl Evaluator {
         let info = self
             .solver
             .solve(&matrix, &self.masked_rhs, &mut self.lambda, params)?;
+        self.active_set_passes += 1;
         self.last_solve.iterations += info.iterations;
         self.last_solve.residual = self.last_solve.residual.max(info.residual);
         self.layout
@@ -450,6 +454,7 @@ impl Evaluator {
             })
             .collect();
         self.last_solve = SolveInfo::default();
+        self.active_set_passes = 0;
         match method {
             M::Platt | M::Improved => {
                 if !self.handled_initialized {

@@ -125,6 +125,9 @@ pub struct StepStats {
     pub solver_iterations: usize,
     /// Largest final relative residual among them.
     pub solver_residual: f64,
+    /// Most multiplier solves one evaluation needed to choose its inequality rows (Jonquet's
+    /// passes, or the complementarity pivots); 1 without inequality constraints.
+    pub active_set_passes: usize,
 }
 
 /// A constraint and the name it is reported by.
@@ -1117,6 +1120,10 @@ impl Dynamics for Stage<'_> {
                 .evaluate(self.model, self.settings, t, q, v, a)?;
         }
         self.stats.evaluations += 1;
+        self.stats.active_set_passes = self
+            .stats
+            .active_set_passes
+            .max(self.evaluator.active_set_passes.max(1));
         self.stats.solver_iterations = self
             .stats
             .solver_iterations

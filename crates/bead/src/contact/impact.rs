@@ -273,4 +273,5 @@ fn accumulate(total: &mut StepStats, s: StepStats) {
     total.evaluations += s.evaluations;
     total.solver_iterations = total.solver_iterations.max(s.solver_iterations);
     total.solver_residual = total.solver_residual.max(s.solver_residual);
+    total.active_set_passes = total.active_set_passes.max(s.active_set_passes);
 }
