@@ -132,10 +132,18 @@ impl BlockSparse {
 
     /// `x = Jᵀ y`.
     pub fn mul_transpose(&self, y: &[f64], x: &mut [f64]) {
+        self.mul_transpose_rows(y, None, x);
+    }
+
+    /// `x = Jᵀ y` using only the rows where `rows` is true (all rows for `None`).
+    pub fn mul_transpose_rows(&self, y: &[f64], rows: Option<&[bool]>, x: &mut [f64]) {
         x.fill(0.0);
         for blk in &self.blocks {
             let vals = &self.values[blk.offset..blk.offset + blk.nrows * blk.ncols];
             for (r, row) in vals.chunks_exact(blk.ncols).enumerate() {
+                if rows.is_some_and(|m| !m[blk.row + r]) {
+                    continue;
+                }
                 let yr = y[blk.row + r];
                 if yr != 0.0 {
                     for (xc, a) in x[blk.col..blk.col + blk.ncols].iter_mut().zip(row) {

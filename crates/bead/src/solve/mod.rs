@@ -180,17 +180,7 @@ impl<'a> MultiplierMatrix<'a> {
 
     /// `out = J W Jᵀ x`, using `tmp` (length = number of coordinates) as scratch.
     pub fn apply(&self, x: &[f64], out: &mut [f64], tmp: &mut [f64]) {
-        match self.mask {
-            None => self.jacobian.mul_transpose(x, tmp),
-            Some(mask) => {
-                let masked: Vec<f64> = x
-                    .iter()
-                    .zip(mask)
-                    .map(|(v, m)| if *m { *v } else { 0.0 })
-                    .collect();
-                self.jacobian.mul_transpose(&masked, tmp);
-            }
-        }
+        self.jacobian.mul_transpose_rows(x, self.mask, tmp);
         for (t, w) in tmp.iter_mut().zip(self.inv_mass) {
             *t *= w;
         }
