@@ -1081,12 +1081,13 @@ impl System {
                 })
             })
             .collect();
+        let (max_abs_c, max_abs_c_dot) = ev.constraint_errors();
         Ok(Diagnostics {
             time: self.t,
             kinetic_energy,
             potential_energy,
-            max_abs_c: ev.constraint_errors().0,
-            max_abs_c_dot: ev.constraint_errors().1,
+            max_abs_c,
+            max_abs_c_dot,
             solver_iterations: ev.last_solve.iterations,
             solver_residual: ev.last_solve.residual,
             constraints,
