@@ -45,6 +45,18 @@ pub enum EvalError {
     /// A force or a constraint produced a NaN or an infinity.
     #[error("{0} is not finite")]
     NonFinite(String),
+    /// The constraint error grew past [`Settings::divergence_limit`]: the integration is
+    /// unstable, and the numbers that follow would mean nothing.
+    #[error(
+        "max |C| = {max_abs_c:.3e} exceeds the divergence limit {limit}: the simulation diverged \
+         (try a smaller dt, another integrator, or weaker feedback)"
+    )]
+    Diverged {
+        /// The largest constraint error at the failing evaluation.
+        max_abs_c: f64,
+        /// The limit it crossed.
+        limit: f64,
+    },
 }
 
 /// Where each constraint's rows, operands and Jacobian blocks live.

@@ -99,6 +99,13 @@ pub struct Settings {
     /// Impacts slower than this (m/s for the built-ins) are perfectly inelastic, so that a
     /// bouncing ball comes to rest after finitely many bounces instead of a Zeno cascade.
     pub rest_speed: f64,
+    /// A step fails as diverged when the constraint error max |C| (equalities, and inequalities
+    /// below zero) exceeds this, in the constraints' units (metres and radians for the
+    /// built-ins). An unstable integration stays finite long after its numbers stop meaning
+    /// anything; this reports it as soon as a rod is off by more than a metre. Raise it for
+    /// models whose constraints are legitimately that far from satisfied (a model kilometres
+    /// wide, or one started far off its constraints on purpose).
+    pub divergence_limit: f64,
 }
 
 impl Default for Settings {
@@ -112,6 +119,7 @@ impl Default for Settings {
             impacts: true,
             restitution: 0.0,
             rest_speed: 1e-3,
+            divergence_limit: 1.0,
         }
     }
 }
@@ -277,6 +285,12 @@ impl System {
             return Err(ModelError::Setting(format!(
                 "solver tolerance must be positive, got {}",
                 settings.solve.tolerance
+            )));
+        }
+        if !(settings.divergence_limit > 0.0) {
+            return Err(ModelError::Setting(format!(
+                "the divergence limit must be positive, got {}",
+                settings.divergence_limit
             )));
         }
         if let Some(p) = settings.projection
@@ -1119,6 +1133,14 @@ impl Dynamics for Stage<'_> {
         } else {
             self.evaluator
                 .evaluate(self.model, self.settings, t, q, v, a)?;
+            // An unstable integration stays finite long after it stops meaning anything, while C
+            // grows geometrically (1e-6 to 1e150 in a few dozen steps): stop at the first stage
+            // past the limit. Only stepping checks; a query at any state (diagnostics) may not fail.
+            let (max_abs_c, _) = self.evaluator.constraint_errors();
+            let limit = self.settings.divergence_limit;
+            if max_abs_c > limit {
+                return Err(EvalError::Diverged { max_abs_c, limit });
+            }
         }
         self.stats.evaluations += 1;
         self.stats.active_set_passes = self
