@@ -97,7 +97,7 @@ struct Overrides {
     /// euler | symplectic-euler | midpoint | rk4.
     #[arg(long)]
     integrator: Option<String>,
-    /// cg | dense | gauss-seidel.
+    /// cg | sparse | dense | gauss-seidel.
     #[arg(long)]
     solver: Option<String>,
     /// platt | improved | jonquet | lcp (inequality constraints).

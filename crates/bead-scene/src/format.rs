@@ -67,7 +67,7 @@ pub struct Simulation {
     /// `euler`, `symplectic-euler`, `midpoint` or `rk4` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub integrator: Option<String>,
-    /// `cg` (default), `dense` or `gauss-seidel`.
+    /// `cg` (default), `sparse`, `dense` or `gauss-seidel`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver: Option<String>,
     /// Relative residual of the λ solve (default 1e-10).

@@ -1,5 +1,5 @@
 //! `chain`: one RK4 step of a swinging chain of n links, n = 10 … 10 000, with the matrix-free
-//! conjugate gradient and (up to n = 1000) the dense solver.
+//! conjugate gradient, the sparse LDLᵀ and (up to n = 1000) the dense solver.
 //!
 //! The chain is 1 m long (links of 1/n m, particles of 1/n kg), released 45° below horizontal and
 //! stepped continuously, so CG's warm start sees realistic changes of λ. dt = 1e-5 s keeps RK4
@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use bead::models::chain;
-use bead::solve::{ConjugateGradient, Dense, LinearSolver};
+use bead::solve::{ConjugateGradient, Dense, LinearSolver, SparseLdlt};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 
 const DT: f64 = 1e-5;
@@ -46,6 +46,12 @@ fn bench_chain(c: &mut Criterion) {
             "chain/rk4-cg/{n}: CG iterations per solve (last step, max of 4 stages): {}",
             stats.solver_iterations
         );
+    }
+    for n in [10, 100, 1000, 10_000] {
+        let mut sys = swinging_chain(n, Box::new(SparseLdlt::default()));
+        group.bench_function(BenchmarkId::new("rk4-sparse", n), |b| {
+            b.iter(|| sys.step(DT).unwrap());
+        });
     }
     for n in [10, 100, 1000] {
         let mut sys = swinging_chain(n, Box::new(Dense::default()));

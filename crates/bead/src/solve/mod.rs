@@ -12,10 +12,12 @@
 mod cg;
 mod dense;
 mod gauss_seidel;
+mod sparse_ldlt;
 
 pub use cg::ConjugateGradient;
 pub use dense::Dense;
 pub use gauss_seidel::GaussSeidel;
+pub use sparse_ldlt::SparseLdlt;
 
 use std::fmt::Debug;
 
@@ -96,7 +98,7 @@ pub enum SolveError {
 /// `lambda` holds the previous solution on entry (a warm start for iterative solvers) and the new
 /// one on return.
 pub trait LinearSolver: Debug + Send {
-    /// Short name (`"cg"`, `"dense"`, `"gauss-seidel"`).
+    /// Short name (`"cg"`, `"dense"`, `"gauss-seidel"`, `"sparse"`).
     fn name(&self) -> &'static str;
 
     /// Solves `a λ = b` in place.
@@ -110,7 +112,7 @@ pub trait LinearSolver: Debug + Send {
 }
 
 /// The solver called `name` in scene files and on the command line (`cg`, `dense`,
-/// `gauss-seidel`).
+/// `gauss-seidel`, `sparse`).
 ///
 /// ```
 /// assert_eq!(bead::solve::by_name("dense").unwrap().name(), "dense");
@@ -121,12 +123,13 @@ pub fn by_name(name: &str) -> Option<Box<dyn LinearSolver>> {
         "cg" => Box::new(ConjugateGradient::default()),
         "dense" => Box::new(Dense::default()),
         "gauss-seidel" => Box::new(GaussSeidel::default()),
+        "sparse" => Box::new(SparseLdlt::default()),
         _ => return None,
     })
 }
 
 /// The names [`by_name`] accepts.
-pub const SOLVER_NAMES: [&str; 3] = ["cg", "dense", "gauss-seidel"];
+pub const SOLVER_NAMES: [&str; 4] = ["cg", "dense", "gauss-seidel", "sparse"];
 
 /// The operator `J W Jᵀ`, applied without ever being formed (seed 000 §4.4), with the few
 /// extra views direct and row-wise solvers need.
@@ -318,6 +321,7 @@ mod tests {
             Box::new(ConjugateGradient::default()),
             Box::new(Dense::default()),
             Box::new(GaussSeidel::default()),
+            Box::new(SparseLdlt::default()),
         ]
     }
 

@@ -16,9 +16,10 @@ mod moving_targets;
 mod pendulum;
 mod redundancy;
 mod rigid;
+mod solvers;
 mod surfaces;
 
-use bead::solve::{ConjugateGradient, Dense, GaussSeidel, LinearSolver};
+use bead::solve::{ConjugateGradient, Dense, GaussSeidel, LinearSolver, SparseLdlt};
 
 /// One of each solver, for tests that must hold whatever the solver.
 pub fn solvers() -> Vec<Box<dyn LinearSolver>> {
@@ -26,6 +27,7 @@ pub fn solvers() -> Vec<Box<dyn LinearSolver>> {
         Box::new(ConjugateGradient::default()),
         Box::new(Dense::default()),
         Box::new(GaussSeidel::default()),
+        Box::new(SparseLdlt::default()),
     ]
 }
 
