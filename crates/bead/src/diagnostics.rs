@@ -21,7 +21,7 @@ pub struct Diagnostics {
     pub solver_iterations: usize,
     /// Relative residual of the last λ solve.
     pub solver_residual: f64,
-    /// Each constraint's rows, multipliers and forces.
+    /// Each constraint's rows, multipliers and forces, in the order the constraints were added.
     pub constraints: Vec<ConstraintReport>,
 }
 
@@ -33,7 +33,12 @@ impl Diagnostics {
 
     /// The report of one constraint.
     pub fn constraint(&self, id: ConstraintId) -> Option<&ConstraintReport> {
-        self.constraints.iter().find(|c| c.id == id)
+        // Reports come in the order constraints were added, which is the order of their ids:
+        // renderers look every constraint up once per frame, so keep this logarithmic.
+        self.constraints
+            .binary_search_by_key(&id.index(), |c| c.id.index())
+            .ok()
+            .map(|i| &self.constraints[i])
     }
 }
 

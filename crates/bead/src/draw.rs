@@ -9,6 +9,8 @@
 //! Coordinates are world metres with 3 components (z = 0 in 2D); projection is the renderer's.
 
 use crate::body::{Body, BodyId, BodyKind, ParticleId};
+use crate::constraint::ConstraintId;
+use crate::force::ForceId;
 use crate::point::{Point, point_position, point_velocity};
 
 /// What a primitive stands for; renderers choose colours and widths from it.
@@ -39,8 +41,70 @@ pub enum Role {
     ConstraintForce,
 }
 
+/// The piece of the model that the primitives drawn next belong to (see [`Canvas::begin`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Item<'a> {
+    /// A body (particle or rigid body).
+    Body(BodyId),
+    /// A force.
+    Force(ForceId),
+    /// A constraint, with its multipliers λ (one per row) when the drawing was given
+    /// diagnostics. For a rod, λ < 0 is tension.
+    Constraint {
+        /// The constraint.
+        id: ConstraintId,
+        /// Its multipliers, if known.
+        lambda: Option<&'a [f64]>,
+    },
+}
+
 /// The drawing primitives a renderer implements.
+///
+/// Only the primitives are required. [`Canvas::begin`] tells a renderer which piece of the model
+/// the primitives that follow belong to, for renderers that colour rods by their load or let the
+/// user pick what they click on; others ignore it.
+///
+/// ```
+/// use bead::draw::{Canvas, Item, Role};
+/// use bead::{constraint::Distance, Particle, System};
+///
+/// /// Collects the multipliers of the rods as they are drawn.
+/// #[derive(Default)]
+/// struct RodLoads { current: Option<f64>, loads: Vec<f64> }
+///
+/// impl Canvas for RodLoads {
+///     fn begin(&mut self, item: Item<'_>) {
+///         self.current = match item {
+///             Item::Constraint { lambda: Some(l), .. } => Some(l[0]),
+///             _ => None,
+///         };
+///     }
+///     fn line(&mut self, _: [f64; 3], _: [f64; 3], role: Role) {
+///         if let (Role::Rod, Some(l)) = (role, self.current) {
+///             self.loads.push(l);
+///         }
+///     }
+///     fn disc(&mut self, _: [f64; 3], _: f64, _: Role) {}
+///     fn zigzag(&mut self, _: [f64; 3], _: [f64; 3], _: Role) {}
+///     fn circle(&mut self, _: [f64; 3], _: f64, _: [f64; 3], _: Role) {}
+///     fn marker(&mut self, _: [f64; 3], _: Role) {}
+///     fn arrow(&mut self, _: [f64; 3], _: [f64; 3], _: Role) {}
+/// }
+///
+/// let (mut sys, _, _) = bead::models::pendulum(1.0, 0.0, 1.0)?;
+/// let d = sys.diagnostics().unwrap();
+/// let mut canvas = RodLoads::default();
+/// sys.draw(&mut canvas, Some(&d));
+/// // A bob of 1 kg hanging at rest: the rod pulls with 9.81 N (λ < 0 is tension).
+/// assert!((canvas.loads[0] + 9.81).abs() < 1e-9);
+/// # Ok::<(), bead::ModelError>(())
+/// ```
 pub trait Canvas {
+    /// The primitives that follow belong to `item`, until the next call.
+    fn begin(&mut self, item: Item<'_>) {
+        let _ = item;
+    }
     /// A filled disc (a particle).
     fn disc(&mut self, center: [f64; 3], radius: f64, role: Role);
     /// A straight segment.
@@ -143,6 +207,7 @@ impl View<'_> {
     pub(crate) fn draw_bodies(&self, canvas: &mut dyn Canvas) {
         for (i, body) in self.bodies.iter().enumerate() {
             let Some(body) = body else { continue };
+            canvas.begin(Item::Body(BodyId(i)));
             let at = self.position(&center(i, body));
             if let BodyKind::Rigid2d { shape, .. } = &body.kind {
                 self.draw_rigid(i, shape.as_ref(), canvas);

@@ -11,7 +11,7 @@ use crate::body::{Body, BodyId, BodyKind, Particle, ParticleId, RigidBody, Rigid
 use crate::constraint::{Constraint, ConstraintId};
 use crate::derivative::{EvalError, Evaluator, Layout};
 use crate::diagnostics::{ConstraintReport, Diagnostics};
-use crate::draw::{Canvas, Role, View};
+use crate::draw::{Canvas, Item, Role, View};
 use crate::error::{ModelError, StepError, StepFailure, WorstConstraint};
 use crate::force::{Force, ForceId};
 use crate::integrate::{Dynamics, Integrator, Rk4};
@@ -992,15 +992,34 @@ impl System {
     /// arrow (newtons; the renderer scales it).
     pub fn draw(&self, canvas: &mut dyn Canvas, constraint_forces: Option<&Diagnostics>) {
         let view = self.view();
-        for force in self.model.forces.iter().flatten() {
-            force.draw(&view, canvas);
+        for (i, force) in self.model.forces.iter().enumerate() {
+            if let Some(force) = force {
+                canvas.begin(Item::Force(ForceId(i)));
+                force.draw(&view, canvas);
+            }
         }
-        for entry in self.model.constraints.iter().flatten() {
-            entry.constraint.draw(&view, canvas);
+        let lambda = |id: ConstraintId| {
+            constraint_forces
+                .and_then(|d| d.constraint(id))
+                .map(|r| r.lambda.as_slice())
+        };
+        for (i, entry) in self.model.constraints.iter().enumerate() {
+            if let Some(entry) = entry {
+                let id = ConstraintId(i);
+                canvas.begin(Item::Constraint {
+                    id,
+                    lambda: lambda(id),
+                });
+                entry.constraint.draw(&view, canvas);
+            }
         }
         view.draw_bodies(canvas);
         if let Some(d) = constraint_forces {
             for report in &d.constraints {
+                canvas.begin(Item::Constraint {
+                    id: report.id,
+                    lambda: Some(&report.lambda),
+                });
                 for (body, f) in &report.forces {
                     let Ok(b) = self.body(*body) else { continue };
                     if !b.mass.is_finite() {
