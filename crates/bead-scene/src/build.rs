@@ -7,7 +7,7 @@ use bead::constraint::{
     Angle, AngleLimit, Constraint, ConstraintKind, Distance, Gear, HalfPlane, Linear, Motor, Nail,
     NonPenetration, OnCircle, OnLine, OnPlane, OnSphere, Prismatic, RackAndPinion, Revolute, Weld,
 };
-use bead::force::{ConstantForce, Drag, Force, Gravity, Spring, Torque, TorsionSpring};
+use bead::force::{ConstantForce, Drag, Force, ForceId, Gravity, Spring, Torque, TorsionSpring};
 use bead::solve::SolveParams;
 use bead::{
     BodyId, ConstraintId, Feedback, Motion, Particle, ParticleId, Point, Projection, RigidBody,
@@ -31,10 +31,17 @@ pub struct Model {
     pub particles: Vec<(String, ParticleId)>,
     /// Rigid bodies in file order, with their names.
     pub bodies: Vec<(String, RigidBodyId)>,
+    /// Forces in file order.
+    pub forces: Vec<ForceId>,
     /// Constraints in file order.
     pub constraints: Vec<NamedConstraint>,
     /// How to run it.
     pub run: RunSettings,
+    /// The scene file with every default that comes from the initial geometry written out (rod
+    /// and rope lengths, spring rest lengths and angles, nail locations, circle and sphere radii,
+    /// joint angles): the same model, whatever positions the file is later given. An editor keeps
+    /// this, so that moving a particle never changes a rod's length behind the user's back.
+    pub resolved: SceneFile,
 }
 
 /// A constraint of the model with the name its output columns use.
@@ -132,6 +139,9 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
         radii,
     };
 
+    // The file with every default taken from the initial geometry written out, as it is used.
+    let mut resolved = file.clone();
+    let mut forces = Vec::with_capacity(file.forces.len());
     let mut force_names: HashMap<&str, usize> = HashMap::new();
     for (i, spec) in file.forces.iter().enumerate() {
         let path = format!("forces[{i}]");
@@ -144,10 +154,12 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
             )
             .hint(format!("forces[{first}] already has this name")));
         }
-        let force = make_force(spec, &path, &lookup, &system)?;
-        system
-            .add_force_boxed(force)
-            .map_err(|e| SceneError::at(&path, e.to_string()))?;
+        let force = make_force(&mut resolved.forces[i], &path, &lookup, &system)?;
+        forces.push(
+            system
+                .add_force_boxed(force)
+                .map_err(|e| SceneError::at(&path, e.to_string()))?,
+        );
     }
 
     let mut constraints: Vec<NamedConstraint> = Vec::with_capacity(file.constraints.len());
@@ -169,7 +181,7 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
                 "constraints[{j}] is already called '{name}' (unnamed constraints are c<index>)"
             )));
         }
-        let constraint = make_constraint(spec, &path, &lookup, &system)?;
+        let constraint = make_constraint(&mut resolved.constraints[i], &path, &lookup, &system)?;
         let rows = constraint.rows(dim);
         let inequality = constraint.kind() == ConstraintKind::Inequality;
         let mut reactions: Vec<(String, BodyId)> = Vec::new();
@@ -247,8 +259,10 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
         system,
         particles,
         bodies,
+        forces,
         constraints,
         run,
+        resolved,
     })
 }
 
@@ -613,7 +627,7 @@ fn add_body(system: &mut System, spec: &BodySpec, path: &str) -> Result<RigidBod
 }
 
 fn make_force(
-    spec: &ForceSpec,
+    spec: &mut ForceSpec,
     path: &str,
     names: &Names<'_>,
     system: &System,
@@ -645,7 +659,7 @@ fn make_force(
                     non_negative(&format!("{path}.rest_length"), *l)?;
                     *l
                 }
-                None => distance(system, &a, &b),
+                None => *rest_length.insert(distance(system, &a, &b)),
             };
             Box::new(Spring::new(a, b, *stiffness, *damping, rest))
         }
@@ -672,7 +686,7 @@ fn make_force(
                     finite(&format!("{path}.rest_angle"), *r)?;
                     *r
                 }
-                None => relative_angle(system, a, b),
+                None => *rest_angle.insert(relative_angle(system, a, b)),
             };
             Box::new(match b {
                 Some(b) => TorsionSpring::new(a, b, *stiffness, *damping, rest),
@@ -687,7 +701,7 @@ fn make_force(
 }
 
 fn make_constraint(
-    spec: &ConstraintSpec,
+    spec: &mut ConstraintSpec,
     path: &str,
     names: &Names<'_>,
     system: &System,
@@ -698,7 +712,12 @@ fn make_constraint(
             let p = names.point(&format!("{path}.point"), point)?;
             let motion = match at {
                 Some(at) => location(&format!("{path}.at"), at, dim)?,
-                None => Motion::fixed(&position(system, &p)[..dim]),
+                None => {
+                    let x = position(system, &p)[..dim].to_vec();
+                    let motion = Motion::fixed(&x);
+                    *at = Some(Location::Fixed(x));
+                    motion
+                }
             };
             Box::new(Nail::moving(p, motion))
         }
@@ -722,7 +741,7 @@ fn make_constraint(
                         )
                         .hint("give `length`, or move one of the particles"));
                     }
-                    l
+                    *length.insert(l)
                 }
             };
             Box::new(Distance::new(a, b, length))
@@ -736,7 +755,7 @@ fn make_constraint(
         } => {
             let p = names.point(&format!("{path}.point"), point)?;
             let c = location(&format!("{path}.center"), center, dim)?;
-            let r = radius_or_initial(path, *radius, system, &p, &c)?;
+            let r = *radius.insert(radius_or_initial(path, *radius, system, &p, &c)?);
             let mut circle = OnCircle::new(p, c, r);
             if let Some(n) = normal {
                 if dim != 3 {
@@ -757,7 +776,7 @@ fn make_constraint(
         } => {
             let p = names.point(&format!("{path}.point"), point)?;
             let c = location(&format!("{path}.center"), center, dim)?;
-            let r = radius_or_initial(path, *radius, system, &p, &c)?;
+            let r = *radius.insert(radius_or_initial(path, *radius, system, &p, &c)?);
             Box::new(OnSphere::new(p, c, r))
         }
         ConstraintSpec::OnLine {
@@ -780,7 +799,13 @@ fn make_constraint(
         }
         ConstraintSpec::Weld { between, angle, .. } => {
             let [a, b] = pair(path, between, names)?;
-            let angle = angle_or_initial(path, *angle, system, a.body(), Some(b.body()))?;
+            let angle = *angle.insert(angle_or_initial(
+                path,
+                *angle,
+                system,
+                a.body(),
+                Some(b.body()),
+            )?);
             Box::new(Weld::new(a, b, angle))
         }
         ConstraintSpec::Prismatic {
@@ -791,7 +816,13 @@ fn make_constraint(
         } => {
             let [a, b] = pair(path, between, names)?;
             let axis = direction(&format!("{path}.axis"), axis, 2)?;
-            let angle = angle_or_initial(path, *angle, system, a.body(), Some(b.body()))?;
+            let angle = *angle.insert(angle_or_initial(
+                path,
+                *angle,
+                system,
+                a.body(),
+                Some(b.body()),
+            )?);
             Box::new(Prismatic::new(a, b, [axis[0], axis[1]], angle))
         }
         ConstraintSpec::Angle {
@@ -801,7 +832,13 @@ fn make_constraint(
             ..
         } => {
             let (a, b) = names.one_or_two(path, between, body)?;
-            let angle = angle_or_initial(path, *angle, system, a.body(), b.map(|b| b.body()))?;
+            let angle = *angle.insert(angle_or_initial(
+                path,
+                *angle,
+                system,
+                a.body(),
+                b.map(|b| b.body()),
+            )?);
             Box::new(match b {
                 Some(b) => Angle::new(a, b, angle),
                 None => Angle::to_world(a, angle),
@@ -848,7 +885,7 @@ fn make_constraint(
             positive(&format!("{path}.radius"), *radius)?;
             let n = (axis[0] * axis[0] + axis[1] * axis[1]).sqrt();
             let p = system.coordinates(rack);
-            let c = (axis[0] * p[0] + axis[1] * p[1]) / n + radius * system.coordinates(pinion)[2];
+            let c = (axis[0] * p[0] + axis[1] * p[1]) / n + *radius * system.coordinates(pinion)[2];
             Box::new(RackAndPinion::new(rack, pinion, &axis, *radius, c))
         }
         ConstraintSpec::HalfPlane {
@@ -887,7 +924,7 @@ fn make_constraint(
                     positive(&format!("{path}.length"), *l)?;
                     *l
                 }
-                None => distance(system, &a, &b),
+                None => *length.insert(distance(system, &a, &b)),
             };
             positive(&format!("{path}.length"), length)?;
             Box::new(NonPenetration::rope(a, b, length))

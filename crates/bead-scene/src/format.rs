@@ -17,19 +17,19 @@ pub struct SceneFile {
     /// Time stepping and solver settings.
     pub simulation: Simulation,
     /// The particles, in order (trajectory.csv columns follow this order).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub particles: Vec<ParticleSpec>,
     /// The 2D rigid bodies, in order (their trajectory.csv columns follow the particles').
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bodies: Vec<BodySpec>,
     /// The forces.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub forces: Vec<ForceSpec>,
     /// The constraints, in order (constraints.csv columns follow this order).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub constraints: Vec<ConstraintSpec>,
     /// Groups of particles kept apart by generated non-penetration constraints.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub contacts: Vec<ContactsSpec>,
 }
 

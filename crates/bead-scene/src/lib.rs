@@ -144,6 +144,66 @@ impl Scene {
     }
 }
 
+impl SceneFile {
+    /// Builds the system this scene describes. `origin` names it in errors, which name the field
+    /// but no line: a scene made in memory (by an editor, say) has no text to point into.
+    ///
+    /// ```
+    /// use bead_scene::{Format, Scene};
+    /// let scene = Scene::load(std::path::Path::new("../../scenes/pendulum.toml"))?;
+    /// let mut file = scene.build()?.resolved;
+    /// file.particles[1].mass = Some(bead_scene::format::MassSpec::Kilograms(2.0));
+    /// let model = file.build("edited pendulum")?;
+    /// assert_eq!(model.system.mass(model.particles[1].1.body()).unwrap(), 2.0);
+    /// # Ok::<(), bead_scene::SceneError>(())
+    /// ```
+    pub fn build(&self, origin: &str) -> Result<Model, SceneError> {
+        build::build(self).map_err(|mut e| {
+            e.file = origin.to_string();
+            e
+        })
+    }
+
+    /// The scene as TOML or JSON text, which [`Scene::parse`] reads back to an equal
+    /// `SceneFile`.
+    ///
+    /// ```
+    /// use bead_scene::{Format, Scene};
+    /// let scene = Scene::load(std::path::Path::new("../../scenes/double_pendulum.toml"))?;
+    /// for format in [Format::Toml, Format::Json] {
+    ///     let text = scene.file.to_text(format)?;
+    ///     assert_eq!(Scene::parse(&text, format, "saved")?.file, scene.file);
+    /// }
+    /// # Ok::<(), bead_scene::SceneError>(())
+    /// ```
+    pub fn to_text(&self, format: Format) -> Result<String, SceneError> {
+        let mut file = self.clone();
+        // JSON has no infinity (serde_json would write null): anchors are written as the word.
+        let bodies = file
+            .bodies
+            .iter_mut()
+            .flat_map(|b| [b.mass.as_mut(), b.inertia.as_mut()]);
+        let particles = file.particles.iter_mut().map(|p| p.mass.as_mut());
+        for m in particles.chain(bodies).flatten() {
+            if *m == format::MassSpec::Kilograms(f64::INFINITY) {
+                *m = format::MassSpec::Word("infinity".into());
+            }
+        }
+        let text = match format {
+            Format::Toml => toml::to_string(&file).map_err(|e| e.to_string()),
+            Format::Json => serde_json::to_string_pretty(&file).map_err(|e| e.to_string()),
+        };
+        text.map_err(|message| SceneError {
+            file: file.name.clone().unwrap_or_default(),
+            line: None,
+            column: None,
+            field: None,
+            message: format!("cannot write the scene: {message}"),
+            hint: None,
+        })
+    }
+}
+
 fn syntax_error(
     origin: &str,
     line: Option<usize>,
