@@ -145,7 +145,7 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
     let mut force_names: HashMap<&str, usize> = HashMap::new();
     for (i, spec) in file.forces.iter().enumerate() {
         let path = format!("forces[{i}]");
-        if let Some(name) = force_name(spec)
+        if let Some(name) = spec.name()
             && let Some(first) = force_names.insert(name, i)
         {
             return Err(SceneError::at(
@@ -165,7 +165,7 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
     let mut constraints: Vec<NamedConstraint> = Vec::with_capacity(file.constraints.len());
     for (i, spec) in file.constraints.iter().enumerate() {
         let path = format!("constraints[{i}]");
-        let name = constraint_name(spec).map_or_else(|| format!("c{i}"), str::to_string);
+        let name = spec.name().map_or_else(|| format!("c{i}"), str::to_string);
         if name.is_empty() {
             return Err(SceneError::at(
                 format!("{path}.name"),
@@ -1090,17 +1090,6 @@ fn distance(system: &System, a: &Point, b: &Point) -> f64 {
     (0..3).map(|i| (x[i] - y[i]).powi(2)).sum::<f64>().sqrt()
 }
 
-fn force_name(spec: &ForceSpec) -> Option<&str> {
-    match spec {
-        ForceSpec::Gravity { name, .. }
-        | ForceSpec::Constant { name, .. }
-        | ForceSpec::Spring { name, .. }
-        | ForceSpec::Torque { name, .. }
-        | ForceSpec::TorsionSpring { name, .. }
-        | ForceSpec::Drag { name, .. } => name.as_deref(),
-    }
-}
-
 fn constraint_restitution(spec: &ConstraintSpec) -> Option<f64> {
     match spec {
         ConstraintSpec::HalfPlane { restitution, .. }
@@ -1109,29 +1098,6 @@ fn constraint_restitution(spec: &ConstraintSpec) -> Option<f64> {
         | ConstraintSpec::Linear { restitution, .. }
         | ConstraintSpec::AngleLimit { restitution, .. } => *restitution,
         _ => None,
-    }
-}
-
-fn constraint_name(spec: &ConstraintSpec) -> Option<&str> {
-    match spec {
-        ConstraintSpec::Nail { name, .. }
-        | ConstraintSpec::Distance { name, .. }
-        | ConstraintSpec::OnCircle { name, .. }
-        | ConstraintSpec::OnSphere { name, .. }
-        | ConstraintSpec::OnLine { name, .. }
-        | ConstraintSpec::OnPlane { name, .. }
-        | ConstraintSpec::HalfPlane { name, .. }
-        | ConstraintSpec::NonPenetration { name, .. }
-        | ConstraintSpec::Rope { name, .. }
-        | ConstraintSpec::Linear { name, .. }
-        | ConstraintSpec::AngleLimit { name, .. }
-        | ConstraintSpec::Revolute { name, .. }
-        | ConstraintSpec::Weld { name, .. }
-        | ConstraintSpec::Prismatic { name, .. }
-        | ConstraintSpec::Angle { name, .. }
-        | ConstraintSpec::Motor { name, .. }
-        | ConstraintSpec::Gear { name, .. }
-        | ConstraintSpec::RackAndPinion { name, .. } => name.as_deref(),
     }
 }
 

@@ -590,3 +590,171 @@ pub enum MotionSpec {
         phase: f64,
     },
 }
+
+impl SceneFile {
+    /// The same scene started `t0` seconds later: every prescribed motion is shifted so that
+    /// the new scene's time `t` is the old scene's `t + t0` (positions and velocities are left as
+    /// they are). An editor that captured a model at `t0` saves it with this, as a scene that
+    /// starts at 0.
+    ///
+    /// ```
+    /// use bead_scene::format::{Location, MotionSpec};
+    /// use bead_scene::{Format, Scene};
+    /// let scene = Scene::load(std::path::Path::new("../../scenes/moving_nail.toml"))?;
+    /// let later = scene.file.starting_at(0.5);
+    /// // The pivot circles at 6 rad/s: half a second later its phase has advanced by 3 rad.
+    /// let phase = |f: &bead_scene::SceneFile| match f.constraints[0].location() {
+    ///     Some(Location::Moving(MotionSpec::Circle { phase, .. })) => *phase,
+    ///     _ => panic!("a circling nail"),
+    /// };
+    /// assert!((phase(&later) - phase(&scene.file) - 3.0).abs() < 1e-12);
+    /// # Ok::<(), bead_scene::SceneError>(())
+    /// ```
+    pub fn starting_at(&self, t0: f64) -> SceneFile {
+        let mut file = self.clone();
+        for spec in &mut file.constraints {
+            if let Some(Location::Moving(motion)) = spec.location_mut() {
+                match motion {
+                    MotionSpec::Linear { start, velocity } => {
+                        for (x, v) in start.iter_mut().zip(velocity.iter()) {
+                            *x += v * t0;
+                        }
+                    }
+                    MotionSpec::Circle {
+                        angular_velocity: w,
+                        phase,
+                        ..
+                    }
+                    | MotionSpec::Oscillation {
+                        angular_frequency: w,
+                        phase,
+                        ..
+                    } => *phase += *w * t0,
+                }
+            }
+        }
+        file
+    }
+}
+
+impl PointRef {
+    /// The particle or body the point belongs to.
+    pub fn owner(&self) -> &str {
+        match self {
+            PointRef::Particle(name) | PointRef::OnBody { body: name, .. } => name,
+        }
+    }
+}
+
+impl ForceSpec {
+    /// The name the file gives it, if any.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            ForceSpec::Gravity { name, .. }
+            | ForceSpec::Constant { name, .. }
+            | ForceSpec::Spring { name, .. }
+            | ForceSpec::Torque { name, .. }
+            | ForceSpec::TorsionSpring { name, .. }
+            | ForceSpec::Drag { name, .. } => name.as_deref(),
+        }
+    }
+
+    /// The particles and bodies it acts on, by name (none for the forces on everything).
+    pub fn references(&self) -> Vec<&str> {
+        match self {
+            ForceSpec::Gravity { .. } | ForceSpec::Drag { .. } => vec![],
+            ForceSpec::Constant { point, .. } => vec![point.owner()],
+            ForceSpec::Spring { between, .. } => between.iter().map(PointRef::owner).collect(),
+            ForceSpec::Torque { body, .. } => vec![body],
+            ForceSpec::TorsionSpring { between, body, .. } => one_or_two(between, body),
+        }
+    }
+}
+
+impl ConstraintSpec {
+    /// The name the file gives it, if any (the model calls it `c<index>` otherwise).
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            ConstraintSpec::Nail { name, .. }
+            | ConstraintSpec::Distance { name, .. }
+            | ConstraintSpec::OnCircle { name, .. }
+            | ConstraintSpec::OnSphere { name, .. }
+            | ConstraintSpec::OnLine { name, .. }
+            | ConstraintSpec::OnPlane { name, .. }
+            | ConstraintSpec::HalfPlane { name, .. }
+            | ConstraintSpec::NonPenetration { name, .. }
+            | ConstraintSpec::Rope { name, .. }
+            | ConstraintSpec::Linear { name, .. }
+            | ConstraintSpec::AngleLimit { name, .. }
+            | ConstraintSpec::Revolute { name, .. }
+            | ConstraintSpec::Weld { name, .. }
+            | ConstraintSpec::Prismatic { name, .. }
+            | ConstraintSpec::Angle { name, .. }
+            | ConstraintSpec::Motor { name, .. }
+            | ConstraintSpec::Gear { name, .. }
+            | ConstraintSpec::RackAndPinion { name, .. } => name.as_deref(),
+        }
+    }
+
+    /// The particles and bodies it holds, by name.
+    pub fn references(&self) -> Vec<&str> {
+        match self {
+            ConstraintSpec::Nail { point, .. }
+            | ConstraintSpec::OnCircle { point, .. }
+            | ConstraintSpec::OnSphere { point, .. }
+            | ConstraintSpec::OnLine { point, .. }
+            | ConstraintSpec::OnPlane { point, .. }
+            | ConstraintSpec::HalfPlane { point, .. }
+            | ConstraintSpec::Linear { point, .. } => vec![point.owner()],
+            ConstraintSpec::Distance { between, .. }
+            | ConstraintSpec::Revolute { between, .. }
+            | ConstraintSpec::Weld { between, .. }
+            | ConstraintSpec::Prismatic { between, .. }
+            | ConstraintSpec::NonPenetration { between, .. }
+            | ConstraintSpec::Rope { between, .. } => between.iter().map(PointRef::owner).collect(),
+            ConstraintSpec::Angle { between, body, .. }
+            | ConstraintSpec::Motor { between, body, .. }
+            | ConstraintSpec::AngleLimit { between, body, .. } => one_or_two(between, body),
+            ConstraintSpec::Gear { between, .. } => between.iter().map(String::as_str).collect(),
+            ConstraintSpec::RackAndPinion { rack, pinion, .. } => vec![rack, pinion],
+        }
+    }
+
+    /// Where it holds its point, for the kinds that hold a point at a location that may move.
+    pub fn location(&self) -> Option<&Location> {
+        match self {
+            ConstraintSpec::Nail { at, .. } => at.as_ref(),
+            ConstraintSpec::OnCircle { center, .. } | ConstraintSpec::OnSphere { center, .. } => {
+                Some(center)
+            }
+            ConstraintSpec::OnLine { through, .. }
+            | ConstraintSpec::OnPlane { through, .. }
+            | ConstraintSpec::HalfPlane { through, .. } => Some(through),
+            _ => None,
+        }
+    }
+
+    /// [`ConstraintSpec::location`], mutably.
+    pub fn location_mut(&mut self) -> Option<&mut Location> {
+        match self {
+            ConstraintSpec::Nail { at, .. } => at.as_mut(),
+            ConstraintSpec::OnCircle { center, .. } | ConstraintSpec::OnSphere { center, .. } => {
+                Some(center)
+            }
+            ConstraintSpec::OnLine { through, .. }
+            | ConstraintSpec::OnPlane { through, .. }
+            | ConstraintSpec::HalfPlane { through, .. } => Some(through),
+            _ => None,
+        }
+    }
+}
+
+/// The names of `between = [a, b]` or `body = a`.
+fn one_or_two<'a>(between: &'a Option<[String; 2]>, body: &'a Option<String>) -> Vec<&'a str> {
+    between
+        .iter()
+        .flatten()
+        .chain(body.iter())
+        .map(String::as_str)
+        .collect()
+}
