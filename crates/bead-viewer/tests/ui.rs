@@ -1,70 +1,477 @@
-//! The viewer driven headlessly (egui_kittest): open a scene, play it, grab the pendulum's bob
-//! and drag it, and check the model — the bob follows the mouse and the rod keeps its length.
+//! The viewer driven headlessly, as a user drives it (egui_kittest): open a scene, play it, grab
+//! a particle and drag it, build a model with the tools — add a rod between two particles by
+//! dragging, nail one — run it and check the physics, edit it in the inspector, switch the
+//! integrator and solver while it runs, save it and read it back.
 
 #![allow(clippy::unwrap_used)]
 
+use std::path::{Path, PathBuf};
+
 use bead_scene::Format;
-use bead_viewer::App;
+use bead_scene::format::ConstraintSpec;
+use bead_viewer::{App, Document, Selection, Tool};
+use eframe::egui::{self, Pos2, accesskit::Role};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
-fn pendulum() -> App {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../scenes/pendulum.toml"
-    ))
-    .unwrap();
-    App::from_scene_text(&text, Format::Toml, "pendulum.toml")
+fn scenes() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes")
 }
 
 fn harness(app: App) -> Harness<'static, App> {
-    Harness::builder()
-        .with_size([800.0, 600.0])
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), app)
+    let mut h = Harness::builder()
+        .with_size([1200.0, 800.0])
+        // One frame is 1/60 s of real time: the viewer steps the model by as much.
+        .with_step_dt(1.0 / 60.0)
+        .build_ui_state(|ui, app: &mut App| app.ui(ui), app);
+    h.run_steps(2);
+    h
+}
+
+fn pendulum() -> App {
+    App::open(&scenes().join("pendulum.toml"))
+}
+
+/// Two particles standing free, 0.6 m apart sideways and 0.3 m down, under gravity.
+const TWO_PARTICLES: &str = r#"
+format = 1
+name = "two particles"
+[simulation]
+dimension = 2
+dt = 0.001
+duration = 10.0
+[[particles]]
+name = "a"
+position = [0.0, 0.0]
+radius = 0.03
+[[particles]]
+name = "b"
+position = [0.6, -0.3]
+radius = 0.03
+[[forces]]
+kind = "gravity"
+g = [0.0, -9.81]
+"#;
+
+/// Drags the mouse from `from` to `to` in small moves, as a hand does (egui starts a drag only
+/// past a threshold), and releases there.
+fn drag(h: &mut Harness<'static, App>, from: Pos2, to: Pos2) {
+    h.hover_at(from);
+    h.run_steps(1);
+    h.drag_at(from);
+    h.run_steps(1);
+    for k in 1..=10 {
+        h.hover_at(from + (to - from) * (k as f32 / 10.0));
+        h.run_steps(1);
+    }
+    h.drop_at(to);
+    h.run_steps(2);
+}
+
+fn click(h: &mut Harness<'static, App>, at: Pos2) {
+    h.hover_at(at);
+    h.run_steps(1);
+    h.drag_at(at);
+    h.run_steps(1);
+    h.drop_at(at);
+    h.run_steps(2);
+}
+
+fn distance(app: &App, a: &str, b: &str) -> f64 {
+    let sys = &app.model().system;
+    let id = |n: &str| {
+        app.model()
+            .particles
+            .iter()
+            .find(|(m, _)| m == n)
+            .unwrap()
+            .1
+    };
+    let (x, y) = (sys.position(id(a)), sys.position(id(b)));
+    ((x[0] - y[0]).powi(2) + (x[1] - y[1]).powi(2)).sqrt()
 }
 
 #[test]
-fn play_button_runs_the_scene() {
+fn play_step_and_reset() {
     let mut h = harness(pendulum());
-    h.run_steps(2);
     assert!(!h.state().running());
+    h.get_by_label("Step").click();
+    h.run_steps(1);
+    assert_eq!(h.state().model().system.steps(), 1, "one step of dt");
     h.get_by_label("Play").click();
-    h.run_steps(5);
+    h.run_steps(30);
     assert!(h.state().running());
-    let t = h.state().model().unwrap().system.time();
-    assert!(t > 0.0, "time advanced: {t}");
+    let t = h.state().model().system.time();
+    // 30 frames of 1/60 s in real time.
+    assert!((t - 0.501).abs() < 0.02, "t = {t}");
+    h.get_by_label("Pause").click();
+    h.run_steps(1);
+    let paused = h.state().model().system.time();
+    assert!(paused >= t && !h.state().running());
+    h.run_steps(10);
+    assert_eq!(h.state().model().system.time(), paused, "paused");
+    h.get_by_label("Reset").click();
+    h.run_steps(1);
+    assert_eq!(h.state().model().system.time(), 0.0);
+    assert!(!h.state().running());
 }
 
 #[test]
 fn dragging_the_bob_pulls_it_and_the_rod_holds() {
     let mut h = harness(pendulum());
-    h.run_steps(2);
-    let model = h.state().model().unwrap();
+    let model = h.state().model();
     let (pivot, bob) = (model.particles[0].1, model.particles[1].1);
     let start = h.state().screen_position(bob).unwrap();
-    let start_x = model.system.position(bob).to_vec();
+    let x0 = h.state().model().system.position(bob).to_vec();
+    h.hover_at(start);
+    h.run_steps(1);
     h.drag_at(start);
     h.run_steps(1);
-    // Move the pointer to the left of the bob; dragging past egui's threshold starts the grab.
-    let to = eframe::egui::pos2(start.x - 150.0, start.y);
+    // Move the pointer to the left of the bob; past egui's threshold the grab starts.
+    let to = egui::pos2(start.x - 150.0, start.y);
     for k in 1..=10 {
-        h.hover_at(eframe::egui::pos2(start.x - 15.0 * k as f32, start.y));
+        h.hover_at(egui::pos2(start.x - 15.0 * k as f32, start.y));
         h.run_steps(1);
     }
-    h.hover_at(to);
     h.state_mut().set_running(true);
     h.run_steps(60);
-    assert_eq!(h.state().grabbed(), Some(bob));
-    let system = &h.state().model().unwrap().system;
-    let x = system.position(bob).to_vec();
+    assert_eq!(h.state().grabbed(), Some(bead::Point::from(bob)));
+    let sys = &h.state().model().system;
+    let x = sys.position(bob).to_vec();
     assert!(
-        x[0] < start_x[0] - 0.05,
-        "the bob moved toward the mouse: {start_x:?} → {x:?}"
+        x[0] < x0[0] - 0.05,
+        "the bob moved toward the mouse: {x0:?} → {x:?}"
     );
-    let p = system.position(pivot);
+    let p = sys.position(pivot);
     let length = ((x[0] - p[0]).powi(2) + (x[1] - p[1]).powi(2)).sqrt();
     assert!((length - 1.0).abs() < 1e-6, "rod length {length}");
     h.drop_at(to);
     h.run_steps(2);
     assert_eq!(h.state().grabbed(), None);
+    assert_eq!(sys_forces(&h), 1, "the mouse spring is gone; gravity stays");
+}
+
+/// A rigid body is grabbed by the point under the mouse, not by its centre: the mouse spring
+/// holds that body point, which then follows the mouse while the joints hold.
+#[test]
+fn a_rigid_body_is_grabbed_by_the_point_under_the_mouse() {
+    let mut h = harness(App::open(&scenes().join("four_bar.toml")));
+    let app = h.state();
+    let (name, body) = app.model().bodies[1].clone();
+    let q = app.model().system.coordinates(body).to_vec();
+    // A point a little along the body's x axis from its centre.
+    let (s, c) = q[2].sin_cos();
+    let world = bead::Point::on_body(body, [0.0, 0.0]);
+    let centre = app.screen_point(&world).unwrap();
+    let along = egui::vec2(c as f32, -(s as f32)) * 6.0;
+    let at = centre + along;
+    h.hover_at(at);
+    h.run_steps(1);
+    h.drag_at(at);
+    h.run_steps(1);
+    for k in 1..=8 {
+        h.hover_at(at + egui::vec2(0.0, 5.0 * k as f32));
+        h.run_steps(1);
+    }
+    let grabbed = h.state().grabbed();
+    let Some(bead::Point::OnBody { body: b, local }) = grabbed else {
+        panic!(
+            "{name}: a body point is held: {grabbed:?} ({})",
+            h.state().status()
+        );
+    };
+    assert_eq!(b, body.body());
+    assert!(
+        local[0] > 0.0 && local[1].abs() < local[0],
+        "{local:?}: off the centre, along x"
+    );
+    assert_eq!(h.state().selection(), Some(&Selection::Body(name)));
+    h.drop_at(at + egui::vec2(0.0, 40.0));
+    h.run_steps(2);
+    assert_eq!(h.state().grabbed(), None);
+}
+
+fn sys_forces(h: &Harness<'static, App>) -> usize {
+    h.state().document().file().forces.len()
+}
+
+/// The issue's scenario: a rod added by dragging from one particle to another, one end nailed by
+/// a click, the model run: the rod keeps its length (1e-6) and the nail its particle, while the
+/// other end swings under gravity.
+#[test]
+fn a_rod_drawn_by_dragging_holds_and_a_nail_holds() {
+    let mut h = harness(App::from_scene_text(
+        TWO_PARTICLES,
+        Format::Toml,
+        "two.toml",
+    ));
+    let (a, b) = (
+        h.state().screen_position_of("a").unwrap(),
+        h.state().screen_position_of("b").unwrap(),
+    );
+    h.get_by_label("Rod").click();
+    h.run_steps(1);
+    assert_eq!(h.state().tool(), Tool::Rod);
+    drag(&mut h, a, b);
+    let file = h.state().document().file();
+    let Some(ConstraintSpec::Distance {
+        between,
+        length: Some(length),
+        ..
+    }) = file.constraints.first()
+    else {
+        panic!("a rod: {:?}", file.constraints);
+    };
+    let length = *length;
+    assert_eq!(
+        [between[0].owner(), between[1].owner()],
+        ["a", "b"],
+        "from a to b"
+    );
+    assert!((length - 0.45f64.sqrt()).abs() < 1e-12, "length {length}");
+    assert_eq!(h.state().selection(), Some(&Selection::Constraint(0)));
+
+    h.get_by_label("Nail").click();
+    h.run_steps(1);
+    click(&mut h, a);
+    assert!(
+        matches!(
+            h.state().document().file().constraints.get(1),
+            Some(ConstraintSpec::Nail { .. })
+        ),
+        "{:?}",
+        h.state().document().file().constraints
+    );
+
+    h.get_by_label("Play").click();
+    h.run_steps(120);
+    let app = h.state();
+    assert!(app.model().system.time() > 1.9, "ran 2 s");
+    let d = distance(app, "a", "b");
+    assert!((d - length).abs() < 1e-6, "rod length {d} vs {length}");
+    let sys = &app.model().system;
+    let xa = sys.position(app.model().particles[0].1);
+    assert!(
+        xa[0].abs() < 1e-6 && xa[1].abs() < 1e-6,
+        "the nail holds a: {xa:?}"
+    );
+    let xb = sys.position(app.model().particles[1].1);
+    assert!((xb[0] - 0.6).abs() > 0.05, "b swings: {xb:?}");
+}
+
+/// Building from nothing: particles by clicks, a rod dragged from a particle to empty space
+/// (which makes a new particle), a particle deleted by selecting it and pressing Delete.
+#[test]
+fn building_from_an_empty_scene() {
+    let mut h = harness(App::default());
+    assert!(h.state().model().particles.is_empty());
+    h.key_press(egui::Key::Num2);
+    h.run_steps(1);
+    assert_eq!(h.state().tool(), Tool::Particle);
+    let centre = h.state().canvas().unwrap().center();
+    click(&mut h, centre);
+    click(&mut h, centre + egui::vec2(120.0, 0.0));
+    assert_eq!(h.state().model().particles.len(), 2);
+    h.key_press(egui::Key::Num3);
+    h.run_steps(1);
+    let p1 = h.state().screen_position_of("p1").unwrap();
+    drag(&mut h, p1, p1 + egui::vec2(0.0, 100.0));
+    let app = h.state();
+    assert_eq!(
+        app.model().particles.len(),
+        3,
+        "the rod's free end made a particle"
+    );
+    assert_eq!(app.model().constraints.len(), 1);
+    assert!((distance(app, "p1", "p3") - distance(app, "p1", "p3")).abs() < 1e-12);
+
+    h.key_press(egui::Key::Num1);
+    h.run_steps(1);
+    let p1 = h.state().screen_position_of("p1").unwrap();
+    click(&mut h, p1);
+    assert_eq!(
+        h.state().selection(),
+        Some(&Selection::Particle("p1".into()))
+    );
+    h.key_press(egui::Key::Delete);
+    h.run_steps(2);
+    let app = h.state();
+    let names: Vec<&str> = app
+        .model()
+        .particles
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    assert_eq!(names, ["p2", "p3"]);
+    assert!(app.model().constraints.is_empty(), "the rod went with p1");
+    h.get_by_label("Play").click();
+    h.run_steps(10);
+    assert!(h.state().model().system.time() > 0.1, "and the rest runs");
+}
+
+/// A rod clicked in the grab tool is selected; its λ is plotted; the inspector changes its
+/// length, and the model takes the new length while it runs.
+#[test]
+fn the_inspector_edits_a_running_model() {
+    let mut h = harness(pendulum());
+    h.get_by_label("Play").click();
+    h.run_steps(20);
+    // Pause to aim at the rod, select it, and play on.
+    h.key_press(egui::Key::Space);
+    h.run_steps(1);
+    let app = h.state();
+    let (pivot, bob) = (app.model().particles[0].1, app.model().particles[1].1);
+    let (p, b) = (
+        app.screen_position(pivot).unwrap(),
+        app.screen_position(bob).unwrap(),
+    );
+    click(&mut h, p + (b - p) * 0.5);
+    assert_eq!(h.state().selection(), Some(&Selection::Constraint(0)));
+    h.key_press(egui::Key::Space);
+    h.run_steps(10);
+    let lambda: Vec<(f64, f64)> = h.state().history().lambda(0).collect();
+    assert!(
+        lambda.len() >= 8,
+        "λ of the selected rod is plotted: {}",
+        lambda.len()
+    );
+    assert!(lambda.iter().all(|(_, l)| *l < 0.0), "a hanging rod pulls");
+
+    h.get_by_role_and_label(Role::SpinButton, "length")
+        .set_value_accesskit(0.5);
+    h.run_steps(60);
+    let app = h.state();
+    let Some(ConstraintSpec::Distance { length, .. }) = app.document().file().constraints.first()
+    else {
+        panic!()
+    };
+    assert_eq!(*length, Some(0.5));
+    let d = distance(app, "pivot", "bob");
+    assert!((d - 0.5).abs() < 1e-3, "the rod pulled the bob in: {d}");
+    assert!(app.running(), "and it kept running");
+}
+
+/// Integrator, solver and feedback switched while the model runs.
+#[test]
+fn settings_switch_while_running() {
+    let mut h = harness(pendulum());
+    h.get_by_label("Play").click();
+    h.run_steps(5);
+    combo(&h, "rk4").click();
+    // A popup opens over a few frames.
+    h.run_steps(3);
+    h.get_by_label("midpoint").click();
+    h.run_steps(3);
+    combo(&h, "cg").click();
+    h.run_steps(3);
+    h.get_by_label("dense").click();
+    h.run_steps(1);
+    h.get_by_role_and_label(Role::SpinButton, "  k_s")
+        .set_value_accesskit(400.0);
+    h.run_steps(10);
+    let app = h.state();
+    let system = &app.model().system;
+    assert_eq!(system.integrator().name(), "midpoint");
+    assert_eq!(system.solver().name(), "dense");
+    assert_eq!(system.settings().feedback.ks, 400.0);
+    assert!(app.running() && system.time() > 0.2);
+    assert_eq!(
+        app.document().file().simulation.solver.as_deref(),
+        Some("dense")
+    );
+}
+
+/// The combo box showing `current`.
+fn combo<'h>(h: &'h Harness<'static, App>, current: &str) -> egui_kittest::Node<'h> {
+    h.get_all_by_role(Role::ComboBox)
+        .find(|n| n.value().as_deref() == Some(current))
+        .unwrap_or_else(|| panic!("no combo box shows {current}"))
+}
+
+/// Saved with the Save button, read back by `bead_scene`: the same scene, and it runs.
+#[test]
+fn save_and_reload_give_the_same_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pendulum.toml");
+    std::fs::copy(scenes().join("pendulum.toml"), &path).unwrap();
+    let mut h = harness(App::open(&path));
+    h.get_by_label("Particle").click();
+    h.run_steps(1);
+    let bob = h.state().screen_position_of("bob").unwrap();
+    click(&mut h, bob + egui::vec2(80.0, -40.0));
+    h.get_by_label("Spring").click();
+    h.run_steps(1);
+    let new = h.state().screen_position_of("p1").unwrap();
+    drag(&mut h, bob, new);
+    assert!(h.state().document().is_dirty());
+    h.get_by_label("Save").click();
+    h.run_steps(1);
+    assert!(!h.state().document().is_dirty(), "{}", h.state().status());
+
+    let saved = Document::open(&path).unwrap();
+    assert_eq!(saved.file(), &h.state().document().saved_scene());
+    assert_eq!(saved.model().system.q(), h.state().model().system.q());
+    assert_eq!(saved.file().forces.len(), 2, "gravity and the new spring");
+    // What the viewer saves, the scene loader builds and the engine steps.
+    let mut model = bead_scene::Scene::load(&path).unwrap().build().unwrap();
+    for _ in 0..100 {
+        model.system.step(model.run.dt).unwrap();
+    }
+}
+
+/// A file dropped on the window opens; with unsaved changes the viewer asks first.
+#[test]
+fn dropped_files_open_and_unsaved_changes_are_kept_until_discarded() {
+    #[derive(Debug)]
+    struct Dropped(PathBuf);
+    impl egui::DroppedFile for Dropped {
+        fn path(&self) -> &Path {
+            &self.0
+        }
+        fn bytes(&self) -> Result<Vec<u8>, String> {
+            std::fs::read(&self.0).map_err(|e| e.to_string())
+        }
+    }
+    let drop = |h: &mut Harness<'static, App>, name: &str| {
+        h.input_mut()
+            .dropped_files
+            .push(std::sync::Arc::new(Dropped(scenes().join(name))));
+        h.run_steps(2);
+    };
+    let mut h = harness(App::default());
+    drop(&mut h, "double_pendulum.toml");
+    assert_eq!(h.state().document().name(), "double pendulum");
+
+    h.key_press(egui::Key::Num5);
+    h.run_steps(1);
+    let a = h.state().screen_position_of("a").unwrap();
+    click(&mut h, a);
+    assert!(h.state().document().is_dirty());
+    drop(&mut h, "pendulum.toml");
+    assert!(h.state().asks_to_discard());
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    assert_eq!(h.state().document().name(), "double pendulum", "kept");
+    drop(&mut h, "pendulum.toml");
+    h.get_by_label("Discard").click();
+    h.run_steps(2);
+    assert_eq!(h.state().document().name(), "pendulum");
+}
+
+/// A scene that does not load is reported with its location, and the viewer stays usable.
+#[test]
+fn a_broken_scene_is_reported() {
+    let broken =
+        TWO_PARTICLES.replace("radius = 0.03\n[[particles]]", "radius = -1\n[[particles]]");
+    let mut h = harness(App::from_scene_text(&broken, Format::Toml, "broken.toml"));
+    let status = h.state().status().to_string();
+    assert!(
+        status.contains("broken.toml") && status.contains("particles[0].radius"),
+        "{status}"
+    );
+    h.key_press(egui::Key::Num2);
+    h.run_steps(1);
+    let centre = h.state().canvas().unwrap().center();
+    click(&mut h, centre);
+    assert_eq!(h.state().model().particles.len(), 1);
 }

@@ -1,0 +1,78 @@
+//! The toolbar: files, the run controls (play, pause, single step, reset, speed), the tools,
+//! and what to show.
+
+use eframe::egui;
+
+use crate::{App, Tool};
+
+impl App {
+    pub(crate) fn toolbar(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal_wrapped(|ui| {
+            ui.menu_button("New", |ui| {
+                if ui.button("2D scene").clicked() {
+                    self.request_new(2);
+                }
+                if ui.button("3D scene").clicked() {
+                    self.request_new(3);
+                }
+            });
+            if ui.button("Open…").on_hover_text("Ctrl+O").clicked() {
+                self.request_open_dialog();
+            }
+            if ui.button("Save").on_hover_text("Ctrl+S").clicked() {
+                self.save();
+            }
+            if ui.button("Save as…").clicked() {
+                self.save_as_dialog();
+            }
+            ui.separator();
+            let play = if self.running { "Pause" } else { "Play" };
+            if ui.button(play).on_hover_text("Space").clicked() {
+                self.set_running(!self.running);
+            }
+            if ui
+                .button("Step")
+                .on_hover_text("one step of the scene's dt")
+                .clicked()
+            {
+                self.set_running(false);
+                self.advance(1);
+            }
+            if ui
+                .button("Reset")
+                .on_hover_text("back to the model as loaded, or as it stood at the last edit")
+                .clicked()
+            {
+                self.reset();
+            }
+            ui.add(
+                egui::Slider::new(&mut self.speed, 0.01..=4.0)
+                    .logarithmic(true)
+                    .text("× real time"),
+            );
+            ui.separator();
+            for tool in Tool::ALL {
+                if ui
+                    .selectable_label(self.tool == tool, tool.label())
+                    .on_hover_text(tool.hint())
+                    .clicked()
+                {
+                    self.set_tool(tool);
+                }
+            }
+            ui.separator();
+            if ui
+                .button("Fit")
+                .on_hover_text("fit the model in the view")
+                .clicked()
+            {
+                self.view = None;
+            }
+            ui.checkbox(&mut self.show_forces, "forces")
+                .on_hover_text("each constraint's force Jᵀλ on each body, as arrows");
+            ui.checkbox(&mut self.show_tension, "tension")
+                .on_hover_text("colour rods by their force: red pulls, blue pushes");
+            ui.checkbox(&mut self.show_plots, "plots");
+        });
+    }
+}

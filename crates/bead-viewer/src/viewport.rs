@@ -1,0 +1,460 @@
+//! The central canvas: the model stepped in real time, drawn through the engine's
+//! [`bead::draw::Canvas`], and what a press, a click or a drag does with each [`Tool`].
+//!
+//! Picking uses where the previous frame drew each piece (the canvas records it), so whatever a
+//! constraint draws — a line, a circle, a marker — is what the user clicks on, with no per-type
+//! code here.
+
+use std::time::{Duration, Instant};
+
+use bead::force::MouseSpring;
+use bead::{Point, System};
+use bead_scene::format::PointRef;
+use eframe::egui::{self, Color32, PointerButton, Pos2, Sense, Stroke};
+
+use crate::canvas::{ARROW_LENGTH, Owner, Style, View, WorldPainter, pick};
+use crate::{App, Gesture, Grab, Selection, Tool, edit};
+
+/// Stiffness of the mouse spring per kilogram of what it holds (N/m per kg): it pulls a point
+/// toward the mouse with a natural frequency near 14 rad/s, whatever the mass.
+const GRAB_STIFFNESS: f64 = 200.0;
+/// How far from a piece a click still hits it, in points.
+const PICK_TOLERANCE: f32 = 8.0;
+/// Wall time a frame may spend simulating before it gives up keeping real time.
+const SIMULATION_BUDGET: Duration = Duration::from_millis(50);
+
+impl App {
+    pub(crate) fn viewport(&mut self, ui: &mut egui::Ui) {
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        let rect = response.rect;
+        self.canvas = Some(rect);
+        let mut view = match self.view {
+            Some(view) => view,
+            None => View::fit(&self.doc.model().system, rect),
+        };
+        view.place(rect);
+        zoom_and_pan(ui, &response, &mut view);
+        self.pointer(ui, &response, &mut view);
+        self.view = Some(view);
+        if self.running {
+            self.run_frame(ui);
+        }
+        let wanted = self.show_forces || self.show_tension || self.show_plots;
+        self.diagnostics = None;
+        if wanted {
+            match self.doc.model_mut().system.diagnostics() {
+                Ok(d) => self.diagnostics = Some(d),
+                Err(e) => {
+                    self.running = false;
+                    self.error(format!("stopped: {e}"));
+                }
+            }
+        }
+        if let Some(d) = &self.diagnostics {
+            let followed = match &self.selection {
+                Some(Selection::Constraint(i)) => self
+                    .doc
+                    .model()
+                    .constraints
+                    .get(*i)
+                    .map(|c| c.name.as_str()),
+                _ => None,
+            };
+            self.history.record(d, followed);
+        }
+        self.draw(&painter, &view);
+        self.overlays(ui, &painter, rect, &view);
+    }
+
+    /// Steps as far as real time (times the speed) went since the last frame, within the budget.
+    fn run_frame(&mut self, ui: &egui::Ui) {
+        // Measuring the frame budget: a 60 Hz frame's worth of steps every frame, however long
+        // frames take, so that the time per frame is that of a fixed amount of work.
+        let (frame, budget) = if self.measure.is_some() {
+            (1.0 / 60.0, Duration::MAX)
+        } else {
+            (
+                f64::from(ui.input(|i| i.stable_dt)).min(0.1),
+                SIMULATION_BUDGET,
+            )
+        };
+        let dt = self.doc.model().run.dt;
+        self.owed += frame * self.speed;
+        // A hair of tolerance so that 1/60 s of dt = 1/600 s is 10 steps, not 9.
+        let wanted = (self.owed / dt + 1e-6).floor() as usize;
+        let done = self.advance_within(wanted, budget);
+        self.behind = done < wanted;
+        self.owed = if self.behind {
+            // Do not try to catch up later: the model simply runs slower than real time.
+            0.0
+        } else {
+            (self.owed - done as f64 * dt).max(0.0)
+        };
+    }
+
+    /// Takes up to `steps` steps, stopping early past `budget`; returns how many it took.
+    pub(crate) fn advance_within(&mut self, steps: usize, budget: Duration) -> usize {
+        let dt = self.doc.model().run.dt;
+        let system = &mut self.doc.model_mut().system;
+        let start = Instant::now();
+        let mut done = 0;
+        let mut failure = None;
+        self.timing.simulate.time(|| {
+            while done < steps && start.elapsed() < budget {
+                if let Err(e) = system.step(dt) {
+                    failure = Some(e);
+                    break;
+                }
+                done += 1;
+            }
+        });
+        if let Some(e) = failure {
+            self.running = false;
+            self.error(format!("stopped: {e}"));
+        }
+        done
+    }
+
+    fn draw(&mut self, painter: &egui::Painter, view: &View) {
+        let style = Style {
+            tension: self.show_tension,
+            tension_scale: self.loads.rod,
+            arrows: self.show_forces,
+            arrow_scale: f64::from(ARROW_LENGTH) / self.loads.arrow.max(1e-12),
+            selected: self.selection.as_ref().and_then(|s| self.owner_of(s)),
+        };
+        let system = &self.doc.model().system;
+        let mut canvas = WorldPainter::new(painter, *view, style, &mut self.hits);
+        let diagnostics = self.diagnostics.as_ref();
+        self.timing
+            .draw
+            .time(|| system.draw(&mut canvas, diagnostics));
+        self.loads = canvas.loads;
+    }
+
+    fn overlays(&self, ui: &egui::Ui, painter: &egui::Painter, rect: egui::Rect, view: &View) {
+        let font = egui::FontId::proportional(12.0);
+        let text = ui.visuals().weak_text_color();
+        if let (Some(g), Some(p)) = (&self.gesture, ui.input(|i| i.pointer.hover_pos())) {
+            let color = if self.tool == Tool::Spring {
+                Color32::from_rgb(90, 160, 255)
+            } else {
+                Color32::from_rgb(255, 160, 0)
+            };
+            painter.line_segment([view.to_screen(g.at), p], Stroke::new(2.0, color));
+        }
+        let mut notes = Vec::new();
+        if self.show_tension && self.loads.rod > 0.0 {
+            notes.push(format!(
+                "rods: red pulls (tension), blue pushes; full colour at {:.3} N",
+                self.loads.rod
+            ));
+        }
+        if self.show_forces && self.loads.arrow > 0.0 {
+            notes.push(format!(
+                "constraint forces Jᵀλ: {ARROW_LENGTH:.0} pt = {:.3} N",
+                self.loads.arrow
+            ));
+        }
+        for (k, note) in notes.iter().enumerate() {
+            painter.text(
+                rect.left_bottom() + egui::vec2(8.0, -8.0 - 16.0 * k as f32),
+                egui::Align2::LEFT_BOTTOM,
+                note,
+                font.clone(),
+                text,
+            );
+        }
+        if self.doc.model().system.particles().next().is_none()
+            && self.doc.model().system.rigid_bodies().next().is_none()
+        {
+            painter.text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                "An empty scene: choose Particle (key 2) and click to add particles,\nthen Rod (3) and drag between them. Or open a scene file, or drop one here.",
+                egui::FontId::proportional(15.0),
+                text,
+            );
+        }
+        if ui.input(|i| !i.raw.hovered_files.is_empty()) {
+            painter.rect_filled(rect, 0.0, Color32::from_black_alpha(160));
+            painter.text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                "Drop a scene file (.toml or .json) to open it",
+                egui::FontId::proportional(20.0),
+                Color32::WHITE,
+            );
+        }
+    }
+
+    /// What the pointer does on the canvas, by tool.
+    fn pointer(&mut self, ui: &egui::Ui, response: &egui::Response, view: &mut View) {
+        let hover = response.interact_pointer_pos().or(response.hover_pos());
+        // A drag starts past egui's threshold: what it grabs is what was under the press.
+        let origin = ui.input(|i| i.pointer.press_origin());
+        let under = |p: Option<Pos2>| p.and_then(|p| pick(&self.hits, p, PICK_TOLERANCE));
+        let (under_hover, under_origin) = (under(hover), under(origin));
+        let drag_started = response.drag_started_by(PointerButton::Primary);
+        if response.clicked() {
+            self.click(under_hover, hover, view);
+        }
+        match self.tool {
+            Tool::Grab => {
+                if drag_started && let (Some(owner), Some(at)) = (under_origin, origin) {
+                    self.start_grab(owner, at, view);
+                }
+                match (self.grab, hover) {
+                    (Some(grab), Some(p)) => self.move_grab(&grab, p, view),
+                    // Dragging empty space pans.
+                    _ if response.dragged_by(PointerButton::Primary) => {
+                        view.pan(response.drag_delta());
+                    }
+                    _ => {}
+                }
+                if response.drag_stopped() {
+                    self.release();
+                }
+            }
+            Tool::Rod | Tool::Spring => {
+                if drag_started {
+                    self.gesture = under_origin.zip(origin).and_then(|(owner, at)| {
+                        let (from, point) = self.point_at(owner, at, view)?;
+                        let at = self.doc.model().system.point_position(&point).ok()?;
+                        Some(Gesture { from, at })
+                    });
+                    if self.gesture.is_none() {
+                        self.info("start the drag on a particle or a body");
+                    }
+                }
+                if response.drag_stopped()
+                    && let (Some(g), Some(p)) = (self.gesture.take(), hover)
+                {
+                    self.finish_gesture(g, under_hover, p, view);
+                }
+            }
+            Tool::Particle | Tool::Nail => {}
+        }
+    }
+
+    fn click(&mut self, owner: Option<Owner>, at: Option<Pos2>, view: &View) {
+        match (self.tool, owner, at) {
+            (Tool::Particle, None, Some(p)) => {
+                let dim = self.doc.model().system.dim();
+                let x = view.to_world(p, 0.0)[..dim].to_vec();
+                let (mass, radius) = (self.new.mass, self.new.radius);
+                if let Some(name) = self.apply("added a particle", |file| {
+                    Ok(edit::add_particle(file, x, mass, radius))
+                }) {
+                    self.selection = Some(Selection::Particle(name));
+                }
+            }
+            (Tool::Nail, Some(owner), Some(p)) => {
+                let Some((point_ref, point)) = self.point_at(owner, p, view) else {
+                    return;
+                };
+                let Ok(x) = self.doc.model().system.point_position(&point) else {
+                    return;
+                };
+                let at = x[..self.doc.model().system.dim()].to_vec();
+                self.apply("nailed or unnailed", |file| {
+                    edit::toggle_nail(file, &point_ref, at)
+                });
+            }
+            (_, owner, _) => {
+                self.selection = owner.and_then(|o| self.selection_of(o));
+                let text = self
+                    .selection
+                    .as_ref()
+                    .map(|s| format!("selected {}", self.describe(s)));
+                if let Some(text) = text {
+                    self.info(text);
+                }
+            }
+        }
+    }
+
+    fn start_grab(&mut self, owner: Owner, at: Pos2, view: &View) {
+        let Some((_, point)) = self.point_at(owner, at, view) else {
+            return;
+        };
+        self.selection = self.selection_of(owner);
+        let system = &mut self.doc.model_mut().system;
+        let (Ok(mass), Ok(x)) = (system.mass(point.body()), system.point_position(&point)) else {
+            return;
+        };
+        let depth = x[1];
+        let spring = if mass.is_finite() {
+            let k = GRAB_STIFFNESS * mass;
+            let c = 2.0 * (k * mass).sqrt();
+            let target = x[..system.dim()].to_vec();
+            match system.add_force(MouseSpring::new(point, &target, k, c)) {
+                Ok(id) => Some(id),
+                Err(_) => return,
+            }
+        } else if matches!(point, Point::Particle(_)) {
+            // An anchor does not respond to forces: it goes where it is dragged.
+            None
+        } else {
+            return;
+        };
+        self.grab = Some(Grab {
+            point,
+            spring,
+            depth,
+        });
+    }
+
+    fn move_grab(&mut self, grab: &Grab, p: Pos2, view: &View) {
+        let system = &mut self.doc.model_mut().system;
+        let dim = system.dim();
+        let target = view.to_world(p, grab.depth);
+        match (grab.spring, grab.point) {
+            (Some(id), _) => {
+                if let Some(spring) = system.force_mut::<MouseSpring>(id) {
+                    spring.set_target(&target[..dim]);
+                }
+            }
+            (None, Point::Particle(id)) => {
+                let _ = system.set_position(id, &target[..dim]);
+            }
+            _ => {}
+        }
+    }
+
+    fn finish_gesture(&mut self, g: Gesture, owner: Option<Owner>, p: Pos2, view: &View) {
+        let system = &self.doc.model().system;
+        let dim = system.dim();
+        let to = owner.and_then(|o| self.point_at(o, p, view));
+        let end = match &to {
+            Some((_, point)) => system.point_position(point).ok(),
+            None => Some(view.to_world(p, g.at[1])),
+        };
+        let Some(end) = end else { return };
+        let length = (0..3)
+            .map(|k| (end[k] - g.at[k]).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        if !(length > 1e-9) {
+            self.info("the two ends are at the same place");
+            return;
+        }
+        let (tool, new) = (self.tool, self.new);
+        let from = g.from;
+        let what = if tool == Tool::Rod {
+            "added a rod"
+        } else {
+            "added a spring"
+        };
+        let added = self.apply(what, |file| {
+            let to = match to {
+                Some((r, _)) => r,
+                None => PointRef::Particle(edit::add_particle(
+                    file,
+                    end[..dim].to_vec(),
+                    new.mass,
+                    new.radius,
+                )),
+            };
+            let between = [from, to];
+            if tool == Tool::Rod {
+                edit::add_rod(file, between, length).map(Selection::Constraint)
+            } else {
+                edit::add_spring(file, between, new.stiffness, new.damping, length)
+                    .map(Selection::Force)
+            }
+        });
+        if added.is_some() {
+            self.selection = added;
+        }
+    }
+
+    /// The scene point under `at` on the piece `owner`: a particle, or the point of a rigid body
+    /// under the pointer (in the body's frame).
+    fn point_at(&self, owner: Owner, at: Pos2, view: &View) -> Option<(PointRef, Point)> {
+        let Owner::Body(body) = owner else {
+            return None;
+        };
+        let model = self.doc.model();
+        if let Some((name, id)) = model.particles.iter().find(|(_, p)| p.body() == body) {
+            return Some((PointRef::Particle(name.clone()), Point::from(*id)));
+        }
+        let (name, id) = model.bodies.iter().find(|(_, b)| b.body() == body)?;
+        let local = body_local(&model.system, *id, view.to_world(at, 0.0));
+        Some((
+            PointRef::OnBody {
+                body: name.clone(),
+                local,
+            },
+            Point::on_body(*id, local),
+        ))
+    }
+
+    fn selection_of(&self, owner: Owner) -> Option<Selection> {
+        let model = self.doc.model();
+        match owner {
+            Owner::Body(b) => model
+                .particles
+                .iter()
+                .find(|(_, p)| p.body() == b)
+                .map(|(n, _)| Selection::Particle(n.clone()))
+                .or_else(|| {
+                    model
+                        .bodies
+                        .iter()
+                        .find(|(_, r)| r.body() == b)
+                        .map(|(n, _)| Selection::Body(n.clone()))
+                }),
+            Owner::Constraint(id) => model
+                .constraints
+                .iter()
+                .position(|c| c.id == id)
+                .map(Selection::Constraint),
+            Owner::Force(id) => model
+                .forces
+                .iter()
+                .position(|f| *f == id)
+                .map(Selection::Force),
+        }
+    }
+
+    pub(crate) fn owner_of(&self, selection: &Selection) -> Option<Owner> {
+        let model = self.doc.model();
+        match selection {
+            Selection::Particle(n) => model
+                .particles
+                .iter()
+                .find(|(m, _)| m == n)
+                .map(|(_, p)| Owner::Body(p.body())),
+            Selection::Body(n) => model
+                .bodies
+                .iter()
+                .find(|(m, _)| m == n)
+                .map(|(_, b)| Owner::Body(b.body())),
+            Selection::Constraint(i) => model.constraints.get(*i).map(|c| Owner::Constraint(c.id)),
+            Selection::Force(i) => model.forces.get(*i).map(|f| Owner::Force(*f)),
+        }
+    }
+}
+
+/// The body-frame coordinates of world point `x` on rigid body `body`.
+fn body_local(system: &System, body: bead::RigidBodyId, x: [f64; 3]) -> [f64; 2] {
+    let q = system.coordinates(body);
+    let (s, c) = q[2].sin_cos();
+    let (dx, dy) = (x[0] - q[0], x[1] - q[1]);
+    [c * dx + s * dy, -s * dx + c * dy]
+}
+
+/// Scrolling zooms about the pointer; dragging with the right or middle button pans.
+fn zoom_and_pan(ui: &egui::Ui, response: &egui::Response, view: &mut View) {
+    if let Some(p) = response.hover_pos() {
+        let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+        let factor = f64::from(zoom) * (f64::from(scroll) * 0.002).exp();
+        if factor != 1.0 {
+            view.zoom(factor, p);
+        }
+    }
+    if response.dragged_by(PointerButton::Secondary) || response.dragged_by(PointerButton::Middle) {
+        view.pan(response.drag_delta());
+    }
+}
