@@ -150,14 +150,17 @@ pub(crate) struct Hit {
     shape: HitShape,
 }
 
-/// The piece of the model drawn nearest to `p`, within `tolerance` points. Bodies win over what
-/// is attached to them when both are about as near: a click on a particle at the end of a rod
-/// means the particle.
+/// Radius within which a click means a particle however small it is drawn, points.
+const PARTICLE_TARGET: f32 = 4.0;
+
+/// The piece of the model drawn nearest to `p`, within `tolerance` points. A click inside a body
+/// means the body, even on a rod that ends there; anywhere else the nearest piece wins, so the
+/// rods between the particles of a dense mesh can be picked too.
 pub(crate) fn pick(hits: &[Hit], p: Pos2, tolerance: f32) -> Option<Owner> {
     hits.iter()
         .filter_map(|hit| {
             let d = match &hit.shape {
-                HitShape::Disc(c, r) => (p.distance(*c) - r).max(0.0),
+                HitShape::Disc(c, r) => (p.distance(*c) - r.max(PARTICLE_TARGET)).max(0.0),
                 HitShape::Segment(a, b) => segment_distance(p, *a, *b),
                 HitShape::Ring(c, r) => (p.distance(*c) - r).abs(),
                 HitShape::Polygon(v) if inside(p, v) => 0.0,
@@ -165,14 +168,10 @@ pub(crate) fn pick(hits: &[Hit], p: Pos2, tolerance: f32) -> Option<Owner> {
                     .map(|k| segment_distance(p, v[k], v[(k + 1) % v.len()]))
                     .fold(f32::INFINITY, f32::min),
             };
-            let bias = if matches!(hit.owner, Owner::Body(_)) {
-                4.0
-            } else {
-                0.0
-            };
-            (d <= tolerance).then_some((hit.owner, d - bias))
+            let outside_body = !(d == 0.0 && matches!(hit.owner, Owner::Body(_)));
+            (d <= tolerance).then_some((hit.owner, (outside_body, d)))
         })
-        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .min_by(|a, b| a.1.0.cmp(&b.1.0).then(a.1.1.total_cmp(&b.1.1)))
         .map(|(owner, _)| owner)
 }
 
@@ -323,7 +322,7 @@ impl Canvas for WorldPainter<'_> {
 
     fn disc(&mut self, center: [f64; 3], radius: f64, role: Role) {
         let c = self.view.to_screen(center);
-        let r = ((radius * self.view.scale) as f32).max(4.0);
+        let r = ((radius * self.view.scale) as f32).max(3.0);
         self.painter.circle_filled(c, r, color(role).0);
         if self.selected() {
             self.painter.circle_stroke(
@@ -443,7 +442,7 @@ mod tests {
         }
     }
 
-    /// A click picks the nearest thing drawn, preferring a particle to the rod it ends.
+    /// A click picks the nearest thing drawn; inside a particle, the particle.
     #[test]
     fn picking_prefers_bodies() {
         let (_, bob, rod) = bead::models::pendulum(1.0, 0.0, 1.0).unwrap();
@@ -459,7 +458,16 @@ mod tests {
             },
         ];
         assert_eq!(pick(&hits, Pos2::new(50.0, 3.0), 6.0), Some(rod));
-        assert_eq!(pick(&hits, Pos2::new(99.0, 2.0), 6.0), Some(bob));
+        assert_eq!(
+            pick(&hits, Pos2::new(99.0, 2.0), 6.0),
+            Some(bob),
+            "on the rod's end"
+        );
+        assert_eq!(
+            pick(&hits, Pos2::new(93.0, 0.0), 6.0),
+            Some(rod),
+            "beside the bob"
+        );
         assert_eq!(pick(&hits, Pos2::new(50.0, 30.0), 6.0), None);
     }
 }

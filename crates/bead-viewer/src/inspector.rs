@@ -9,9 +9,15 @@ use eframe::egui::{self, DragValue};
 
 use crate::{App, Selection, edit};
 
-/// `3` decimals of each component.
+/// Positions and velocities: 3 decimals of each component.
 fn vector(v: &[f64]) -> String {
     let parts: Vec<String> = v.iter().map(|x| format!("{x:.3}")).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// Constraint values and multipliers, which span many orders of magnitude: 4 significant digits.
+fn scientific(v: &[f64]) -> String {
+    let parts: Vec<String> = v.iter().map(|x| format!("{x:.3e}")).collect();
     format!("[{}]", parts.join(", "))
 }
 
@@ -269,9 +275,11 @@ impl App {
             .as_ref()
             .and_then(|d| d.constraint(named.id))
         {
-            ui.label(format!("C = {}", vector(&r.c)));
-            ui.label(format!("λ = {} (N for forces)", vector(&r.lambda)))
-                .on_hover_text("a rod's λ < 0 is tension; the force on each body is Jᵀλ");
+            ui.label(format!("C = {}", scientific(&r.c)));
+            ui.label(format!("λ = {}", scientific(&r.lambda)))
+                .on_hover_text(
+                    "newtons for a rod (λ < 0 is tension); the force on each body is Jᵀλ",
+                );
         }
         if let ConstraintSpec::Distance {
             length: Some(length),

@@ -50,7 +50,7 @@ use canvas::{Hit, Loads, View};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tool {
     /// Click to select; drag a particle or body to pull it with a mouse spring (an anchor moves
-    /// where it is dragged); drag empty space to pan.
+    /// where it is dragged) while the selection stays; drag empty space to pan.
     Grab,
     /// Click to add a particle.
     Particle,

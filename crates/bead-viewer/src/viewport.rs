@@ -15,9 +15,13 @@ use eframe::egui::{self, Color32, PointerButton, Pos2, Sense, Stroke};
 use crate::canvas::{ARROW_LENGTH, Owner, Style, View, WorldPainter, pick};
 use crate::{App, Gesture, Grab, Selection, Tool, edit};
 
-/// Stiffness of the mouse spring per kilogram of what it holds (N/m per kg): it pulls a point
-/// toward the mouse with a natural frequency near 14 rad/s, whatever the mass.
+/// Stiffness of the mouse spring per kilogram of the model's moving mass, N/m per kg: a point
+/// pulls what hangs on it, so the spring is sized by what the user moves (a pendulum's bob is
+/// pulled at 14 rad/s), not by the particle under the mouse (a cloth's corner weighs grams).
 const GRAB_STIFFNESS: f64 = 200.0;
+/// The mouse spring on its point alone stays this far inside the integrators' stability region:
+/// its frequency times dt at most.
+const GRAB_OMEGA_DT: f64 = 0.3;
 /// How far from a piece a click still hits it, in points.
 const PICK_TOLERANCE: f32 = 8.0;
 /// Wall time a frame may spend simulating before it gives up keeping real time.
@@ -278,14 +282,17 @@ impl App {
         let Some((_, point)) = self.point_at(owner, at, view) else {
             return;
         };
-        self.selection = self.selection_of(owner);
+        // The selection stays: a user pulls the model while watching the selected rod's λ.
+        let dt = self.doc.model().run.dt;
         let system = &mut self.doc.model_mut().system;
         let (Ok(mass), Ok(x)) = (system.mass(point.body()), system.point_position(&point)) else {
             return;
         };
         let depth = x[1];
         let spring = if mass.is_finite() {
-            let k = GRAB_STIFFNESS * mass;
+            let moving: f64 = system.view().masses().map(|(_, m)| m).sum();
+            let k = (GRAB_STIFFNESS * moving).min(mass * (GRAB_OMEGA_DT / dt).powi(2));
+            // Critically damped on the point itself.
             let c = 2.0 * (k * mass).sqrt();
             let target = x[..system.dim()].to_vec();
             match system.add_force(MouseSpring::new(point, &target, k, c)) {
