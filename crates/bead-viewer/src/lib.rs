@@ -168,6 +168,8 @@ pub struct App {
     show_forces: bool,
     show_tension: bool,
     show_plots: bool,
+    /// Anti-aliased drawing (egui's feathering).
+    smooth: bool,
     new: NewPieces,
     /// Loads seen when drawing the last frame: this frame's colour and arrow scales.
     loads: Loads,
@@ -221,6 +223,7 @@ impl App {
             show_forces: false,
             show_tension: true,
             show_plots: true,
+            smooth: true,
             new: NewPieces::default(),
             loads: Loads::default(),
             hits: Vec::new(),
@@ -425,6 +428,8 @@ impl App {
     /// Draws the viewer and handles its input: everything a frame does.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         self.timing.frame_started();
+        let smooth = self.smooth;
+        ui.ctx().tessellation_options_mut(|o| o.feathering = smooth);
         self.files_input(ui);
         self.shortcuts(ui);
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));

@@ -73,6 +73,10 @@ impl App {
             ui.checkbox(&mut self.show_tension, "tension")
                 .on_hover_text("colour rods by their force: red pulls, blue pushes");
             ui.checkbox(&mut self.show_plots, "plots");
+            ui.checkbox(&mut self.smooth, "smooth").on_hover_text(
+                "anti-aliased lines; without it drawing is faster where OpenGL runs in software \
+                 (no GPU): the 30×30 curtain goes from about 40 to 50 frames per second",
+            );
         });
     }
 }
