@@ -39,8 +39,10 @@ pub struct Model {
     pub run: RunSettings,
     /// The scene file with every default that comes from the initial geometry written out (rod
     /// and rope lengths, spring rest lengths and angles, nail locations, circle and sphere radii,
-    /// joint angles): the same model, whatever positions the file is later given. An editor keeps
-    /// this, so that moving a particle never changes a rod's length behind the user's back.
+    /// joint angles), and every constraint named (`c<index>` unless the file named it): the same
+    /// model, whatever positions the file is later given and whatever is added or removed. An
+    /// editor keeps this, so that moving a particle never changes a rod's length behind the
+    /// user's back, and deleting a constraint never renames the others.
     pub resolved: SceneFile,
 }
 
@@ -181,6 +183,8 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
                 "constraints[{j}] is already called '{name}' (unnamed constraints are c<index>)"
             )));
         }
+        // A name from the constraint's place would change when an earlier one is removed.
+        *resolved.constraints[i].name_mut() = Some(name.clone());
         let constraint = make_constraint(&mut resolved.constraints[i], &path, &lookup, &system)?;
         let rows = constraint.rows(dim);
         let inequality = constraint.kind() == ConstraintKind::Inequality;

@@ -696,6 +696,30 @@ impl ConstraintSpec {
         }
     }
 
+    /// Its name, to set it.
+    pub fn name_mut(&mut self) -> &mut Option<String> {
+        match self {
+            ConstraintSpec::Nail { name, .. }
+            | ConstraintSpec::Distance { name, .. }
+            | ConstraintSpec::OnCircle { name, .. }
+            | ConstraintSpec::OnSphere { name, .. }
+            | ConstraintSpec::OnLine { name, .. }
+            | ConstraintSpec::OnPlane { name, .. }
+            | ConstraintSpec::HalfPlane { name, .. }
+            | ConstraintSpec::NonPenetration { name, .. }
+            | ConstraintSpec::Rope { name, .. }
+            | ConstraintSpec::Linear { name, .. }
+            | ConstraintSpec::AngleLimit { name, .. }
+            | ConstraintSpec::Revolute { name, .. }
+            | ConstraintSpec::Weld { name, .. }
+            | ConstraintSpec::Prismatic { name, .. }
+            | ConstraintSpec::Angle { name, .. }
+            | ConstraintSpec::Motor { name, .. }
+            | ConstraintSpec::Gear { name, .. }
+            | ConstraintSpec::RackAndPinion { name, .. } => name,
+        }
+    }
+
     /// The particles and bodies it holds, by name.
     pub fn references(&self) -> Vec<&str> {
         match self {

@@ -88,6 +88,24 @@ fn resolved_defaults_do_not_follow_the_particles() {
             assert!(rest_length.is_some());
         }
     }
+    // Every constraint is named, so removing one does not rename the others.
+    let names: Vec<String> = file
+        .constraints
+        .iter()
+        .map(|c| c.name().unwrap().to_string())
+        .collect();
+    let mut fewer = file.clone();
+    fewer.constraints.remove(0);
+    let rebuilt = fewer.build("fewer").unwrap();
+    let kept: Vec<&str> = rebuilt
+        .constraints
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(
+        kept,
+        names[1..].iter().map(String::as_str).collect::<Vec<_>>()
+    );
     let before = scene.build().unwrap().system.diagnostics().unwrap();
     for p in &mut file.particles {
         p.position[0] += 0.25 * p.position[1];
