@@ -18,9 +18,11 @@ pub enum Selection {
     Particle(String),
     /// A rigid body, by name.
     Body(String),
-    /// A constraint, by its index in the file.
-    Constraint(usize),
-    /// A force, by its index in the file.
+    /// A constraint, by name (every constraint of a resolved scene has one, and keeps it when
+    /// others are added or removed).
+    Constraint(String),
+    /// A force, by its index in the file (forces are added at the end, and only the selected
+    /// one is removed).
     Force(usize),
 }
 
@@ -55,16 +57,20 @@ pub fn add_particle(file: &mut SceneFile, position: Vec<f64>, mass: f64, radius:
     name
 }
 
-/// Adds a rod of `length` metres between two points; returns its index among the constraints.
-pub fn add_rod(file: &mut SceneFile, between: [PointRef; 2], length: f64) -> Result<usize, String> {
+/// Adds a rod of `length` metres between two points; returns its name.
+pub fn add_rod(
+    file: &mut SceneFile,
+    between: [PointRef; 2],
+    length: f64,
+) -> Result<String, String> {
     check_pair(file, &between)?;
     let name = fresh("rod", file.constraints.iter().filter_map(|c| c.name()));
     file.constraints.push(ConstraintSpec::Distance {
         between,
         length: Some(length),
-        name: Some(name),
+        name: Some(name.clone()),
     });
-    Ok(file.constraints.len() - 1)
+    Ok(name)
 }
 
 /// Adds a damped spring (stiffness N/m, damping N·s/m, rest length m) between two points;
@@ -88,8 +94,11 @@ pub fn add_spring(
     Ok(file.forces.len() - 1)
 }
 
-/// Nails `point` where it is (`at`, metres), or, if nails already hold it, pulls them out.
+/// Nails `point` where it is (`at`, metres), or, if a nail already holds it, pulls the nail out.
 /// Returns whether the point is nailed now.
+///
+/// On a rigid body the clicked point is wherever the mouse was, never twice the same: a click
+/// on a nailed body pulls out the body's nail nearest to it.
 ///
 /// ```
 /// use bead_scene::format::PointRef;
@@ -102,10 +111,26 @@ pub fn add_spring(
 /// ```
 pub fn toggle_nail(file: &mut SceneFile, point: &PointRef, at: Vec<f64>) -> Result<bool, String> {
     check_point(file, point)?;
-    let before = file.constraints.len();
-    file.constraints
-        .retain(|c| !matches!(c, ConstraintSpec::Nail { point: p, .. } if p == point));
-    if file.constraints.len() < before {
+    let distance = |p: &PointRef| match (p, point) {
+        (a, b) if a == b => Some(0.0),
+        (PointRef::OnBody { body: a, local: x }, PointRef::OnBody { body: b, local: y })
+            if a == b =>
+        {
+            Some((x[0] - y[0]).hypot(x[1] - y[1]))
+        }
+        _ => None,
+    };
+    let nearest = file
+        .constraints
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| match c {
+            ConstraintSpec::Nail { point: p, .. } => distance(p).map(|d| (i, d)),
+            _ => None,
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    if let Some((i, _)) = nearest {
+        file.constraints.remove(i);
         return Ok(false);
     }
     let name = fresh("nail", file.constraints.iter().filter_map(|c| c.name()));
@@ -142,11 +167,13 @@ pub fn delete(file: &mut SceneFile, selection: &Selection) -> Result<(), String>
                 ParticleSet::All(_) => true,
             });
         }
-        Selection::Constraint(i) => {
-            if *i >= file.constraints.len() {
-                return Err(format!("there is no constraint {i}"));
-            }
-            file.constraints.remove(*i);
+        Selection::Constraint(name) => {
+            let i = file
+                .constraints
+                .iter()
+                .position(|c| c.name() == Some(name.as_str()))
+                .ok_or_else(|| format!("there is no constraint '{name}'"))?;
+            file.constraints.remove(i);
         }
         Selection::Force(i) => {
             if *i >= file.forces.len() {
@@ -236,10 +263,55 @@ mod tests {
         delete(&mut file, &Selection::Particle("p2".into())).unwrap();
         assert_eq!(add_particle(&mut file, vec![5.0, 0.0], 1.0, 0.0), "p2");
         assert_eq!(add_particle(&mut file, vec![6.0, 0.0], 1.0, 0.0), "p4");
-        let a = add_rod(&mut file, [p("p1"), p("p3")], 2.0).unwrap();
-        let b = add_rod(&mut file, [p("p3"), p("p4")], 1.0).unwrap();
-        assert_eq!(file.constraints[a].name(), Some("rod1"));
-        assert_eq!(file.constraints[b].name(), Some("rod2"));
+        assert_eq!(add_rod(&mut file, [p("p1"), p("p3")], 2.0).unwrap(), "rod1");
+        assert_eq!(add_rod(&mut file, [p("p3"), p("p4")], 1.0).unwrap(), "rod2");
+    }
+
+    /// A rigid body nailed at two places: a click pulls out the nail nearest to it, and a
+    /// click anywhere else on an unnailed body adds one there.
+    #[test]
+    fn nails_on_a_body_come_out_nearest_first() {
+        let mut file = crate::Document::new(2).file().clone();
+        file.bodies.push(bead_scene::format::BodySpec {
+            name: "plank".into(),
+            position: vec![0.0, 0.0],
+            angle: 0.0,
+            velocity: None,
+            angular_velocity: 0.0,
+            mass: None,
+            inertia: None,
+            shape: Some(bead_scene::format::ShapeSpec::Box {
+                width: 1.0,
+                height: 0.1,
+            }),
+            density: Some(1.0),
+        });
+        let on = |x: f64| PointRef::OnBody {
+            body: "plank".into(),
+            local: [x, 0.0],
+        };
+        assert_eq!(toggle_nail(&mut file, &on(-0.4), vec![-0.4, 0.0]), Ok(true));
+        // A second click elsewhere on the nailed body pulls the only nail out.
+        assert_eq!(
+            toggle_nail(&mut file, &on(0.38), vec![0.38, 0.0]),
+            Ok(false)
+        );
+        assert_eq!(toggle_nail(&mut file, &on(-0.4), vec![-0.4, 0.0]), Ok(true));
+        file.constraints.push(ConstraintSpec::Nail {
+            point: on(0.4),
+            at: Some(Location::Fixed(vec![0.4, 0.0])),
+            name: Some("right".into()),
+        });
+        assert_eq!(
+            toggle_nail(&mut file, &on(0.35), vec![0.35, 0.0]),
+            Ok(false)
+        );
+        let left: Vec<_> = file.constraints.iter().filter_map(|c| c.name()).collect();
+        assert_eq!(
+            left,
+            ["nail1"],
+            "the right-hand nail, nearer the click, came out"
+        );
     }
 
     #[test]
@@ -248,7 +320,7 @@ mod tests {
         assert!(add_rod(&mut file, [p("p1"), p("p1")], 1.0).is_err());
         assert!(add_rod(&mut file, [p("p1"), p("zz")], 1.0).is_err());
         assert!(toggle_nail(&mut file, &p("zz"), vec![0.0, 0.0]).is_err());
-        assert!(delete(&mut file, &Selection::Constraint(3)).is_err());
+        assert!(delete(&mut file, &Selection::Constraint("rod9".into())).is_err());
         assert!(delete(&mut file, &Selection::Body("zz".into())).is_err());
     }
 }

@@ -31,7 +31,6 @@ enum Purpose {
 enum Pending {
     Open(PathBuf),
     New(usize),
-    OpenDialog,
     Close,
 }
 
@@ -79,8 +78,16 @@ impl App {
         self.request(Pending::New(dim));
     }
 
+    /// Shows the file dialog; the file chosen is opened after the question about unsaved
+    /// changes, asked then (the user may go on editing while the dialog is open).
     pub(crate) fn request_open_dialog(&mut self) {
-        self.request(Pending::OpenDialog);
+        let filter = Box::new(|p: &Path| is_scene(p));
+        let mut dialog = FileDialog::open_file()
+            .initial_path(self.directory())
+            .title("Open a scene")
+            .show_files_filter(filter);
+        dialog.open();
+        self.files.dialog = Some((dialog, Purpose::Open));
     }
 
     fn request(&mut self, pending: Pending) {
@@ -103,15 +110,6 @@ impl App {
                 Err(e) => self.error(e.to_string()),
             },
             Pending::New(dim) => self.replace_document(Document::new(dim)),
-            Pending::OpenDialog => {
-                let filter = Box::new(|p: &Path| is_scene(p));
-                let mut dialog = FileDialog::open_file()
-                    .initial_path(self.directory())
-                    .title("Open a scene")
-                    .show_files_filter(filter);
-                dialog.open();
-                self.files.dialog = Some((dialog, Purpose::Open));
-            }
             Pending::Close => self.files.may_close = true,
         }
     }
@@ -171,7 +169,7 @@ impl App {
             }
         }
         match chosen {
-            Some((path, Purpose::Open)) => self.perform(Pending::Open(path)),
+            Some((path, Purpose::Open)) => self.request(Pending::Open(path)),
             Some((mut path, Purpose::SaveAs)) => {
                 if path.extension().is_none() {
                     path.set_extension("toml");

@@ -42,10 +42,15 @@ fn number(ui: &mut egui::Ui, label: &str, value: f64, unit: &str, min: f64) -> O
     let changed = ui
         .horizontal(|ui| {
             let name = ui.label(label);
+            // Typed numbers apply when the field is left, not at every keystroke (typing 0.5
+            // would set 0 first); a value outside the range is shown as it is, never clamped
+            // into a silent change; dragging applies as it goes, to watch the model respond.
             ui.add(
                 DragValue::new(&mut v)
                     .speed(speed)
                     .range(min..=f64::MAX)
+                    .clamp_existing_to_range(false)
+                    .update_while_editing(false)
                     .suffix(unit),
             )
             .labelled_by(name.id)
@@ -137,7 +142,17 @@ impl App {
             .on_hover_text("after each step, move q and q̇ back onto C = 0 and Ċ = 0")
             .changed()
         {
-            sim.projection = projection.then_some(ProjectionSpec::Enabled(true));
+            // Turned off and on again, a scene's own iterations and tolerance come back.
+            sim.projection = if projection {
+                Some(
+                    self.projection
+                        .take()
+                        .unwrap_or(ProjectionSpec::Enabled(true)),
+                )
+            } else {
+                self.projection = sim.projection.take();
+                None
+            };
         }
         if sim == before {
             return;
@@ -165,7 +180,7 @@ impl App {
         let shown = match &selection {
             Selection::Particle(name) => self.particle(ui, name),
             Selection::Body(name) => self.body(ui, name),
-            Selection::Constraint(i) => self.constraint(ui, *i),
+            Selection::Constraint(name) => self.constraint(ui, name),
             Selection::Force(i) => self.force(ui, *i),
         };
         if !shown {
@@ -262,14 +277,16 @@ impl App {
     }
 
     /// A constraint: its kind, C and λ now; a rod's length. False if it is gone.
-    fn constraint(&mut self, ui: &mut egui::Ui, i: usize) -> bool {
-        let (Some(spec), Some(named)) = (
-            self.doc.file().constraints.get(i).cloned(),
-            self.doc.model().constraints.get(i),
-        ) else {
+    fn constraint(&mut self, ui: &mut egui::Ui, name: &str) -> bool {
+        let file = self.doc.file();
+        let Some(i) = file.constraints.iter().position(|c| c.name() == Some(name)) else {
             return false;
         };
-        ui.label(format!("{} {}", kind(&spec), named.name));
+        let spec = file.constraints[i].clone();
+        let Some(named) = self.doc.model().constraints.iter().find(|c| c.name == name) else {
+            return false;
+        };
+        ui.label(format!("{} {name}", kind(&spec)));
         if let Some(r) = self
             .diagnostics
             .as_ref()
@@ -288,7 +305,12 @@ impl App {
             && let Some(l) = number(ui, "length", length, " m", 1e-9)
         {
             self.apply("rod length", |file| {
-                if let Some(ConstraintSpec::Distance { length, .. }) = file.constraints.get_mut(i) {
+                let rod = file
+                    .constraints
+                    .iter_mut()
+                    .find(|c| c.name() == Some(name))
+                    .ok_or_else(|| format!("no constraint {name}"))?;
+                if let ConstraintSpec::Distance { length, .. } = rod {
                     *length = Some(l);
                 }
                 Ok(())

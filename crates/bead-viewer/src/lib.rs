@@ -137,8 +137,10 @@ struct Grab {
 /// A rod or spring being drawn from a point.
 #[derive(Clone, Debug)]
 struct Gesture {
+    /// The start, as the scene names it.
     from: bead_scene::format::PointRef,
-    at: [f64; 3],
+    /// The start in the running model, which may move while the user drags.
+    point: Point,
 }
 
 /// The status line: what happened last.
@@ -170,6 +172,8 @@ pub struct App {
     show_plots: bool,
     /// Anti-aliased drawing (egui's feathering).
     smooth: bool,
+    /// The scene's projection settings while projection is turned off.
+    projection: Option<bead_scene::format::ProjectionSpec>,
     new: NewPieces,
     /// Loads seen when drawing the last frame: this frame's colour and arrow scales.
     loads: Loads,
@@ -224,6 +228,7 @@ impl App {
             show_tension: true,
             show_plots: true,
             smooth: true,
+            projection: None,
             new: NewPieces::default(),
             loads: Loads::default(),
             hits: Vec::new(),
@@ -357,6 +362,7 @@ impl App {
     /// Replaces the document (a new or opened scene): a fresh view, plots and selection.
     fn replace_document(&mut self, doc: Document) {
         self.doc = doc;
+        self.projection = None;
         self.running = false;
         self.selection = None;
         self.view = None;
@@ -408,21 +414,7 @@ impl App {
 
     /// Advances the model by `steps` steps of its dt; a failed step stops the run and says why.
     pub fn advance(&mut self, steps: usize) {
-        let dt = self.doc.model().run.dt;
-        let system = &mut self.doc.model_mut().system;
-        let mut failure = None;
-        self.timing.simulate.time(|| {
-            for _ in 0..steps {
-                if let Err(e) = system.step(dt) {
-                    failure = Some(e);
-                    break;
-                }
-            }
-        });
-        if let Some(e) = failure {
-            self.running = false;
-            self.error(format!("stopped: {e}"));
-        }
+        self.advance_within(steps, std::time::Duration::MAX);
     }
 
     /// Draws the viewer and handles its input: everything a frame does.
@@ -553,6 +545,7 @@ impl App {
 
     /// Chooses the tool.
     pub fn set_tool(&mut self, tool: Tool) {
+        self.release();
         self.tool = tool;
         self.gesture = None;
         self.info(tool.hint());
@@ -573,13 +566,7 @@ impl App {
         match selection {
             Selection::Particle(n) => format!("particle {n}"),
             Selection::Body(n) => format!("body {n}"),
-            Selection::Constraint(i) => format!(
-                "constraint {}",
-                file.constraints
-                    .get(*i)
-                    .and_then(|c| c.name())
-                    .map_or_else(|| format!("c{i}"), str::to_string)
-            ),
+            Selection::Constraint(name) => format!("constraint {name}"),
             Selection::Force(i) => format!(
                 "force {}",
                 file.forces

@@ -56,12 +56,7 @@ impl App {
         }
         if let Some(d) = &self.diagnostics {
             let followed = match &self.selection {
-                Some(Selection::Constraint(i)) => self
-                    .doc
-                    .model()
-                    .constraints
-                    .get(*i)
-                    .map(|c| c.name.as_str()),
+                Some(Selection::Constraint(name)) => Some(name.as_str()),
                 _ => None,
             };
             self.history.record(d, followed);
@@ -139,13 +134,15 @@ impl App {
     fn overlays(&self, ui: &egui::Ui, painter: &egui::Painter, rect: egui::Rect, view: &View) {
         let font = egui::FontId::proportional(12.0);
         let text = ui.visuals().weak_text_color();
-        if let (Some(g), Some(p)) = (&self.gesture, ui.input(|i| i.pointer.hover_pos())) {
+        if let (Some(g), Some(p)) = (&self.gesture, ui.input(|i| i.pointer.hover_pos()))
+            && let Ok(from) = self.doc.model().system.point_position(&g.point)
+        {
             let color = if self.tool == Tool::Spring {
                 Color32::from_rgb(90, 160, 255)
             } else {
                 Color32::from_rgb(255, 160, 0)
             };
-            painter.line_segment([view.to_screen(g.at), p], Stroke::new(2.0, color));
+            painter.line_segment([view.to_screen(from), p], Stroke::new(2.0, color));
         }
         let mut notes = Vec::new();
         if self.show_tension && self.loads.rod > 0.0 {
@@ -200,6 +197,11 @@ impl App {
         let under = |p: Option<Pos2>| p.and_then(|p| pick(&self.hits, p, PICK_TOLERANCE));
         let (under_hover, under_origin) = (under(hover), under(origin));
         let drag_started = response.drag_started_by(PointerButton::Primary);
+        // Whatever ended the drag (a release outside the canvas, a key that changed the tool),
+        // the mouse lets go when the button is up.
+        if self.grab.is_some() && !ui.input(|i| i.pointer.primary_down()) {
+            self.release();
+        }
         if response.clicked() {
             self.click(under_hover, hover, view);
         }
@@ -224,8 +226,7 @@ impl App {
                 if drag_started {
                     self.gesture = under_origin.zip(origin).and_then(|(owner, at)| {
                         let (from, point) = self.point_at(owner, at, view)?;
-                        let at = self.doc.model().system.point_position(&point).ok()?;
-                        Some(Gesture { from, at })
+                        Some(Gesture { from, point })
                     });
                     if self.gesture.is_none() {
                         self.info("start the drag on a particle or a body");
@@ -261,9 +262,15 @@ impl App {
                     return;
                 };
                 let at = x[..self.doc.model().system.dim()].to_vec();
-                self.apply("nailed or unnailed", |file| {
+                let name = point_ref.owner().to_string();
+                let nailed = self.apply(&format!("nail on {name}"), |file| {
                     edit::toggle_nail(file, &point_ref, at)
                 });
+                match nailed {
+                    Some(true) => self.info(format!("nailed {name} where it is")),
+                    Some(false) => self.info(format!("pulled the nail out of {name}")),
+                    None => {}
+                }
             }
             (_, owner, _) => {
                 self.selection = owner.and_then(|o| self.selection_of(o));
@@ -332,14 +339,18 @@ impl App {
     fn finish_gesture(&mut self, g: Gesture, owner: Option<Owner>, p: Pos2, view: &View) {
         let system = &self.doc.model().system;
         let dim = system.dim();
+        // Where the start point is now: it may have moved during the drag.
+        let Ok(start) = system.point_position(&g.point) else {
+            return;
+        };
         let to = owner.and_then(|o| self.point_at(o, p, view));
         let end = match &to {
             Some((_, point)) => system.point_position(point).ok(),
-            None => Some(view.to_world(p, g.at[1])),
+            None => Some(view.to_world(p, start[1])),
         };
         let Some(end) = end else { return };
         let length = (0..3)
-            .map(|k| (end[k] - g.at[k]).powi(2))
+            .map(|k| (end[k] - start[k]).powi(2))
             .sum::<f64>()
             .sqrt();
         if !(length > 1e-9) {
@@ -415,8 +426,8 @@ impl App {
             Owner::Constraint(id) => model
                 .constraints
                 .iter()
-                .position(|c| c.id == id)
-                .map(Selection::Constraint),
+                .find(|c| c.id == id)
+                .map(|c| Selection::Constraint(c.name.clone())),
             Owner::Force(id) => model
                 .forces
                 .iter()
@@ -438,7 +449,11 @@ impl App {
                 .iter()
                 .find(|(m, _)| m == n)
                 .map(|(_, b)| Owner::Body(b.body())),
-            Selection::Constraint(i) => model.constraints.get(*i).map(|c| Owner::Constraint(c.id)),
+            Selection::Constraint(name) => model
+                .constraints
+                .iter()
+                .find(|c| &c.name == name)
+                .map(|c| Owner::Constraint(c.id)),
             Selection::Force(i) => model.forces.get(*i).map(|f| Owner::Force(*f)),
         }
     }

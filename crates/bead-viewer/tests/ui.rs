@@ -148,7 +148,11 @@ fn dragging_the_bob_pulls_it_and_the_rod_holds() {
     h.drop_at(to);
     h.run_steps(2);
     assert_eq!(h.state().grabbed(), None);
-    assert_eq!(sys_forces(&h), 1, "the mouse spring is gone; gravity stays");
+    assert_eq!(
+        live_forces(&h),
+        1,
+        "the mouse spring is gone; gravity stays"
+    );
 }
 
 /// A rigid body is grabbed by the point under the mouse, not by its centre: the mouse spring
@@ -191,8 +195,51 @@ fn a_rigid_body_is_grabbed_by_the_point_under_the_mouse() {
     assert_eq!(h.state().grabbed(), None);
 }
 
-fn sys_forces(h: &Harness<'static, App>) -> usize {
-    h.state().document().file().forces.len()
+/// The forces in the running system (the scene's, and a mouse spring if one is held), counted
+/// as the engine draws them.
+fn live_forces(h: &Harness<'static, App>) -> usize {
+    use bead::draw::{Canvas, Item, Role};
+    #[derive(Default)]
+    struct Count(usize);
+    impl Canvas for Count {
+        fn begin(&mut self, item: Item<'_>) {
+            if matches!(item, Item::Force(_)) {
+                self.0 += 1;
+            }
+        }
+        fn disc(&mut self, _: [f64; 3], _: f64, _: Role) {}
+        fn line(&mut self, _: [f64; 3], _: [f64; 3], _: Role) {}
+        fn zigzag(&mut self, _: [f64; 3], _: [f64; 3], _: Role) {}
+        fn circle(&mut self, _: [f64; 3], _: f64, _: [f64; 3], _: Role) {}
+        fn marker(&mut self, _: [f64; 3], _: Role) {}
+        fn arrow(&mut self, _: [f64; 3], _: [f64; 3], _: Role) {}
+    }
+    let mut count = Count::default();
+    h.state().model().system.draw(&mut count, None);
+    count.0
+}
+
+/// Changing the tool in the middle of a drag lets the particle go: no mouse spring is left
+/// pulling toward where the mouse was.
+#[test]
+fn the_mouse_lets_go_when_the_tool_changes_mid_drag() {
+    let mut h = harness(pendulum());
+    let bob = h.state().model().particles[1].1;
+    let start = h.state().screen_position(bob).unwrap();
+    h.hover_at(start);
+    h.run_steps(1);
+    h.drag_at(start);
+    h.run_steps(1);
+    for k in 1..=8 {
+        h.hover_at(start + egui::vec2(-10.0 * k as f32, 0.0));
+        h.run_steps(1);
+    }
+    assert!(h.state().grabbed().is_some());
+    assert_eq!(live_forces(&h), 2, "gravity and the mouse spring");
+    h.key_press(egui::Key::Num2);
+    h.run_steps(2);
+    assert_eq!(h.state().grabbed(), None);
+    assert_eq!(live_forces(&h), 1);
 }
 
 /// The scenario: a rod added by dragging from one particle to another, one end nailed by
@@ -229,7 +276,10 @@ fn a_rod_drawn_by_dragging_holds_and_a_nail_holds() {
         "from a to b"
     );
     assert!((length - 0.45f64.sqrt()).abs() < 1e-12, "length {length}");
-    assert_eq!(h.state().selection(), Some(&Selection::Constraint(0)));
+    assert_eq!(
+        h.state().selection(),
+        Some(&Selection::Constraint("rod1".into()))
+    );
 
     h.get_by_label("Nail").click();
     h.run_steps(1);
@@ -259,6 +309,55 @@ fn a_rod_drawn_by_dragging_holds_and_a_nail_holds() {
     assert!((xb[0] - 0.6).abs() > 0.05, "b swings: {xb:?}");
 }
 
+/// The selection is a rod by name: pulling out a nail that came before it in the scene does not
+/// make the inspector, the λ plot or Delete act on another constraint.
+#[test]
+fn the_selection_follows_its_rod_when_an_earlier_constraint_goes() {
+    let mut h = harness(App::from_scene_text(
+        TWO_PARTICLES,
+        Format::Toml,
+        "two.toml",
+    ));
+    let (a, b) = (
+        h.state().screen_position_of("a").unwrap(),
+        h.state().screen_position_of("b").unwrap(),
+    );
+    h.key_press(egui::Key::Num5);
+    h.run_steps(1);
+    click(&mut h, a);
+    h.key_press(egui::Key::Num3);
+    h.run_steps(1);
+    drag(&mut h, a, b);
+    let names = |h: &Harness<'static, App>| -> Vec<String> {
+        h.state()
+            .model()
+            .constraints
+            .iter()
+            .map(|c| c.name.clone())
+            .collect()
+    };
+    assert_eq!(names(&h), ["nail1", "rod1"]);
+    assert_eq!(
+        h.state().selection(),
+        Some(&Selection::Constraint("rod1".into()))
+    );
+    h.key_press(egui::Key::Num5);
+    h.run_steps(1);
+    click(&mut h, a);
+    assert_eq!(names(&h), ["rod1"], "{}", h.state().status());
+    assert_eq!(
+        h.state().selection(),
+        Some(&Selection::Constraint("rod1".into()))
+    );
+    h.key_press(egui::Key::Delete);
+    h.run_steps(2);
+    assert!(
+        names(&h).is_empty(),
+        "the selected rod went: {:?}",
+        names(&h)
+    );
+}
+
 /// Building from nothing: particles by clicks, a rod dragged from a particle to empty space
 /// (which makes a new particle), a particle deleted by selecting it and pressing Delete.
 #[test]
@@ -282,8 +381,17 @@ fn building_from_an_empty_scene() {
         3,
         "the rod's free end made a particle"
     );
-    assert_eq!(app.model().constraints.len(), 1);
-    assert!((distance(app, "p1", "p3") - distance(app, "p1", "p3")).abs() < 1e-12);
+    let Some(ConstraintSpec::Distance {
+        length: Some(length),
+        ..
+    }) = app.document().file().constraints.first()
+    else {
+        panic!("a rod");
+    };
+    assert!(
+        (distance(app, "p1", "p3") - length).abs() < 1e-9,
+        "the rod is as long as the drag"
+    );
 
     h.key_press(egui::Key::Num1);
     h.run_steps(1);
@@ -326,7 +434,10 @@ fn the_inspector_edits_a_running_model() {
         app.screen_position(bob).unwrap(),
     );
     click(&mut h, p + (b - p) * 0.5);
-    assert_eq!(h.state().selection(), Some(&Selection::Constraint(0)));
+    assert_eq!(
+        h.state().selection(),
+        Some(&Selection::Constraint("rod".into()))
+    );
     h.key_press(egui::Key::Space);
     h.run_steps(10);
     let lambda: Vec<(f64, f64)> = h.state().history().lambda(0).collect();

@@ -104,7 +104,8 @@ pub struct Settings {
     /// built-ins). An unstable integration stays finite long after its numbers stop meaning
     /// anything; this reports it as soon as a rod is off by more than a metre. Raise it for
     /// models whose constraints are legitimately that far from satisfied (a model kilometres
-    /// wide, or one started far off its constraints on purpose).
+    /// wide, or one started far off its constraints on purpose); `f64::INFINITY` turns the check
+    /// off.
     pub divergence_limit: f64,
 }
 
