@@ -759,7 +759,7 @@ fn make_constraint(
         } => {
             let p = names.point(&format!("{path}.point"), point)?;
             let c = location(&format!("{path}.center"), center, dim)?;
-            let r = *radius.insert(radius_or_initial(path, *radius, system, &p, &c)?);
+            let r = radius_or_initial(path, radius, system, &p, &c)?;
             let mut circle = OnCircle::new(p, c, r);
             if let Some(n) = normal {
                 if dim != 3 {
@@ -780,7 +780,7 @@ fn make_constraint(
         } => {
             let p = names.point(&format!("{path}.point"), point)?;
             let c = location(&format!("{path}.center"), center, dim)?;
-            let r = *radius.insert(radius_or_initial(path, *radius, system, &p, &c)?);
+            let r = radius_or_initial(path, radius, system, &p, &c)?;
             Box::new(OnSphere::new(p, c, r))
         }
         ConstraintSpec::OnLine {
@@ -803,13 +803,7 @@ fn make_constraint(
         }
         ConstraintSpec::Weld { between, angle, .. } => {
             let [a, b] = pair(path, between, names)?;
-            let angle = *angle.insert(angle_or_initial(
-                path,
-                *angle,
-                system,
-                a.body(),
-                Some(b.body()),
-            )?);
+            let angle = angle_or_initial(path, angle, system, a.body(), Some(b.body()))?;
             Box::new(Weld::new(a, b, angle))
         }
         ConstraintSpec::Prismatic {
@@ -820,13 +814,7 @@ fn make_constraint(
         } => {
             let [a, b] = pair(path, between, names)?;
             let axis = direction(&format!("{path}.axis"), axis, 2)?;
-            let angle = *angle.insert(angle_or_initial(
-                path,
-                *angle,
-                system,
-                a.body(),
-                Some(b.body()),
-            )?);
+            let angle = angle_or_initial(path, angle, system, a.body(), Some(b.body()))?;
             Box::new(Prismatic::new(a, b, [axis[0], axis[1]], angle))
         }
         ConstraintSpec::Angle {
@@ -836,13 +824,7 @@ fn make_constraint(
             ..
         } => {
             let (a, b) = names.one_or_two(path, between, body)?;
-            let angle = *angle.insert(angle_or_initial(
-                path,
-                *angle,
-                system,
-                a.body(),
-                b.map(|b| b.body()),
-            )?);
+            let angle = angle_or_initial(path, angle, system, a.body(), b.map(|b| b.body()))?;
             Box::new(match b {
                 Some(b) => Angle::new(a, b, angle),
                 None => Angle::to_world(a, angle),
@@ -977,14 +959,16 @@ fn make_constraint(
     })
 }
 
+/// The radius the file gives, or the point's initial distance from the centre, written into the
+/// file.
 fn radius_or_initial(
     path: &str,
-    radius: Option<f64>,
+    radius: &mut Option<f64>,
     system: &System,
     p: &Point,
     center: &Motion,
 ) -> Result<f64> {
-    match radius {
+    match *radius {
         Some(r) => {
             positive(&format!("{path}.radius"), r)?;
             Ok(r)
@@ -1000,7 +984,7 @@ fn radius_or_initial(
                 )
                 .hint("give `radius`, or start the point on the circle"));
             }
-            Ok(r)
+            Ok(*radius.insert(r))
         }
     }
 }
@@ -1014,9 +998,10 @@ fn relative_angle(system: &System, a: RigidBodyId, b: Option<RigidBodyId>) -> f6
     }
 }
 
+/// The angle the file gives, or the initial `θ_b − θ_a` (or `θ_a`), written into the file.
 fn angle_or_initial(
     path: &str,
-    angle: Option<f64>,
+    angle: &mut Option<f64>,
     system: &System,
     a: BodyId,
     b: Option<BodyId>,
@@ -1030,12 +1015,12 @@ fn angle_or_initial(
             })
     };
     let (a, b) = (rigid(a)?, b.map(rigid).transpose()?);
-    match angle {
+    match *angle {
         Some(x) => {
             finite(&format!("{path}.angle"), x)?;
             Ok(x)
         }
-        None => Ok(relative_angle(system, a, b)),
+        None => Ok(*angle.insert(relative_angle(system, a, b))),
     }
 }
 

@@ -671,53 +671,42 @@ impl ForceSpec {
     }
 }
 
+/// `$body` with `$name` bound to the `name` field of whichever kind of constraint `$spec` is:
+/// one list of the kinds for the accessors that read or set a name.
+macro_rules! every_constraint {
+    ($spec:expr, $name:ident => $body:expr) => {
+        match $spec {
+            ConstraintSpec::Nail { name: $name, .. }
+            | ConstraintSpec::Distance { name: $name, .. }
+            | ConstraintSpec::OnCircle { name: $name, .. }
+            | ConstraintSpec::OnSphere { name: $name, .. }
+            | ConstraintSpec::OnLine { name: $name, .. }
+            | ConstraintSpec::OnPlane { name: $name, .. }
+            | ConstraintSpec::HalfPlane { name: $name, .. }
+            | ConstraintSpec::NonPenetration { name: $name, .. }
+            | ConstraintSpec::Rope { name: $name, .. }
+            | ConstraintSpec::Linear { name: $name, .. }
+            | ConstraintSpec::AngleLimit { name: $name, .. }
+            | ConstraintSpec::Revolute { name: $name, .. }
+            | ConstraintSpec::Weld { name: $name, .. }
+            | ConstraintSpec::Prismatic { name: $name, .. }
+            | ConstraintSpec::Angle { name: $name, .. }
+            | ConstraintSpec::Motor { name: $name, .. }
+            | ConstraintSpec::Gear { name: $name, .. }
+            | ConstraintSpec::RackAndPinion { name: $name, .. } => $body,
+        }
+    };
+}
+
 impl ConstraintSpec {
     /// The name the file gives it, if any (the model calls it `c<index>` otherwise).
     pub fn name(&self) -> Option<&str> {
-        match self {
-            ConstraintSpec::Nail { name, .. }
-            | ConstraintSpec::Distance { name, .. }
-            | ConstraintSpec::OnCircle { name, .. }
-            | ConstraintSpec::OnSphere { name, .. }
-            | ConstraintSpec::OnLine { name, .. }
-            | ConstraintSpec::OnPlane { name, .. }
-            | ConstraintSpec::HalfPlane { name, .. }
-            | ConstraintSpec::NonPenetration { name, .. }
-            | ConstraintSpec::Rope { name, .. }
-            | ConstraintSpec::Linear { name, .. }
-            | ConstraintSpec::AngleLimit { name, .. }
-            | ConstraintSpec::Revolute { name, .. }
-            | ConstraintSpec::Weld { name, .. }
-            | ConstraintSpec::Prismatic { name, .. }
-            | ConstraintSpec::Angle { name, .. }
-            | ConstraintSpec::Motor { name, .. }
-            | ConstraintSpec::Gear { name, .. }
-            | ConstraintSpec::RackAndPinion { name, .. } => name.as_deref(),
-        }
+        every_constraint!(self, name => name.as_deref())
     }
 
     /// Its name, to set it.
     pub fn name_mut(&mut self) -> &mut Option<String> {
-        match self {
-            ConstraintSpec::Nail { name, .. }
-            | ConstraintSpec::Distance { name, .. }
-            | ConstraintSpec::OnCircle { name, .. }
-            | ConstraintSpec::OnSphere { name, .. }
-            | ConstraintSpec::OnLine { name, .. }
-            | ConstraintSpec::OnPlane { name, .. }
-            | ConstraintSpec::HalfPlane { name, .. }
-            | ConstraintSpec::NonPenetration { name, .. }
-            | ConstraintSpec::Rope { name, .. }
-            | ConstraintSpec::Linear { name, .. }
-            | ConstraintSpec::AngleLimit { name, .. }
-            | ConstraintSpec::Revolute { name, .. }
-            | ConstraintSpec::Weld { name, .. }
-            | ConstraintSpec::Prismatic { name, .. }
-            | ConstraintSpec::Angle { name, .. }
-            | ConstraintSpec::Motor { name, .. }
-            | ConstraintSpec::Gear { name, .. }
-            | ConstraintSpec::RackAndPinion { name, .. } => name,
-        }
+        every_constraint!(self, name => name)
     }
 
     /// The particles and bodies it holds, by name.

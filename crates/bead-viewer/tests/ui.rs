@@ -68,6 +68,18 @@ fn drag(h: &mut Harness<'static, App>, from: Pos2, to: Pos2) {
     h.run_steps(2);
 }
 
+/// The ends and length of the rod at `index` among the scene's constraints.
+fn rod(app: &App, index: usize) -> ([String; 2], f64) {
+    match app.document().file().constraints.get(index) {
+        Some(ConstraintSpec::Distance {
+            between,
+            length: Some(length),
+            ..
+        }) => (between.clone().map(|p| p.owner().to_string()), *length),
+        other => panic!("constraint {index} is not a rod: {other:?}"),
+    }
+}
+
 fn click(h: &mut Harness<'static, App>, at: Pos2) {
     h.hover_at(at);
     h.run_steps(1);
@@ -260,21 +272,8 @@ fn a_rod_drawn_by_dragging_holds_and_a_nail_holds() {
     h.run_steps(1);
     assert_eq!(h.state().tool(), Tool::Rod);
     drag(&mut h, a, b);
-    let file = h.state().document().file();
-    let Some(ConstraintSpec::Distance {
-        between,
-        length: Some(length),
-        ..
-    }) = file.constraints.first()
-    else {
-        panic!("a rod: {:?}", file.constraints);
-    };
-    let length = *length;
-    assert_eq!(
-        [between[0].owner(), between[1].owner()],
-        ["a", "b"],
-        "from a to b"
-    );
+    let (ends, length) = rod(h.state(), 0);
+    assert_eq!(ends, ["a", "b"], "from a to b");
     assert!((length - 0.45f64.sqrt()).abs() < 1e-12, "length {length}");
     assert_eq!(
         h.state().selection(),
@@ -381,13 +380,7 @@ fn building_from_an_empty_scene() {
         3,
         "the rod's free end made a particle"
     );
-    let Some(ConstraintSpec::Distance {
-        length: Some(length),
-        ..
-    }) = app.document().file().constraints.first()
-    else {
-        panic!("a rod");
-    };
+    let (_, length) = rod(app, 0);
     assert!(
         (distance(app, "p1", "p3") - length).abs() < 1e-9,
         "the rod is as long as the drag"
