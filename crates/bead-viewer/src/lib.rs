@@ -272,6 +272,11 @@ impl App {
         self.running = true;
     }
 
+    /// Whether a `--frames` measurement is under way.
+    pub fn measuring(&self) -> bool {
+        self.measure.is_some()
+    }
+
     /// The document: the scene and its running model.
     pub fn document(&self) -> &Document {
         &self.doc
@@ -444,7 +449,9 @@ impl App {
             });
         egui::CentralPanel::default().show(ui, |ui| self.viewport(ui));
         self.dialogs(ui);
-        if self.running || self.grab.is_some() {
+        // A measurement counts frames: it needs them to come even when the model stops (a
+        // failed step, the user's Pause), or it would never end.
+        if self.running || self.grab.is_some() || self.measure.is_some() {
             ui.ctx().request_repaint();
         }
         self.measure_frame(ui);

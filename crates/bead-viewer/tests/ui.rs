@@ -32,6 +32,24 @@ fn pendulum() -> App {
     App::open(&scenes().join("pendulum.toml"))
 }
 
+/// `--frames N` ends even when the model stops in the middle (Pause, or a failed step): a
+/// measurement keeps asking for frames until it has them. (It hung: a paused viewer asks for
+/// none, and eframe draws only the frames asked for; kittest's `run` steps the same way.)
+#[test]
+fn a_measurement_ends_when_the_model_is_paused() {
+    let mut h = Harness::builder()
+        .with_size([1200.0, 800.0])
+        .with_step_dt(1.0 / 60.0)
+        .with_max_steps(500)
+        .build_ui_state(|ui, app: &mut App| app.ui(ui), pendulum());
+    h.state_mut().measure_frames(5);
+    h.run_steps(3);
+    h.get_by_label("Pause").click();
+    h.run();
+    assert!(!h.state().measuring(), "the measurement finished");
+    assert!(!h.state().running());
+}
+
 /// Two particles standing free, 0.6 m apart sideways and 0.3 m down, under gravity.
 const TWO_PARTICLES: &str = r#"
 format = 1
