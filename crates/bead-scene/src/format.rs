@@ -598,13 +598,16 @@ impl SceneFile {
     /// starts at 0.
     ///
     /// ```
-    /// use bead_scene::format::{Location, MotionSpec};
+    /// use bead_scene::format::{ConstraintSpec, Location, MotionSpec};
     /// use bead_scene::{Format, Scene};
     /// let scene = Scene::load(std::path::Path::new("../../scenes/moving_nail.toml"))?;
     /// let later = scene.file.starting_at(0.5);
     /// // The pivot circles at 6 rad/s: half a second later its phase has advanced by 3 rad.
-    /// let phase = |f: &bead_scene::SceneFile| match f.constraints[0].location() {
-    ///     Some(Location::Moving(MotionSpec::Circle { phase, .. })) => *phase,
+    /// let phase = |f: &bead_scene::SceneFile| match &f.constraints[0] {
+    ///     ConstraintSpec::Nail {
+    ///         at: Some(Location::Moving(MotionSpec::Circle { phase, .. })),
+    ///         ..
+    ///     } => *phase,
     ///     _ => panic!("a circling nail"),
     /// };
     /// assert!((phase(&later) - phase(&scene.file) - 3.0).abs() < 1e-12);
@@ -734,20 +737,6 @@ impl ConstraintSpec {
     }
 
     /// Where it holds its point, for the kinds that hold a point at a location that may move.
-    pub fn location(&self) -> Option<&Location> {
-        match self {
-            ConstraintSpec::Nail { at, .. } => at.as_ref(),
-            ConstraintSpec::OnCircle { center, .. } | ConstraintSpec::OnSphere { center, .. } => {
-                Some(center)
-            }
-            ConstraintSpec::OnLine { through, .. }
-            | ConstraintSpec::OnPlane { through, .. }
-            | ConstraintSpec::HalfPlane { through, .. } => Some(through),
-            _ => None,
-        }
-    }
-
-    /// [`ConstraintSpec::location`], mutably.
     pub fn location_mut(&mut self) -> Option<&mut Location> {
         match self {
             ConstraintSpec::Nail { at, .. } => at.as_mut(),

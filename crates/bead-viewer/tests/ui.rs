@@ -71,6 +71,20 @@ kind = "gravity"
 g = [0.0, -9.81]
 "#;
 
+/// A viewer on [`TWO_PARTICLES`], and where `a` and `b` are drawn.
+fn two_particles() -> (Harness<'static, App>, Pos2, Pos2) {
+    let h = harness(App::from_scene_text(
+        TWO_PARTICLES,
+        Format::Toml,
+        "two.toml",
+    ));
+    let (a, b) = (
+        h.state().screen_position_of("a").unwrap(),
+        h.state().screen_position_of("b").unwrap(),
+    );
+    (h, a, b)
+}
+
 /// Drags the mouse from `from` to `to` in small moves, as a hand does (egui starts a drag only
 /// past a threshold), and releases there.
 fn drag(h: &mut Harness<'static, App>, from: Pos2, to: Pos2) {
@@ -277,15 +291,7 @@ fn the_mouse_lets_go_when_the_tool_changes_mid_drag() {
 /// other end swings under gravity.
 #[test]
 fn a_rod_drawn_by_dragging_holds_and_a_nail_holds() {
-    let mut h = harness(App::from_scene_text(
-        TWO_PARTICLES,
-        Format::Toml,
-        "two.toml",
-    ));
-    let (a, b) = (
-        h.state().screen_position_of("a").unwrap(),
-        h.state().screen_position_of("b").unwrap(),
-    );
+    let (mut h, a, b) = two_particles();
     h.get_by_label("Rod").click();
     h.run_steps(1);
     assert_eq!(h.state().tool(), Tool::Rod);
@@ -330,15 +336,7 @@ fn a_rod_drawn_by_dragging_holds_and_a_nail_holds() {
 /// make the inspector, the λ plot or Delete act on another constraint.
 #[test]
 fn the_selection_follows_its_rod_when_an_earlier_constraint_goes() {
-    let mut h = harness(App::from_scene_text(
-        TWO_PARTICLES,
-        Format::Toml,
-        "two.toml",
-    ));
-    let (a, b) = (
-        h.state().screen_position_of("a").unwrap(),
-        h.state().screen_position_of("b").unwrap(),
-    );
+    let (mut h, a, b) = two_particles();
     h.key_press(egui::Key::Num5);
     h.run_steps(1);
     click(&mut h, a);

@@ -90,6 +90,8 @@ struct Pattern {
     contributions: Vec<Contribution>,
     /// Slot of each diagonal entry.
     diagonal: Vec<usize>,
+    /// The sign every pivot must have: `J W Jᵀ` is positive semi-definite.
+    signs: Vec<i8>,
 }
 
 /// One term `J_p[r] · W · J_q[s]` of entry `(i, j)` of `J W Jᵀ`, where row `i` is row `r` of
@@ -183,6 +185,7 @@ impl Pattern {
             symbolic,
             contributions,
             diagonal,
+            signs: vec![1; m],
         })
     }
 }
@@ -268,10 +271,8 @@ impl SparseLdlt {
         };
         let stack = MemStack::new(workspace);
         let scale = max_diagonal.max(f64::MIN_POSITIVE);
-        // J W Jᵀ is positive semi-definite: every pivot should be positive.
-        let signs = vec![1i8; m];
         let regularization = LdltRegularization {
-            dynamic_regularization_signs: Some(&signs),
+            dynamic_regularization_signs: Some(&pattern.signs),
             dynamic_regularization_delta: PIVOT_RATIO * scale,
             dynamic_regularization_epsilon: PIVOT_RATIO * scale,
         };
