@@ -398,7 +398,12 @@ fn apply_settings(system: &mut System, run: &RunSettings) -> Result<()> {
     };
     system
         .set_settings(settings)
-        .map_err(|e| SceneError::at("simulation", e.to_string()))
+        .map_err(|e| SceneError::at("simulation", e.to_string()))?;
+    // Motors aim to reach their speed within a step: tell the model its step before the first
+    // one, so that what is reported at t = 0 is what the first step applies.
+    system
+        .set_time_step(run.dt)
+        .map_err(|e| SceneError::at("simulation.dt", e.to_string()))
 }
 
 fn add_particle(
@@ -834,13 +839,21 @@ fn make_constraint(
             between,
             body,
             speed,
+            max_torque,
             ..
         } => {
             let (a, b) = names.one_or_two(path, between, body)?;
             finite(&format!("{path}.speed"), *speed)?;
-            Box::new(match b {
+            let motor = match b {
                 Some(b) => Motor::new(a, b, *speed),
                 None => Motor::to_world(a, *speed),
+            };
+            Box::new(match max_torque {
+                Some(limit) => {
+                    positive(&format!("{path}.max_torque"), *limit)?;
+                    motor.max_torque(*limit)
+                }
+                None => motor,
             })
         }
         ConstraintSpec::Gear { between, radii, .. } => {
@@ -1039,10 +1052,22 @@ fn pair(path: &str, between: &[PointRef; 2], names: &Names<'_>) -> Result<[Point
 fn location(path: &str, at: &Location, dim: usize) -> Result<Motion> {
     Ok(match at {
         Location::Fixed(v) => Motion::fixed(&vector(path, v, dim)?),
-        Location::Moving(MotionSpec::Linear { start, velocity }) => Motion::linear(
-            &vector(&format!("{path}.start"), start, dim)?,
-            &vector(&format!("{path}.velocity"), velocity, dim)?,
-        ),
+        Location::Moving(MotionSpec::Linear {
+            start,
+            velocity,
+            acceleration,
+        }) => {
+            let start = vector(&format!("{path}.start"), start, dim)?;
+            let velocity = vector(&format!("{path}.velocity"), velocity, dim)?;
+            match acceleration {
+                Some(a) => Motion::accelerated(
+                    &start,
+                    &velocity,
+                    &vector(&format!("{path}.acceleration"), a, dim)?,
+                ),
+                None => Motion::linear(&start, &velocity),
+            }
+        }
         Location::Moving(MotionSpec::Circle {
             center,
             radius,

@@ -409,6 +409,10 @@ pub enum ConstraintSpec {
         body: Option<String>,
         /// Speed, rad/s.
         speed: f64,
+        /// Torque limit, N·m (default: none): beyond it the motor applies exactly this torque and
+        /// slows down.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_torque: Option<f64>,
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
@@ -558,12 +562,15 @@ pub enum Location {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum MotionSpec {
-    /// Constant velocity from `start`.
+    /// Along a line from `start`: constant velocity, or uniformly accelerated.
     Linear {
         /// Position at t = 0, m.
         start: Vec<f64>,
-        /// Velocity, m/s.
+        /// Velocity at t = 0, m/s.
         velocity: Vec<f64>,
+        /// Acceleration, m/s² (default: none, constant velocity).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        acceleration: Option<Vec<f64>>,
     },
     /// Uniform circular motion in the x-y plane.
     Circle {
@@ -618,9 +625,16 @@ impl SceneFile {
         for spec in &mut file.constraints {
             if let Some(Location::Moving(motion)) = spec.location_mut() {
                 match motion {
-                    MotionSpec::Linear { start, velocity } => {
-                        for (x, v) in start.iter_mut().zip(velocity.iter()) {
-                            *x += v * t0;
+                    MotionSpec::Linear {
+                        start,
+                        velocity,
+                        acceleration,
+                    } => {
+                        let a = acceleration.clone().unwrap_or_default();
+                        for (k, (x, v)) in start.iter_mut().zip(velocity.iter_mut()).enumerate() {
+                            let ak = a.get(k).copied().unwrap_or(0.0);
+                            *x += *v * t0 + 0.5 * ak * t0 * t0;
+                            *v += ak * t0;
                         }
                     }
                     MotionSpec::Circle {

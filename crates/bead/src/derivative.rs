@@ -18,7 +18,9 @@
 
 use std::ops::Range;
 
-use crate::constraint::{ConstraintError, ConstraintEval, ConstraintId};
+use crate::constraint::{ConstraintError, ConstraintEval, ConstraintId, ConstraintKind};
+use crate::contact::active_set::{ActiveSet, Effort, Rows, threshold};
+use crate::contact::complementarity::Failure;
 use crate::force::ForceContext;
 use crate::point::{OperandKinematics, operand_size, write_operand};
 use crate::solve::{MultiplierMatrix, SolveError, SolveInfo, SolveParams};
@@ -45,6 +47,15 @@ pub enum EvalError {
     /// A force or a constraint produced a NaN or an infinity.
     #[error("{0} is not finite")]
     NonFinite(String),
+    /// No multipliers satisfy the inequality and bounded rows together: the constraints named
+    /// conflict (a contact that no force can hold), or the problem cycles.
+    #[error("no consistent constraint forces: {reason} (constraints {})", .constraints.join(", "))]
+    Complementarity {
+        /// The constraints of the rows that could not be made complementary.
+        constraints: Vec<String>,
+        /// What went wrong.
+        reason: String,
+    },
     /// The constraint error grew past [`Settings::divergence_limit`]: the integration is
     /// unstable, and the numbers that follow would mean nothing.
     #[error(
@@ -69,6 +80,11 @@ pub(crate) struct Layout {
     pub(crate) block_bodies: Vec<usize>,
     /// Whether each row is an inequality `g ≥ 0`.
     pub(crate) inequality: Vec<bool>,
+    /// Whether each row holds a velocity only (a motor): its target is its own speed law, not
+    /// the position feedback.
+    pub(crate) velocity: Vec<bool>,
+    /// Each row's own bounds on λ (a motor's torque limit), `(−∞, ∞)` for most.
+    pub(crate) bounds: Vec<(f64, f64)>,
     pub(crate) inv_mass: Vec<f64>,
     op_len: usize,
     grad_len: usize,
@@ -129,11 +145,19 @@ impl Layout {
                 })
                 .collect();
             let first_block = layout.jacobian.add_band(entry.rows, &columns);
-            let is_inequality =
-                entry.constraint.kind() == crate::constraint::ConstraintKind::Inequality;
-            layout
-                .inequality
-                .extend(std::iter::repeat_n(is_inequality, entry.rows));
+            let kind = entry.constraint.kind();
+            layout.inequality.extend(std::iter::repeat_n(
+                kind == ConstraintKind::Inequality,
+                entry.rows,
+            ));
+            layout.velocity.extend(std::iter::repeat_n(
+                kind == ConstraintKind::Velocity,
+                entry.rows,
+            ));
+            layout.bounds.extend(std::iter::repeat_n(
+                entry.constraint.multiplier_bounds(),
+                entry.rows,
+            ));
             layout.block_bodies.extend(&bodies);
             let first_op = layout.operands.len();
             let mut offsets = vec![0];
@@ -173,6 +197,32 @@ impl Layout {
     pub(crate) fn rows(&self) -> usize {
         self.jacobian.nrows()
     }
+
+    /// Whether some row is an inequality or has bounds, so that the rows taking part must be
+    /// chosen rather than all solved as equalities.
+    pub(crate) fn has_bounded_rows(&self) -> bool {
+        self.inequality.contains(&true)
+            || self
+                .bounds
+                .iter()
+                .any(|(lo, hi)| lo.is_finite() || hi.is_finite())
+    }
+
+    /// The constraint (slot index) each row belongs to.
+    pub(crate) fn row_constraint(&self, row: usize) -> Option<&ConstraintSlot> {
+        let k = self.constraints.partition_point(|s| s.rows.end <= row);
+        self.constraints.get(k).filter(|s| s.rows.contains(&row))
+    }
+}
+
+/// How one derivative evaluation treats the rows that take part.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Mode {
+    /// Choose the active set at this state (the first evaluation of a step, or a query), or keep
+    /// the one chosen at the step's start (the later stages of a step).
+    pub(crate) choose: bool,
+    /// The rate, in 1/s, at which velocity rows (motors) drive their speed error to zero.
+    pub(crate) velocity_rate: f64,
 }
 
 /// The buffers of one derivative evaluation, and the solver; reused from one evaluation to the next.
@@ -190,7 +240,10 @@ pub(crate) struct Evaluator {
     pub(crate) c_dot: Vec<f64>,
     /// `J̇q̇` (with the time terms of moving constraints).
     pub(crate) jdot_qdot: Vec<f64>,
-    /// Right-hand side of eq. 11.
+    /// `∂C/∂t`: the explicit time derivative, so that `Ċ = J q̇ + ∂C/∂t` can be recomputed for
+    /// new velocities (impulses) at the same positions.
+    pub(crate) c_t: Vec<f64>,
+    /// Right-hand side of eq. 11, `b = d − J W Q`.
     rhs: Vec<f64>,
     /// `λ`, kept between evaluations as the warm start.
     pub(crate) lambda: Vec<f64>,
@@ -202,20 +255,18 @@ pub(crate) struct Evaluator {
     pub(crate) solver: Box<dyn crate::solve::LinearSolver>,
     /// The last solve's statistics (iterations summed over its active-set passes).
     pub(crate) last_solve: SolveInfo,
-    /// Solves the last evaluation needed to choose its inequality rows (1 without inequalities).
+    /// Solves the last evaluation needed to choose its rows (1 without inequalities).
     pub(crate) active_set_passes: usize,
-    /// Rows in the solve: every equality row, and the inequality rows in `F⁺` (seed 004).
-    pub(crate) handled: Vec<bool>,
-    /// Whether a persistent `F⁺` (Platt, improved) has been chosen yet.
-    pub(crate) handled_initialized: bool,
-    /// `J_k q̈ − d_k` per row at the last evaluation: negative means a violation tendency.
+    /// The rows taking part (seed 004's `F⁺` with the equalities), chosen at a step's start.
+    pub(crate) active: ActiveSet,
+    /// `w = J q̈ − d` per row at the last evaluation: negative means a violation tendency.
     pub(crate) tendency: Vec<f64>,
-    /// Row targets `d = −J̇q̇ − k_s C − k_d Ċ`.
+    /// Row targets `d`: `−J̇q̇ − k_s C − k_d Ċ`, or a velocity row's `−J̇q̇ − r Ċ`.
     target: Vec<f64>,
-    /// Scratch: the right-hand side restricted to handled rows, and accelerations.
-    masked_rhs: Vec<f64>,
-    accel: Vec<f64>,
-    j_accel: Vec<f64>,
+    /// Inequality rows that may take part at the last chosen state.
+    pub(crate) candidates: Vec<bool>,
+    /// The threshold ε of the last evaluation.
+    pub(crate) eps: f64,
 }
 
 impl Evaluator {
@@ -230,6 +281,7 @@ impl Evaluator {
             c: Vec::new(),
             c_dot: Vec::new(),
             jdot_qdot: Vec::new(),
+            c_t: Vec::new(),
             rhs: Vec::new(),
             lambda: Vec::new(),
             applied: Vec::new(),
@@ -238,54 +290,46 @@ impl Evaluator {
             solver,
             last_solve: SolveInfo::default(),
             active_set_passes: 0,
-            handled: Vec::new(),
-            handled_initialized: false,
+            active: ActiveSet::default(),
             tendency: Vec::new(),
             target: Vec::new(),
-            masked_rhs: Vec::new(),
-            accel: Vec::new(),
-            j_accel: Vec::new(),
+            candidates: Vec::new(),
+            eps: 0.0,
         }
     }
 
     /// Installs a new layout, keeping λ of the constraints that survive as the warm start.
     pub(crate) fn set_layout(&mut self, layout: Layout, ndof: usize) {
         let mut lambda = vec![0.0; layout.rows()];
+        // Old slots are sorted by constraint index: one merge pass matches them.
+        let mut old = self.layout.constraints.iter().peekable();
         for new in &layout.constraints {
-            if let Some(old) = self
-                .layout
-                .constraints
-                .iter()
-                .find(|o| o.index == new.index)
-                && old.rows.len() == new.rows.len()
-                && old.rows.end <= self.lambda.len()
+            while old.next_if(|o| o.index < new.index).is_some() {}
+            if let Some(o) = old.peek()
+                && o.index == new.index
+                && o.rows.len() == new.rows.len()
+                && o.rows.end <= self.lambda.len()
             {
-                lambda[new.rows.clone()].copy_from_slice(&self.lambda[old.rows.clone()]);
+                lambda[new.rows.clone()].copy_from_slice(&self.lambda[o.rows.clone()]);
             }
         }
         self.lambda = lambda;
         let m = layout.rows();
-        self.handled = layout.inequality.iter().map(|ineq| !ineq).collect();
-        self.handled_initialized = false;
+        self.active.reset(m);
         for v in [
             &mut self.tendency,
             &mut self.target,
-            &mut self.masked_rhs,
-            &mut self.j_accel,
-        ] {
-            v.clear();
-            v.resize(m, 0.0);
-        }
-        self.accel.resize(ndof, 0.0);
-        for v in [
             &mut self.c,
             &mut self.c_dot,
+            &mut self.c_t,
             &mut self.jdot_qdot,
             &mut self.rhs,
         ] {
             v.clear();
             v.resize(m, 0.0);
         }
+        self.candidates.clear();
+        self.candidates.resize(m, false);
         for v in [&mut self.op_x, &mut self.op_v, &mut self.op_vp] {
             v.resize(layout.op_len, 0.0);
         }
@@ -304,6 +348,7 @@ impl Evaluator {
         &mut self,
         model: &Model,
         settings: &Settings,
+        mode: Mode,
         t: f64,
         q: &[f64],
         v: &[f64],
@@ -311,7 +356,7 @@ impl Evaluator {
     ) -> Result<(), EvalError> {
         self.clear_forces();
         self.apply_forces(model, t, q, v)?;
-        self.constraint_forces(model, settings, t, q, v)?;
+        self.constraint_forces(model, settings, mode, t, q, v)?;
         self.accelerations(a)
     }
 
@@ -348,11 +393,13 @@ impl Evaluator {
         Ok(())
     }
 
-    /// Step 3: assemble eq. 11, solve for λ, and form `Q̂ = Jᵀλ`.
+    /// Step 3: assemble eq. 11, solve for λ (choosing or keeping the rows that take part), and
+    /// form `Q̂ = Jᵀλ`.
     fn constraint_forces(
         &mut self,
         model: &Model,
         settings: &Settings,
+        mode: Mode,
         t: f64,
         q: &[f64],
         v: &[f64],
@@ -363,7 +410,17 @@ impl Evaluator {
             return Ok(());
         }
         self.evaluate_constraints(model, t, q, v)?;
-        // rhs = −J̇q̇ − J W Q − k_s C − k_d Ċ
+        // Row targets d: position rows follow the feedback law of eq. 11; a velocity row (a
+        // motor) has no position to feed back, and drives its speed error Ċ to zero at its own
+        // rate, whatever gains the position rows use.
+        for i in 0..self.target.len() {
+            self.target[i] = if self.layout.velocity[i] {
+                -self.jdot_qdot[i] - mode.velocity_rate * self.c_dot[i]
+            } else {
+                -self.jdot_qdot[i] - feedback.ks * self.c[i] - feedback.kd * self.c_dot[i]
+            };
+        }
+        // b = d − J W Q
         for ((t, q), w) in self
             .tmp
             .iter_mut()
@@ -374,158 +431,109 @@ impl Evaluator {
         }
         self.layout.jacobian.mul(&self.tmp, &mut self.rhs);
         for i in 0..self.rhs.len() {
-            self.rhs[i] = -self.jdot_qdot[i]
-                - self.rhs[i]
-                - feedback.ks * self.c[i]
-                - feedback.kd * self.c_dot[i];
+            self.rhs[i] = self.target[i] - self.rhs[i];
         }
         // The terms b is made of set the scale below which its residual is rounding noise.
         let max_abs = |x: &[f64]| x.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
         let scale = max_abs(&self.jdot_qdot)
             + max_abs(&self.tmp) * self.jacobian_scale()
             + feedback.ks * max_abs(&self.c)
-            + feedback.kd * max_abs(&self.c_dot);
+            + feedback.kd.max(mode.velocity_rate) * max_abs(&self.c_dot);
         let floor = params.tolerance * scale * (self.rhs.len() as f64).sqrt();
         let params = SolveParams {
             absolute_tolerance: params.absolute_tolerance.max(floor),
             ..*params
         };
-        if !self.layout.inequality.iter().any(|&k| k) {
+        self.eps = threshold(&self.rhs);
+        self.last_solve = SolveInfo::default();
+        if !self.layout.has_bounded_rows() {
             let matrix = MultiplierMatrix::new(&self.layout.jacobian, &self.layout.inv_mass);
             self.last_solve = self
                 .solver
                 .solve(&matrix, &self.rhs, &mut self.lambda, &params)?;
+            self.active_set_passes = 1;
         } else {
-            self.choose_inequalities(settings, &params)?;
-        }
-        self.layout
-            .jacobian
-            .mul_transpose(&self.lambda, &mut self.constraint_force);
-        Ok(())
-    }
-
-    /// Solves with the handled rows only, then computes `q̈` and each row's `J_k q̈ − d_k`.
-    fn solve_handled(&mut self, params: &SolveParams) -> Result<(), EvalError> {
-        for i in 0..self.rhs.len() {
-            self.masked_rhs[i] = if self.handled[i] { self.rhs[i] } else { 0.0 };
-            if !self.handled[i] {
-                self.lambda[i] = 0.0;
+            if mode.choose {
+                self.find_candidates(settings);
             }
+            let rows = Rows {
+                a: MultiplierMatrix::new(&self.layout.jacobian, &self.layout.inv_mass),
+                b: &self.rhs,
+                inequality: &self.layout.inequality,
+                bounds: &self.layout.bounds,
+                candidates: &self.candidates,
+                eps: self.eps,
+            };
+            let outcome = if mode.choose {
+                self.active.choose(
+                    settings.inequality,
+                    &rows,
+                    self.solver.as_mut(),
+                    &params,
+                    &mut self.lambda,
+                    &mut self.tendency,
+                )
+            } else {
+                self.active.keep(
+                    &rows,
+                    self.solver.as_mut(),
+                    &params,
+                    &mut self.lambda,
+                    &mut self.tendency,
+                )
+            };
+            let effort: Effort = outcome.map_err(|f| self.complementarity_error(model, f))?;
+            self.active_set_passes = effort.solves;
+            self.last_solve = SolveInfo {
+                iterations: effort.iterations,
+                residual: effort.residual,
+            };
         }
-        let matrix = MultiplierMatrix::new(&self.layout.jacobian, &self.layout.inv_mass)
-            .masked(&self.handled);
-        let info = self
-            .solver
-            .solve(&matrix, &self.masked_rhs, &mut self.lambda, params)?;
-        self.active_set_passes += 1;
-        self.last_solve.iterations += info.iterations;
-        self.last_solve.residual = self.last_solve.residual.max(info.residual);
         self.layout
             .jacobian
             .mul_transpose(&self.lambda, &mut self.constraint_force);
-        for i in 0..self.accel.len() {
-            self.accel[i] = self.layout.inv_mass[i] * (self.applied[i] + self.constraint_force[i]);
-        }
-        self.layout.jacobian.mul(&self.accel, &mut self.j_accel);
-        for i in 0..self.rhs.len() {
-            self.tendency[i] = self.j_accel[i] - self.target[i];
-        }
         Ok(())
     }
 
-    /// Chooses the inequality rows that take part (seed 004; see [`crate::contact`]) and solves.
-    fn choose_inequalities(
-        &mut self,
-        settings: &Settings,
-        params: &SolveParams,
-    ) -> Result<(), EvalError> {
-        use crate::contact::InequalityMethod as M;
-        let feedback = &settings.feedback;
-        let method = settings.inequality;
-        let m = self.rhs.len();
-        for i in 0..m {
-            self.target[i] =
-                -self.jdot_qdot[i] - feedback.ks * self.c[i] - feedback.kd * self.c_dot[i];
+    /// The inequality rows that may take part at this state: active (`g ≤ tolerance`, seed
+    /// 004 §2.3, with the tolerance floating point needs), unless impacts are on and the row moves
+    /// faster than the rest speed: one closing is an impact for the impulses
+    /// ([`crate::contact`]'s impact module) — given to the solve, its feedback damping would stop
+    /// it softly within a step and leak momentum — and one opening is leaving, which held it
+    /// would be held back and fed energy. A violated row (g < 0) recovering under its feedback
+    /// stays, whatever its speed: left out, gravity would push it back in. `Ċ` here is
+    /// `J q̇ + ∂g/∂t`: a floor that rises at 1 m/s under a ball at rest is closing.
+    fn find_candidates(&mut self, settings: &Settings) {
+        for i in 0..self.c.len() {
+            let (g, g_dot) = (self.c[i], self.c_dot[i]);
+            let moving = settings.impacts
+                && (g_dot < -settings.rest_speed || (g >= 0.0 && g_dot > settings.rest_speed));
+            self.candidates[i] =
+                self.layout.inequality[i] && g <= settings.contact_tolerance && !moving;
         }
-        let scale = self.target.iter().fold(0.0_f64, |a, d| a.max(d.abs()));
-        let eps = 1e-9 * (1.0 + scale);
-        // With impacts on, only a row at rest (|ġ| ≤ rest speed) is a contact for the solve. One
-        // closing faster is an impact for the event logic (contact::impact): given to the solve,
-        // its feedback damping would stop it softly within a step and leak momentum. One opening
-        // faster is leaving: handled, it would be held back and fed energy.
-        // A violated row (g < 0) recovering under its feedback stays, whatever its speed: left
-        // out, gravity would push it back in and it would hover in penetration.
-        let closing = |i: usize| {
-            settings.impacts
-                && (self.c_dot[i] < -settings.rest_speed
-                    || (self.c[i] >= 0.0 && self.c_dot[i] > settings.rest_speed))
+    }
+
+    /// A failed complementarity solve, with the rows named by their constraints.
+    pub(crate) fn complementarity_error(&self, model: &Model, failure: Failure) -> EvalError {
+        let name = |row: usize| -> String {
+            self.layout
+                .row_constraint(row)
+                .and_then(|slot| model.constraints[slot.index].as_ref())
+                .map_or_else(|| format!("row {row}"), |e| e.name.clone())
         };
-        let active: Vec<bool> = (0..m)
-            .map(|i| {
-                self.layout.inequality[i] && self.c[i] <= settings.contact_tolerance && !closing(i)
-            })
-            .collect();
-        self.last_solve = SolveInfo::default();
-        self.active_set_passes = 0;
-        match method {
-            M::Platt | M::Improved => {
-                if !self.handled_initialized {
-                    // Platt: every active row; improved: the active rows with a violation
-                    // tendency under the accelerations without any inequality.
-                    for i in 0..m {
-                        self.handled[i] = !self.layout.inequality[i];
-                    }
-                    if method == M::Improved {
-                        self.solve_handled(params)?;
-                    }
-                    for i in (0..m).filter(|&i| active[i]) {
-                        self.handled[i] = method == M::Platt || self.tendency[i] < -eps;
-                    }
-                    self.handled_initialized = true;
+        match failure {
+            Failure::Solve(e) => EvalError::Solve(e),
+            Failure::Unbounded { row } => EvalError::Complementarity {
+                constraints: vec![name(row)],
+                reason: "a row conflicts with the constraints held, whatever its force".into(),
+            },
+            Failure::PivotLimit { pivots, rows } => {
+                let mut constraints: Vec<String> = rows.iter().map(|&r| name(r)).collect();
+                constraints.dedup();
+                EvalError::Complementarity {
+                    constraints,
+                    reason: format!("no complementary solution after {pivots} pivots"),
                 }
-                self.solve_handled(params)
-            }
-            M::Jonquet => {
-                for i in 0..m {
-                    self.handled[i] = !self.layout.inequality[i];
-                }
-                loop {
-                    self.solve_handled(params)?;
-                    let mut added = false;
-                    for i in 0..m {
-                        if active[i] && !self.handled[i] && self.tendency[i] < -eps {
-                            self.handled[i] = true;
-                            added = true;
-                        }
-                    }
-                    if !added {
-                        return Ok(());
-                    }
-                }
-            }
-            M::Lcp => {
-                for i in 0..m {
-                    self.handled[i] = !self.layout.inequality[i];
-                }
-                let cap = 4 * active.iter().filter(|&&a| a).count() + 10;
-                for _ in 0..cap {
-                    self.solve_handled(params)?;
-                    // Murty's least-index rule over both infeasibilities: a row that would be
-                    // violated enters, a row that pulls leaves.
-                    let pivot = (0..m).find(|&i| {
-                        (active[i] && !self.handled[i] && self.tendency[i] < -eps)
-                            || (self.layout.inequality[i]
-                                && self.handled[i]
-                                && self.lambda[i] < -eps)
-                    });
-                    match pivot {
-                        Some(i) => self.handled[i] = !self.handled[i],
-                        None => return Ok(()),
-                    }
-                }
-                Err(EvalError::NonFinite(
-                    "the complementarity pivoting (no solution found within its pivot cap)".into(),
-                ))
             }
         }
     }
@@ -537,7 +545,7 @@ impl Evaluator {
         for i in 0..self.c.len() {
             if self.layout.inequality[i] {
                 c = c.max(-self.c[i]);
-                if self.handled[i] {
+                if self.active.is_held(i) {
                     c_dot = c_dot.max(self.c_dot[i].abs());
                 }
             } else {
@@ -585,6 +593,7 @@ impl Evaluator {
             grad,
             c,
             c_dot,
+            c_t,
             jdot_qdot,
             ..
         } = self;
@@ -634,6 +643,7 @@ impl Evaluator {
                 source,
             };
             entry.constraint.evaluate(&mut eval).map_err(fail)?;
+            c_t[rows.clone()].copy_from_slice(&c_dot[rows.clone()]);
 
             // Chain rule through each operand: J_b += G P, Ċ += G ẋ, J̇q̇ += G a_vp.
             for b in slot.blocks.clone() {

@@ -81,6 +81,9 @@ pub enum StepFailure {
     /// Sequential impulses did not remove every approach velocity.
     #[error("the impulses of an impact did not converge after {0} sweeps")]
     ImpulsesDidNotConverge(usize),
+    /// The contact broad phase could not update a group's pair constraints.
+    #[error("updating the contact pairs: {0}")]
+    BroadPhase(ModelError),
     /// Projection onto the constraint manifold did not reach its tolerance.
     #[error("projection onto the constraints did not converge (max |C| = {0:.3e})")]
     Projection(f64),

@@ -34,12 +34,15 @@ pub enum MotionKind {
         /// Location, in metres.
         at: Vec3,
     },
-    /// Moves at constant velocity: `p(t) = start + velocity · t`.
+    /// Moves along a line, at constant velocity or uniformly accelerated:
+    /// `p(t) = start + velocity · t + ½ acceleration · t²`.
     Linear {
         /// Location at t = 0, in metres.
         start: Vec3,
-        /// Velocity, in metres per second.
+        /// Velocity at t = 0, in metres per second.
         velocity: Vec3,
+        /// Acceleration, in metres per second squared (zero for constant velocity).
+        acceleration: Vec3,
     },
     /// Goes round a circle in the x-y plane: `p(t) = center + r (cos(ωt + φ), sin(ωt + φ), 0)`.
     Circle {
@@ -91,8 +94,29 @@ impl Motion {
             kind: MotionKind::Linear {
                 start: to_vec3(start),
                 velocity: to_vec3(velocity),
+                acceleration: [0.0; 3],
             },
             lengths: vec![start.len(), velocity.len()],
+        }
+    }
+
+    /// Uniformly accelerated motion from `start` with initial `velocity` (m/s) and constant
+    /// `acceleration` (m/s²).
+    ///
+    /// ```
+    /// use bead::Motion;
+    /// // A floor dropping away at twice the acceleration of gravity.
+    /// let m = Motion::accelerated(&[0.0, 0.0], &[0.0, 0.0], &[0.0, -19.62]);
+    /// assert!((m.sample(1.0).position[1] + 9.81).abs() < 1e-12);
+    /// ```
+    pub fn accelerated(start: &[f64], velocity: &[f64], acceleration: &[f64]) -> Self {
+        Motion {
+            kind: MotionKind::Linear {
+                start: to_vec3(start),
+                velocity: to_vec3(velocity),
+                acceleration: to_vec3(acceleration),
+            },
+            lengths: vec![start.len(), velocity.len(), acceleration.len()],
         }
     }
 
@@ -166,10 +190,16 @@ impl Motion {
                 velocity: [0.0; 3],
                 acceleration: [0.0; 3],
             },
-            MotionKind::Linear { start, velocity } => MotionSample {
-                position: std::array::from_fn(|i| start[i] + velocity[i] * t),
-                velocity: *velocity,
-                acceleration: [0.0; 3],
+            MotionKind::Linear {
+                start,
+                velocity,
+                acceleration,
+            } => MotionSample {
+                position: std::array::from_fn(|i| {
+                    start[i] + velocity[i] * t + 0.5 * acceleration[i] * t * t
+                }),
+                velocity: std::array::from_fn(|i| velocity[i] + acceleration[i] * t),
+                acceleration: *acceleration,
             },
             MotionKind::Circle {
                 center,
@@ -211,6 +241,7 @@ mod tests {
         let motions = [
             Motion::fixed(&[1.0, 2.0, 3.0]),
             Motion::linear(&[1.0, 2.0], &[0.5, -1.0]),
+            Motion::accelerated(&[1.0, 2.0], &[0.5, -1.0], &[-3.0, 2.0]),
             Motion::circle(&[1.0, 2.0, 0.5], 0.7, 3.0, 0.4),
             Motion::oscillation(&[0.0, 1.0, 0.0], &[0.2, 0.1, -0.3], 5.0, 1.0),
         ];

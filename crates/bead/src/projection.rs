@@ -1,22 +1,40 @@
 //! Post-step projection onto the constraint manifold (an alternative to Baumgarte feedback).
 //!
 //! Positions: Newton's method on `C(q) = 0` with the minimum-kinetic-metric correction
-//! `Δq = −W Jᵀ (J W Jᵀ)⁻¹ C`, repeated until `max |C| ≤ tolerance`. Velocities: the same
-//! projection of `q̇` onto `Ċ = J q̇ + ∂C/∂t = 0` (one linear solve). Both reuse the multiplier
-//! solver, so redundant constraints are handled the same way as in the dynamics.
+//! `Δq = W Jᵀ μ`, repeated until every equality has `|C| ≤ tolerance` and every inequality
+//! `g ≥ −tolerance`. Velocities: the same projection of `q̇` onto `Ċ = J q̇ + ∂C/∂t = 0`.
+//!
+//! Inequality rows are not equalities: projecting `g = 0` would snap a ball flying above a floor
+//! onto it. Each Newton step is therefore a small complementarity problem (the same solver as the
+//! dynamics, [`crate::contact`]): with `w = C + J Δq`, the linearized constraint after the step,
+//!
+//! ```text
+//! equality rows              w = 0            (μ free)
+//! inequality rows, g ≤ tol   0 ≤ μ ⊥ w ≥ 0    (pushed out to g ≥ 0, never pulled in)
+//! inequality rows apart      μ = 0            (untouched; a row the step would violate
+//!                                              joins at the next iteration)
+//! velocity rows (motors)     μ = 0            (no position to project)
+//! ```
+//!
+//! and for velocities, `w = J (q̇ + Δq̇) + ∂C/∂t`: equalities and unlimited motors to zero, active
+//! inequality rows only if closing (`0 ≤ μ ⊥ w ≥ 0`, a separating contact keeps its speed), and
+//! rows with a force limit untouched (a finite force gives no impulse). Both reuse the multiplier
+//! solver, so redundant constraints are handled as in the dynamics.
 
+use crate::contact::complementarity::{self, Problem, RowState};
 use crate::derivative::Evaluator;
 use crate::error::StepFailure;
-use crate::solve::{MultiplierMatrix, SolveParams};
-use crate::system::{Model, Projection};
+use crate::solve::MultiplierMatrix;
+use crate::system::{Model, Projection, Settings};
 
 impl Evaluator {
-    /// Projects `(q, q̇)` at time `t` onto `C = 0`, `Ċ = 0`.
+    /// Projects `(q, q̇)` at time `t` onto the constraints: `C = 0`, `g ≥ 0`, then `Ċ = 0` and
+    /// `ġ ≥ 0` for the contacts.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn project(
         &mut self,
         model: &Model,
-        params: &SolveParams,
+        settings: &Settings,
         projection: &Projection,
         t: f64,
         q: &mut [f64],
@@ -26,60 +44,135 @@ impl Evaluator {
         if m == 0 {
             return Ok(());
         }
-        let mut mu = vec![0.0; m];
-        let mut correction = vec![0.0; q.len()];
-        let max_abs = |x: &[f64]| x.iter().fold(0.0_f64, |a, c| a.max(c.abs()));
+        let mut work = ProjectionWork::new(m, q.len());
         let mut iteration = 0;
         loop {
             self.evaluate_constraints(model, t, q, v)?;
-            let error = max_abs(&self.c);
+            let error = self.position_error();
             if error <= projection.tolerance {
                 break;
             }
             if iteration == projection.max_iterations {
                 return Err(StepFailure::Projection(error));
             }
-            self.correct(params, Target::Position, &mut mu, &mut correction)?;
-            for (qi, d) in q.iter_mut().zip(&correction) {
-                *qi -= d;
+            for i in 0..m {
+                work.b[i] = -self.c[i];
+                (work.lo[i], work.hi[i]) = if self.layout.velocity[i] {
+                    (0.0, 0.0)
+                } else if self.layout.inequality[i] {
+                    if self.c[i] <= projection.tolerance.max(settings.contact_tolerance) {
+                        (0.0, f64::INFINITY)
+                    } else {
+                        (0.0, 0.0)
+                    }
+                } else {
+                    (f64::NEG_INFINITY, f64::INFINITY)
+                };
+            }
+            self.correct(model, settings, &mut work)?;
+            for (qi, d) in q.iter_mut().zip(&work.correction) {
+                *qi += d;
             }
             iteration += 1;
         }
         // Ċ at the projected positions was computed by the last evaluation.
-        self.correct(params, Target::Velocity, &mut mu, &mut correction)?;
-        for (vi, d) in v.iter_mut().zip(&correction) {
-            *vi -= d;
+        for i in 0..m {
+            work.b[i] = -self.c_dot[i];
+            let (lo, hi) = self.layout.bounds[i];
+            let limited = lo.is_finite() || hi.is_finite();
+            (work.lo[i], work.hi[i]) = if self.layout.inequality[i] {
+                if self.c[i] <= projection.tolerance.max(settings.contact_tolerance) {
+                    (0.0, f64::INFINITY)
+                } else {
+                    (0.0, 0.0)
+                }
+            } else if limited {
+                (0.0, 0.0)
+            } else {
+                (f64::NEG_INFINITY, f64::INFINITY)
+            };
+        }
+        self.correct(model, settings, &mut work)?;
+        for (vi, d) in v.iter_mut().zip(&work.correction) {
+            *vi += d;
         }
         Ok(())
     }
 
-    /// `correction = W Jᵀ (J W Jᵀ)⁻¹ r` with r = C or Ċ.
+    /// The error projection removes: `|C|` of equality rows, the violation `−g` of inequalities.
+    fn position_error(&self) -> f64 {
+        (0..self.c.len())
+            .map(|i| {
+                if self.layout.inequality[i] {
+                    -self.c[i]
+                } else {
+                    self.c[i].abs()
+                }
+            })
+            .fold(0.0, f64::max)
+    }
+
+    /// `correction = W Jᵀ μ` with μ the solution of the complementarity problem in `work`.
     fn correct(
         &mut self,
-        params: &SolveParams,
-        target: Target,
-        mu: &mut [f64],
-        correction: &mut [f64],
+        model: &Model,
+        settings: &Settings,
+        work: &mut ProjectionWork,
     ) -> Result<(), StepFailure> {
-        let r = match target {
-            Target::Position => &self.c,
-            Target::Velocity => &self.c_dot,
+        let a = MultiplierMatrix::new(&self.layout.jacobian, &self.layout.inv_mass);
+        let problem = Problem {
+            a,
+            b: &work.b,
+            lo: &work.lo,
+            hi: &work.hi,
         };
-        mu.fill(0.0);
-        let matrix = MultiplierMatrix::new(&self.layout.jacobian, &self.layout.inv_mass);
-        self.solver
-            .solve(&matrix, r, mu, params)
-            .map_err(|e| StepFailure::Eval(e.into()))?;
-        self.layout.jacobian.mul_transpose(mu, correction);
-        for (c, w) in correction.iter_mut().zip(&self.layout.inv_mass) {
+        work.mu.fill(0.0);
+        work.state.fill(RowState::Lower);
+        let eps = crate::contact::active_set::threshold(&work.b);
+        complementarity::solve(
+            &problem,
+            self.solver.as_mut(),
+            &settings.solve,
+            eps,
+            &mut work.state,
+            &mut work.mu,
+            &mut work.w,
+            &mut work.workspace,
+        )
+        .map_err(|f| StepFailure::Eval(self.complementarity_error(model, f)))?;
+        self.layout
+            .jacobian
+            .mul_transpose(&work.mu, &mut work.correction);
+        for (c, w) in work.correction.iter_mut().zip(&self.layout.inv_mass) {
             *c *= w;
         }
         Ok(())
     }
 }
 
-#[derive(Clone, Copy)]
-enum Target {
-    Position,
-    Velocity,
+/// Buffers of one projection.
+struct ProjectionWork {
+    b: Vec<f64>,
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    mu: Vec<f64>,
+    w: Vec<f64>,
+    state: Vec<RowState>,
+    correction: Vec<f64>,
+    workspace: complementarity::Workspace,
+}
+
+impl ProjectionWork {
+    fn new(m: usize, n: usize) -> Self {
+        ProjectionWork {
+            b: vec![0.0; m],
+            lo: vec![0.0; m],
+            hi: vec![0.0; m],
+            mu: vec![0.0; m],
+            w: vec![0.0; m],
+            state: vec![RowState::Lower; m],
+            correction: vec![0.0; n],
+            workspace: complementarity::Workspace::default(),
+        }
+    }
 }

@@ -9,7 +9,8 @@ use std::any::Any;
 
 use crate::body::{Body, BodyId, BodyKind, Particle, ParticleId, RigidBody, RigidBodyId};
 use crate::constraint::{Constraint, ConstraintId};
-use crate::derivative::{EvalError, Evaluator, Layout};
+use crate::contact::active_set::StepStart;
+use crate::derivative::{EvalError, Evaluator, Layout, Mode};
 use crate::diagnostics::{ConstraintReport, Diagnostics};
 use crate::draw::{Canvas, Item, Role, View};
 use crate::error::{ModelError, StepError, StepFailure, WorstConstraint};
@@ -99,6 +100,12 @@ pub struct Settings {
     /// Impacts slower than this (m/s for the built-ins) are perfectly inelastic, so that a
     /// bouncing ball comes to rest after finitely many bounces instead of a Zeno cascade.
     pub rest_speed: f64,
+    /// The rate, in 1/s, at which velocity-level rows (motors) remove a speed error: their target
+    /// is `C̈ = −r Ċ`, whatever the feedback gains of the position rows. `None` (the default) is
+    /// `1/dt` of the step being taken, so that a motor strong enough reaches its speed within
+    /// about one step, as the motors of Box2D and most game engines do; a given rate is capped at
+    /// `1/dt` too, beyond which the explicit integrators would overshoot.
+    pub motor_rate: Option<f64>,
     /// A step fails as diverged when the constraint error max |C| (equalities, and inequalities
     /// below zero) exceeds this, in the constraints' units (metres and radians for the
     /// built-ins). An unstable integration stays finite long after its numbers stop meaning
@@ -120,6 +127,7 @@ impl Default for Settings {
             impacts: true,
             restitution: 0.0,
             rest_speed: 1e-3,
+            motor_rate: None,
             divergence_limit: 1.0,
         }
     }
@@ -206,6 +214,9 @@ pub struct System {
     pub(crate) layout_stale: bool,
     /// `q̈` at the current state, if already evaluated (reused as the next step's first stage).
     pub(crate) current_acceleration: Option<Vec<f64>>,
+    /// The step size the model is advanced with (the last step's, or one announced with
+    /// [`System::set_time_step`]); motors aim to reach their speed within about one such step.
+    pub(crate) time_step: Option<f64>,
     /// Groups of particles kept apart by generated non-penetration constraints.
     pub(crate) contact_groups: Vec<crate::contact::ContactGroup>,
 }
@@ -234,6 +245,7 @@ impl System {
             evaluator: Evaluator::new(Box::new(ConjugateGradient::default())),
             layout_stale: true,
             current_acceleration: None,
+            time_step: None,
             contact_groups: Vec::new(),
         })
     }
@@ -292,6 +304,13 @@ impl System {
             return Err(ModelError::Setting(format!(
                 "the divergence limit must be positive, got {}",
                 settings.divergence_limit
+            )));
+        }
+        if let Some(r) = settings.motor_rate
+            && !(r > 0.0)
+        {
+            return Err(ModelError::Setting(format!(
+                "the motor rate must be positive, got {r}"
             )));
         }
         if let Some(p) = settings.projection
@@ -783,12 +802,11 @@ impl System {
         if !(dt > 0.0 && dt.is_finite()) {
             return Err(self.step_error(StepFailure::InvalidStep(dt)));
         }
+        self.announce_time_step(dt);
         if !self.contact_groups.is_empty()
             && let Err(e) = self.update_contacts(dt)
         {
-            return Err(self.step_error(StepFailure::Eval(
-                crate::derivative::EvalError::NonFinite(format!("the contact broad phase ({e})")),
-            )));
+            return Err(self.step_error(StepFailure::BroadPhase(e)));
         }
         self.ensure_layout();
         // Platt's and the improved algorithm decide F⁺ for the next step from the λ and q̈ of this
@@ -797,10 +815,13 @@ impl System {
             && self.evaluator.layout.inequality.contains(&true);
         let start = if persistent {
             self.evaluate_current()?;
-            let tol = self.settings.contact_tolerance;
             let ev = &self.evaluator;
-            let active: Vec<bool> = ev.c.iter().map(|c| *c <= tol).collect();
-            Some((ev.lambda.clone(), ev.tendency.clone(), active))
+            Some(StepStart {
+                lambda: ev.lambda.clone(),
+                w: ev.tendency.clone(),
+                candidates: ev.candidates.clone(),
+                eps: ev.eps,
+            })
         } else {
             None
         };
@@ -811,10 +832,58 @@ impl System {
             self.integrate_to(t_end)?
         };
         self.steps += 1;
-        if let Some((lambda, tendency, active)) = start {
-            self.update_handled_set(&lambda, &tendency, &active)?;
+        if let Some(start) = start {
+            self.update_handled_set(&start)?;
         }
         Ok(stats)
+    }
+
+    /// Records the step size the model is advanced with. A cached evaluation at the current state
+    /// was made for the old one (a motor's rate depends on it): drop it if the size really changed
+    /// (not for the rounding differences between `k·dt` and `(k − 1)·dt` of [`System::step_to`]).
+    fn announce_time_step(&mut self, dt: f64) {
+        if self.time_step.is_none_or(|h| (h - dt).abs() > 1e-9 * h) {
+            self.time_step = Some(dt);
+            self.state_changed();
+        }
+    }
+
+    /// Announces the step size the model will be advanced with, in seconds, before the first
+    /// step: motors (velocity-level rows) aim to reach their speed within about one step (see
+    /// [`Settings::motor_rate`]), so a query at the initial state ([`System::diagnostics`])
+    /// reports the torque the first step will apply. Every step sets it too.
+    ///
+    /// ```
+    /// let (mut sys, _, _) = bead::models::pendulum(1.0, 0.1, 1.0)?;
+    /// sys.set_time_step(1e-3)?;
+    /// assert_eq!(sys.time_step(), Some(1e-3));
+    /// # Ok::<(), bead::ModelError>(())
+    /// ```
+    pub fn set_time_step(&mut self, dt: f64) -> Result<(), ModelError> {
+        if !(dt > 0.0 && dt.is_finite()) {
+            return Err(ModelError::Setting(format!(
+                "the time step must be positive and finite, got {dt}"
+            )));
+        }
+        self.announce_time_step(dt);
+        Ok(())
+    }
+
+    /// The step size the model is advanced with, in seconds: the last step's, or the one
+    /// announced with [`System::set_time_step`]; `None` before either.
+    pub fn time_step(&self) -> Option<f64> {
+        self.time_step
+    }
+
+    /// How evaluations treat velocity rows: their rate, `1/dt` unless the settings ask for less
+    /// (no correction at all before any step size is known).
+    fn velocity_rate(&self) -> f64 {
+        let step_rate = self.time_step.map_or(0.0, |h| 1.0 / h);
+        match self.settings.motor_rate {
+            Some(r) if self.time_step.is_some() => r.min(step_rate),
+            Some(r) => r,
+            None => step_rate,
+        }
     }
 
     /// One integrator step from the current state to `t_end`, committed (with projection, if on).
@@ -826,12 +895,15 @@ impl System {
         self.q_next.resize(self.q.len(), 0.0);
         self.v_next.resize(self.v.len(), 0.0);
         let mut stats = StepStats::default();
+        let velocity_rate = self.velocity_rate();
         let mut stage = Stage {
             model: &self.model,
             evaluator: &mut self.evaluator,
             settings: &self.settings,
             stats: &mut stats,
             first: self.current_acceleration.take(),
+            started: false,
+            velocity_rate,
         };
         let result = self.integrator.step(
             &mut stage,
@@ -852,7 +924,7 @@ impl System {
             let t = t_end;
             let outcome = self.evaluator.project(
                 &self.model,
-                &self.settings.solve,
+                &self.settings,
                 &projection,
                 t,
                 &mut self.q_next,
@@ -869,36 +941,21 @@ impl System {
         Ok(stats)
     }
 
-    /// Seed 004 Alg. 1 (Platt) and Alg. 2 (improved), lines 3-9, after a step: a handled row
-    /// whose λ was ≤ 0 is dropped; an ignored row enters when it is now violated (Platt) or had a
-    /// violation tendency while active (improved).
-    fn update_handled_set(
-        &mut self,
-        lambda: &[f64],
-        tendency: &[f64],
-        active: &[bool],
-    ) -> Result<(), StepError> {
-        let platt = self.settings.inequality == crate::contact::InequalityMethod::Platt;
-        if platt {
-            // g at the new state.
-            let (t, q, v) = (self.t, self.q.clone(), self.v.clone());
-            if let Err(e) = self.evaluator.evaluate_constraints(&self.model, t, &q, &v) {
-                return Err(self.step_error(e.into()));
-            }
+    /// Seed 004 Alg. 1 (Platt) and Alg. 2 (improved), lines 3-9, after a step (see
+    /// [`crate::contact`]).
+    fn update_handled_set(&mut self, start: &StepStart) -> Result<(), StepError> {
+        // g at the new state.
+        let (t, q, v) = (self.t, self.q.clone(), self.v.clone());
+        if let Err(e) = self.evaluator.evaluate_constraints(&self.model, t, &q, &v) {
+            return Err(self.step_error(e.into()));
         }
         let ev = &mut self.evaluator;
-        for k in 0..ev.handled.len() {
-            if !ev.layout.inequality[k] {
-                continue;
-            }
-            if ev.handled[k] {
-                if lambda[k] <= 0.0 {
-                    ev.handled[k] = false;
-                }
-            } else if (platt && ev.c[k] < 0.0) || (!platt && active[k] && tendency[k] < -1e-9) {
-                ev.handled[k] = true;
-            }
-        }
+        ev.active.after_step(
+            self.settings.inequality,
+            start,
+            &ev.c,
+            &ev.layout.inequality,
+        );
         self.state_changed();
         Ok(())
     }
@@ -948,9 +1005,14 @@ impl System {
         }
         self.ensure_layout();
         let mut a = vec![0.0; self.q.len()];
+        let mode = Mode {
+            choose: true,
+            velocity_rate: self.velocity_rate(),
+        };
         let result = self.evaluator.evaluate(
             &self.model,
             &self.settings,
+            mode,
             self.t,
             &self.q,
             &self.v,
@@ -1111,7 +1173,7 @@ impl System {
                     jdot_qdot: ev.jdot_qdot[slot.rows.clone()].to_vec(),
                     active: (entry.constraint.kind()
                         == crate::constraint::ConstraintKind::Inequality)
-                        .then(|| ev.handled[slot.rows.clone()].to_vec()),
+                        .then(|| slot.rows.clone().map(|i| ev.active.is_held(i)).collect()),
                 })
             })
             .collect();
@@ -1137,6 +1199,10 @@ struct Stage<'a> {
     stats: &'a mut StepStats,
     /// `q̈` already known at the step's start state (from diagnostics), used by the first call.
     first: Option<Vec<f64>>,
+    /// Whether the first evaluation of the step (the one that chooses the active set) is done.
+    started: bool,
+    /// Rate of the velocity rows.
+    velocity_rate: f64,
 }
 
 impl Dynamics for Stage<'_> {
@@ -1148,11 +1214,18 @@ impl Dynamics for Stage<'_> {
         a: &mut [f64],
     ) -> Result<(), EvalError> {
         if let Some(known) = self.first.take() {
-            // Integrators evaluate first at the step's start state, where `known` was computed.
+            // Integrators evaluate first at the step's start state, where `known` was computed
+            // (choosing the active set there).
             a.copy_from_slice(&known);
         } else {
+            // The first evaluation of a step chooses the rows that take part; the later stages
+            // keep them (seed 004: the set is chosen at the start of each time step).
+            let mode = Mode {
+                choose: !self.started,
+                velocity_rate: self.velocity_rate,
+            };
             self.evaluator
-                .evaluate(self.model, self.settings, t, q, v, a)?;
+                .evaluate(self.model, self.settings, mode, t, q, v, a)?;
             // An unstable integration stays finite long after it stops meaning anything, while C
             // grows geometrically (1e-6 to 1e150 in a few dozen steps): stop at the first stage
             // past the limit. Only stepping checks; a query at any state (diagnostics) may not fail.
@@ -1162,6 +1235,7 @@ impl Dynamics for Stage<'_> {
                 return Err(EvalError::Diverged { max_abs_c, limit });
             }
         }
+        self.started = true;
         self.stats.evaluations += 1;
         self.stats.active_set_passes = self
             .stats

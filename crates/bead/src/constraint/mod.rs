@@ -150,6 +150,15 @@ pub trait Constraint: Any + Debug + Send + Sync {
         ConstraintKind::Equality
     }
 
+    /// Bounds on each of this constraint's multipliers, `(lo, hi)` in its λ's units: a motor's
+    /// torque limit. `(−∞, ∞)` (the default) for a constraint that may push and pull as hard as
+    /// it must; an inequality's rows are also kept at λ ≥ 0 by the exact method. A row whose λ
+    /// reaches a bound applies exactly that force and gives up its target: the multipliers solve
+    /// a complementarity problem (see [`crate::contact`]).
+    fn multiplier_bounds(&self) -> (f64, f64) {
+        (f64::NEG_INFINITY, f64::INFINITY)
+    }
+
     /// Checks the constraint's own parameters against the system's dimension when it is added.
     fn check(&self, dim: usize) -> Result<(), String> {
         let _ = dim;

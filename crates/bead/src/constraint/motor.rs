@@ -5,11 +5,18 @@
 //!
 //! ```text
 //! Ċ   = ω_b − ω_a − ω          (world: ω_a − ω)      ∂Ċ/∂q̇_a = [0, 0, −1], ∂Ċ/∂q̇_b = [0, 0, 1]
+//! J̇q̇  = 0
 //! ```
 //!
-//! written as a gradient and a time term `∂C/∂t = −ω`, so the multiplier system asks for
-//! `d/dt(ω_b − ω_a) = −k_d (ω_b − ω_a − ω)`: the speed is held, and a speed error decays at the
-//! feedback rate. λ is the motor torque on body b in N·m (body a feels −λ).
+//! written as a gradient and a time term `∂C/∂t = −ω`. Being a velocity-level row
+//! ([`ConstraintKind::Velocity`]), its target is its own law, `d/dt(ω_b − ω_a) = −r Ċ`, with the
+//! rate r of [`Settings::motor_rate`](crate::Settings::motor_rate) (by default `1/dt`: the speed
+//! is reached within about a step), not the position rows' Baumgarte gains, so it turns with
+//! feedback off too. λ is the motor torque on body b in N·m (body a feels −λ).
+//!
+//! With a torque limit (Box2D's `maxMotorTorque`) the row is bounded, `|λ| ≤ τ_max`: a motor that
+//! cannot keep its speed applies exactly ±τ_max, and its λ reports it (seed 004's multipliers
+//! with bounds; see [`crate::contact`]).
 
 use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind};
 use crate::body::BodyId;
@@ -29,6 +36,7 @@ pub struct Motor {
     a: BodyId,
     b: Option<BodyId>,
     speed: f64,
+    max_torque: f64,
 }
 
 impl Motor {
@@ -38,6 +46,7 @@ impl Motor {
             a: a.into(),
             b: Some(b.into()),
             speed,
+            max_torque: f64::INFINITY,
         }
     }
 
@@ -47,7 +56,32 @@ impl Motor {
             a: a.into(),
             b: None,
             speed,
+            max_torque: f64::INFINITY,
         }
+    }
+
+    /// Limits the torque to `max_torque` N·m either way (infinity: no limit, the default).
+    ///
+    /// ```
+    /// use bead::{constraint::Motor, RigidBody, System};
+    /// let mut sys = System::new(2)?;
+    /// let wheel = sys.add_rigid_body(RigidBody::new(&[0.0, 0.0], 0.0).inertia(0.5))?;
+    /// let motor = sys.add_constraint(Motor::to_world(wheel, 10.0).max_torque(2.0))?;
+    /// sys.step(1e-3).unwrap();
+    /// // Spinning up from rest, it is at its limit: α = τ_max / I.
+    /// let lambda = sys.diagnostics().unwrap().constraint(motor).unwrap().lambda[0];
+    /// assert_eq!(lambda, 2.0);
+    /// assert!((sys.coordinate_velocities(wheel)[2] - 2.0 / 0.5 * 1e-3).abs() < 1e-12);
+    /// # Ok::<(), bead::ModelError>(())
+    /// ```
+    pub fn max_torque(mut self, max_torque: f64) -> Self {
+        self.max_torque = max_torque;
+        self
+    }
+
+    /// The torque limit, N·m (infinity for none).
+    pub fn torque_limit(&self) -> f64 {
+        self.max_torque
     }
 
     /// The target speed, rad/s.
@@ -74,7 +108,17 @@ impl Constraint for Motor {
         ConstraintKind::Velocity
     }
 
+    fn multiplier_bounds(&self) -> (f64, f64) {
+        (-self.max_torque, self.max_torque)
+    }
+
     fn check(&self, dim: usize) -> Result<(), String> {
+        if !(self.max_torque > 0.0) {
+            return Err(format!(
+                "a motor's torque limit must be positive, got {}",
+                self.max_torque
+            ));
+        }
         super::check_rigid_pair(dim, self.a, self.b, self.speed, "motor speed")
     }
 

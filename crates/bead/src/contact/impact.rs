@@ -1,19 +1,26 @@
 //! Impacts: locating the first activation inside a step, and resolving it with impulses.
 //!
 //! Seed 004 assumes the engine "may rewind time until the first constraint activation is
-//! detected". After each step, every inequality row that was strictly inactive at the step's
-//! start (`g > tolerance`) and ends it with `g < 0` has crossed its boundary inside the step. The
-//! step is then redone from its start to a shorter end time found by bisection (each trial is a
-//! full integrator step, so the motion up to the impact is integrated as accurately as any other
-//! step), until the crossing rows are touching: `0 ≤ g ≤ tolerance`.
+//! detected". The rows that can activate inside a step are the inequality rows left out of the
+//! set chosen at its start ([`super::active_set`]): apart (`g > tolerance`), or touching but
+//! separating. A row apart that ends the step with `g < 0`, or one touching that ends it deeper
+//! than the tolerance, has crossed its boundary inside the step. The step is then redone from its
+//! start to a shorter end time found by bisection (each trial is a full integrator step, so the
+//! motion up to the impact is integrated as accurately as any other step), until the crossing
+//! rows are touching.
 //!
-//! At that instant the approach velocities are removed by impulses. Newton's law applied to all
-//! contacts at once gives a three-ball Newton's cradle the velocities (−⅓, ⅔, ⅔)·v; the toy gives
-//! (0, 0, v). So impulses are applied contact by contact, sweeping until no contact approaches
-//! (sequential impulses, as in game engines): each approaching row gets the impulse
-//! `P = (−e ġ − ġ) / (J W Jᵀ)_kk` that reverses its *current* approach velocity with restitution
-//! `e`, which propagates a pulse pair by pair through the contact graph exactly as the cradle
-//! does. Equality constraints are kept by projecting the velocities onto them after each sweep.
+//! At that instant the approach velocities are removed by impulses. A row's approach speed is
+//! `ġ = J q̇ + ∂g/∂t`: against a floor that rises, a wall that moves, a point carried by a moving
+//! nail, the relative speed, not the speed in the world. Newton's law applied to all contacts at
+//! once gives a three-ball Newton's cradle the velocities (−⅓, ⅔, ⅔)·v; the toy gives (0, 0, v).
+//! So impulses are applied contact by contact, sweeping until no contact approaches (sequential
+//! impulses, as in game engines): each approaching row gets the impulse
+//! `P = −(1 + e) ġ / (J W Jᵀ)_kk`, so that `J q̇⁺ + ∂g/∂t = −e (J q̇⁻ + ∂g/∂t)`: its *current*
+//! approach reversed with restitution `e` in the frame of whatever it touches, which propagates a
+//! pulse pair by pair through the contact graph exactly as the cradle does. Equality constraints
+//! are kept by projecting the velocities onto `J q̇ + ∂C/∂t = 0` after each sweep, so a motor keeps
+//! its speed and a point on a moving nail moves with it; a motor with a torque limit takes no part
+//! (a finite torque gives no impulse).
 //!
 //! Rest rule (no Zeno loop): an approach slower than `rest_speed` is resolved with `e = 0`, so a
 //! bouncing ball's geometric series of ever shorter bounces ends, after finitely many impacts, in
@@ -37,17 +44,18 @@ impl System {
         let mut total = StepStats::default();
         for _ in 0..MAX_EVENTS {
             self.resolve_touching_approaches()?;
+            // The first stage at the start state: it chooses the rows held through the step.
             self.evaluate_current_for_events()?;
             let tol = self.settings.contact_tolerance;
             let ev = &self.evaluator;
-            // Rows that may hit within the step: apart, or touching but leaving (they may come back).
+            // Rows that may hit within the step: the inequality rows left out of the chosen set.
             // A row already below zero is the solve's to correct (its feedback), not an event.
-            let rest = self.settings.rest_speed;
-            let free: Vec<bool> = (0..ev.c.len())
+            let free: Vec<Option<f64>> = (0..ev.c.len())
                 .map(|k| {
-                    ev.layout.inequality[k]
-                        && ev.c[k] >= 0.0
-                        && (ev.c[k] > tol || ev.c_dot[k] > rest)
+                    let event = ev.layout.inequality[k] && !ev.active.is_held(k) && ev.c[k] >= 0.0;
+                    // Apart: any crossing of zero. Touching (and separating, or it would be
+                    // held): a dip below the tolerance that the solve did not see coming.
+                    event.then_some(if ev.c[k] > tol { 0.0 } else { -tol })
                 })
                 .collect();
             let start = (self.t, self.q.clone(), self.v.clone());
@@ -78,13 +86,15 @@ impl System {
             self.restore(&start);
             accumulate(&mut total, self.integrate_to(lo)?);
             // The rows about to touch: those touching now, and those that would cross right after.
-            let mut touching = free.clone();
             self.evaluator
                 .evaluate_constraints(&self.model, self.t, &self.q, &self.v)
                 .map_err(|e| self.step_error(e.into()))?;
-            for (k, t) in touching.iter_mut().enumerate() {
-                *t = self.evaluator.layout.inequality[k] && (*t || self.evaluator.c[k] <= tol);
-            }
+            let touching: Vec<bool> = (0..free.len())
+                .map(|k| {
+                    self.evaluator.layout.inequality[k]
+                        && (free[k].is_some() || self.evaluator.c[k] <= tol)
+                })
+                .collect();
             self.resolve_impacts(&touching)?;
             if self.t >= t_end {
                 return Ok(total);
@@ -127,41 +137,48 @@ impl System {
         self.current_acceleration = None;
     }
 
-    /// The rows among `free` that are now violated, if any (evaluates C at the current state).
-    fn crossing(&mut self, free: &[bool]) -> Result<Option<usize>, StepError> {
+    /// The rows among `free` that are now below their threshold, if any (evaluates C at the
+    /// current state).
+    fn crossing(&mut self, free: &[Option<f64>]) -> Result<Option<usize>, StepError> {
         if let Err(e) = self
             .evaluator
             .evaluate_constraints(&self.model, self.t, &self.q, &self.v)
         {
             return Err(self.step_error(e.into()));
         }
-        Ok((0..free.len()).find(|&k| free[k] && self.evaluator.c[k] < 0.0))
+        let c = &self.evaluator.c;
+        Ok((0..free.len()).find(|&k| free[k].is_some_and(|limit| c[k] < limit)))
     }
 
-    /// Whether a `free` row is within `tol` of contact and closing, at the last evaluation.
-    fn touching_and_closing(&self, free: &[bool], tol: f64) -> bool {
+    /// Whether a `free` row is within `tol` of contact and closing (`ġ = J q̇ + ∂g/∂t < 0`), at
+    /// the last evaluation.
+    fn touching_and_closing(&self, free: &[Option<f64>], tol: f64) -> bool {
         let ev = &self.evaluator;
-        (0..free.len()).any(|k| free[k] && ev.c[k] <= tol && ev.c_dot[k] < 0.0)
+        (0..free.len()).any(|k| free[k].is_some() && ev.c[k] <= tol && ev.c_dot[k] < 0.0)
     }
 
     /// Sequential impulses on the `touching` rows until none approaches (see the module docs).
     fn resolve_impacts(&mut self, touching: &[bool]) -> Result<(), StepError> {
         let restitution = self.row_restitution();
         let rest_speed = self.settings.rest_speed;
-        // A copy of J and W: the equality projection below borrows the evaluator mutably.
+        // A copy of J, W and ∂C/∂t: the equality projection below borrows the evaluator mutably.
+        // Positions do not change during an impact, so neither do they.
         let layout = &self.evaluator.layout;
         let (j, w) = (&layout.jacobian.clone(), &layout.inv_mass.clone());
-        let has_equalities = layout.inequality.iter().any(|i| !i);
+        let c_t = self.evaluator.c_t.clone();
+        let has_equalities = impulsive_rows(layout).contains(&true);
         let row_band: Vec<usize> = j
             .bands()
             .iter()
             .enumerate()
             .flat_map(|(b, (rows, _))| rows.clone().map(move |_| b))
             .collect();
-        let row_dot = |k: usize, v: &[f64]| -> f64 {
-            j.band_row(row_band[k], k)
-                .map(|(c, a)| a.iter().zip(&v[c..]).map(|(x, y)| x * y).sum::<f64>())
-                .sum()
+        // ġ_k = J_k q̇ + ∂g_k/∂t.
+        let g_dot = |k: usize, v: &[f64]| -> f64 {
+            c_t[k]
+                + j.band_row(row_band[k], k)
+                    .map(|(c, a)| a.iter().zip(&v[c..]).map(|(x, y)| x * y).sum::<f64>())
+                    .sum::<f64>()
         };
         let diag = |k: usize| -> f64 {
             j.band_row(row_band[k], k)
@@ -170,21 +187,23 @@ impl System {
         };
         // Approaches below a millionth of the rest speed are left to the solve as resting
         // contact: in a stack, sequential impulses converge only linearly toward zero.
-        let scale = 1.0 + self.v.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
+        let scale = 1.0
+            + self.v.iter().fold(0.0_f64, |m, x| m.max(x.abs()))
+            + c_t.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
         let eps = (1e-12 * scale).max(1e-6 * rest_speed);
         let rows: Vec<usize> = (0..touching.len()).filter(|&k| touching[k]).collect();
         for _sweep in 0..MAX_SWEEPS {
             let mut any = false;
             for &k in &rows {
-                let g_dot = row_dot(k, &self.v);
+                let approach = g_dot(k, &self.v);
                 let a_kk = diag(k);
-                if g_dot < -eps && a_kk > 0.0 {
-                    let e = if -g_dot > rest_speed {
+                if approach < -eps && a_kk > 0.0 {
+                    let e = if -approach > rest_speed {
                         restitution[k]
                     } else {
                         0.0
                     };
-                    let impulse = (-e * g_dot - g_dot) / a_kk;
+                    let impulse = -(1.0 + e) * approach / a_kk;
                     for (c, a) in j.band_row(row_band[k], k) {
                         for (i, ai) in a.iter().enumerate() {
                             self.v[c + i] += w[c + i] * ai * impulse;
@@ -215,7 +234,7 @@ impl System {
         // solve will hold; anything faster is a failure to report.
         let worst = rows
             .iter()
-            .map(|&k| -row_dot(k, &self.v))
+            .map(|&k| -g_dot(k, &self.v))
             .fold(0.0_f64, f64::max);
         if worst <= rest_speed {
             self.current_acceleration = None;
@@ -236,22 +255,31 @@ impl System {
     }
 }
 
-/// Removes the equality rows' velocity errors `Ċ` (mass-weighted, as projection does); returns
-/// whether anything changed noticeably.
+/// The rows an impact's velocity projection keeps: equalities and motors, but not inequalities
+/// (the impulses handle them) nor rows with a force limit (a finite force gives no impulse).
+fn impulsive_rows(layout: &crate::derivative::Layout) -> Vec<bool> {
+    (0..layout.inequality.len())
+        .map(|k| {
+            let (lo, hi) = layout.bounds[k];
+            !layout.inequality[k] && lo == f64::NEG_INFINITY && hi == f64::INFINITY
+        })
+        .collect()
+}
+
+/// Removes the equality rows' velocity errors `Ċ = J q̇ + ∂C/∂t` (mass-weighted, as projection
+/// does); returns whether anything changed noticeably.
 fn project_equality_velocities(
     ev: &mut crate::derivative::Evaluator,
     v: &mut [f64],
     params: &crate::solve::SolveParams,
 ) -> Result<bool, StepFailure> {
     let layout = &ev.layout;
-    let mask: Vec<bool> = layout.inequality.iter().map(|i| !i).collect();
+    let mask = impulsive_rows(layout);
     let mut c_dot = vec![0.0; mask.len()];
     layout.jacobian.mul(v, &mut c_dot);
     let scale = 1.0 + v.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
     for k in 0..c_dot.len() {
-        if !mask[k] {
-            c_dot[k] = 0.0;
-        }
+        c_dot[k] = if mask[k] { c_dot[k] + ev.c_t[k] } else { 0.0 };
     }
     if c_dot.iter().all(|x| x.abs() <= 1e-12 * scale) {
         return Ok(false);

@@ -1,28 +1,35 @@
-//! Inequality constraints `g(q) ≥ 0` (seed 004): which of them take part in the multiplier solve,
-//! and impacts ([`impact`] module docs).
+//! Inequality constraints `g(q, t) ≥ 0` (seed 004): which of them take part in the multiplier
+//! solve ([`active_set`]), the exact complementarity solve ([`complementarity`]), and impacts
+//! ([`impact`] module docs).
 //!
 //! An inequality row is *active* when `g ≤ tolerance` (seed 004 §2.3 says `g = 0`; in floating
 //! point a stated tolerance is needed). Only rows in the handled set `F⁺` enter eq. 6 (our eq. 11);
-//! the others get λ = 0. The methods differ in how `F⁺` is chosen:
+//! the others get λ = 0. The set is chosen at the start of each step and kept through its stages
+//! (seed 004 §4.2); the methods differ in how it is chosen:
 //!
 //! - [`InequalityMethod::Platt`] (seed 004 Alg. 1): `F⁺` starts as every active row and is updated
 //!   after each step — a handled row with λ ≤ 0 leaves, an ignored row with `g < 0` enters. It
 //!   fails as the paper shows: at the corner of fig. 1 it releases the particle into `y < 0`.
 //! - [`InequalityMethod::Improved`] (Alg. 2): the same, but a row enters on the *violation
 //!   tendency* `J_k q̈ < d_k` instead of `g < 0`. It fails on the paper's second example.
-//! - [`InequalityMethod::Jonquet`] (Alg. 3, "the right algorithm", the default): at every
-//!   evaluation `F⁺` starts empty; solve, add every active row with a violation tendency under the
-//!   new accelerations, repeat until nothing is added. Rows are never removed, so a row added early
+//! - [`InequalityMethod::Jonquet`] (Alg. 3, "the right algorithm", the default): at every step
+//!   `F⁺` starts empty; solve, add every active row with a violation tendency under the new
+//!   accelerations, repeat until nothing is added. Rows are never removed, so a row added early
 //!   may end with λ < 0 (pulling) — see the tests.
 //! - [`InequalityMethod::Lcp`]: the exact complementarity solution
-//!   `0 ≤ λ_k ⊥ (J_k q̈ − d_k) ≥ 0` over the active rows, by single principal pivots (Murty's
-//!   least-index rule): add the first row that would be violated, drop the first row whose λ < 0,
-//!   until neither exists. Each pivot is a solve of the same masked system.
+//!   `0 ≤ λ_k ⊥ (J_k q̈ − d_k) ≥ 0` over the active rows, by Dantzig's principal pivoting as
+//!   Baraff gave it for contact forces ([`complementarity`]), warm-started from the previous
+//!   step's set.
 //!
 //! Here `d_k = −J̇q̇_k − k_d ġ_k − k_s g_k` is the row's target acceleration (seed 004 eq. 5 with
-//! Baumgarte's gains), so `J_k q̈ − d_k < 0` means the constraint is being driven into violation.
+//! Baumgarte's gains), so `J_k q̈ − d_k < −ε` means the constraint is being driven into violation;
+//! one threshold ε serves every method ([`active_set`]). Rows with bounds of their own (a motor's
+//! torque limit) are complementary whatever the method: at its bound, a row applies exactly that
+//! force.
 
+pub(crate) mod active_set;
 mod broadphase;
+pub(crate) mod complementarity;
 mod impact;
 
 pub(crate) use broadphase::ContactGroup;

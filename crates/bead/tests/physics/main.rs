@@ -6,14 +6,18 @@
 
 mod bead_on_wire;
 mod chain;
+mod complementarity;
 mod contact;
 mod convergence;
 mod failures;
 mod forces;
 mod impacts;
 mod jacobians;
+mod motors;
+mod moving_contact;
 mod moving_targets;
 mod pendulum;
+mod projection;
 mod redundancy;
 mod rigid;
 mod solvers;

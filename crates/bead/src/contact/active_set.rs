@@ -1,0 +1,321 @@
+//! Which rows take part in the multiplier solve, and with which multipliers fixed: seed 004's
+//! algorithms (Platt's, the improved one, Jonquet's "right algorithm") and the exact
+//! complementarity solve, over rows that may also carry bounds of their own (a motor's torque
+//! limit).
+//!
+//! Seed 004 chooses the set `F⁺` once, at the start of a step ("At the beginning of each time
+//! step, all active inequality constraints g_k are detected, and F⁺ is emptied", §4.2), then
+//! integrates. So does this module: [`ActiveSet::choose`] runs at the first evaluation of a step
+//! (and for a query at a state), [`ActiveSet::keep`] at every later stage of the step solves with
+//! the rows held then and every other multiplier fixed at its value then. A row that becomes
+//! violated inside the step is an event for the rewind ([`super::impact`]), not a change of set
+//! halfway through an RK4 step, whose right-hand side would then jump.
+//!
+//! One threshold ε decides every "violation tendency" `J_k q̈ − d_k < −ε` and every
+//! complementarity test, for all methods alike (see [`threshold`]).
+
+use super::InequalityMethod;
+use super::complementarity::{self, Failure, Info, Problem, RowState};
+use crate::solve::{LinearSolver, MultiplierMatrix, SolveParams};
+
+/// The threshold ε below which a row's `w = J_k q̈ − d_k` counts as zero: relative to the size
+/// of the right-hand side `b` of the multiplier system (its accelerations), as rounding is.
+pub(crate) fn threshold(b: &[f64]) -> f64 {
+    1e-9 * (1.0 + b.iter().fold(0.0_f64, |m, x| m.max(x.abs())))
+}
+
+/// The multiplier system's rows as the active-set algorithms see them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rows<'a> {
+    /// `J W Jᵀ`.
+    pub(crate) a: MultiplierMatrix<'a>,
+    /// Right-hand side `b = d − J W Q`: a held row satisfies `(J W Jᵀ λ)_k = b_k`.
+    pub(crate) b: &'a [f64],
+    /// Whether each row is an inequality `g ≥ 0`.
+    pub(crate) inequality: &'a [bool],
+    /// Each row's own bounds on λ (a motor's torque limit; `(−∞, ∞)` for most).
+    pub(crate) bounds: &'a [(f64, f64)],
+    /// Inequality rows that are candidates at this state: active (`g ≤ tolerance`), and not an
+    /// impact that impulses will resolve.
+    pub(crate) candidates: &'a [bool],
+    /// The threshold ε.
+    pub(crate) eps: f64,
+}
+
+/// What choosing or keeping the set did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Effort {
+    /// Multiplier solves (seed 004's passes, complementarity pivots).
+    pub(crate) solves: usize,
+    /// Solver iterations, summed.
+    pub(crate) iterations: usize,
+    /// Largest relative residual.
+    pub(crate) residual: f64,
+}
+
+impl Effort {
+    fn add(&mut self, info: Info) {
+        self.solves += info.solves.max(1);
+        self.iterations += info.iterations;
+        self.residual = self.residual.max(info.residual);
+    }
+}
+
+/// How an inequality row enters one complementarity solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// Left out: λ = 0.
+    Out,
+    /// Held as an equality, λ of either sign (a row in seed 004's `F⁺`).
+    Held,
+    /// Complementary: λ ≥ 0 ⊥ w ≥ 0.
+    Unilateral,
+}
+
+/// The chosen set and what it needs from one evaluation to the next.
+#[derive(Debug, Default)]
+pub(crate) struct ActiveSet {
+    /// Each row's state in the solution chosen at the step's start.
+    pub(crate) state: Vec<RowState>,
+    /// λ of every row that is not held, fixed while the set is kept.
+    fixed: Vec<f64>,
+    /// Platt's and the improved algorithm's `F⁺`, kept from step to step (inequality rows only).
+    handled: Vec<bool>,
+    /// Whether `handled` has been initialised (at the first evaluation, seed 004 §3 and §4.1).
+    initialized: bool,
+    /// Whether a set has been chosen since the layout changed.
+    chosen: bool,
+    roles: Vec<Role>,
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    workspace: complementarity::Workspace,
+}
+
+impl ActiveSet {
+    /// Forgets everything: a new layout of `m` rows.
+    pub(crate) fn reset(&mut self, m: usize) {
+        self.state.clear();
+        self.state.resize(m, RowState::Solve);
+        self.fixed.clear();
+        self.fixed.resize(m, 0.0);
+        self.handled.clear();
+        self.handled.resize(m, false);
+        self.roles.clear();
+        self.roles.resize(m, Role::Out);
+        self.lo.resize(m, 0.0);
+        self.hi.resize(m, 0.0);
+        self.initialized = false;
+        self.chosen = false;
+    }
+
+    /// Whether row `i` took part in the last solve as a held row (for an inequality: is in `F⁺`).
+    pub(crate) fn is_held(&self, i: usize) -> bool {
+        self.state.get(i) == Some(&RowState::Solve)
+    }
+
+    /// Chooses the rows that take part at this state with `method`, and solves.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn choose(
+        &mut self,
+        method: InequalityMethod,
+        rows: &Rows<'_>,
+        solver: &mut dyn LinearSolver,
+        params: &SolveParams,
+        lambda: &mut [f64],
+        w: &mut [f64],
+    ) -> Result<Effort, Failure> {
+        let m = rows.b.len();
+        let mut effort = Effort::default();
+        match method {
+            InequalityMethod::Platt | InequalityMethod::Improved => {
+                if !self.initialized {
+                    // Platt: every active row; improved: the active rows with a violation
+                    // tendency under the accelerations without any inequality (seed 004 §4.1).
+                    for i in 0..m {
+                        self.handled[i] = rows.inequality[i]
+                            && rows.candidates[i]
+                            && method == InequalityMethod::Platt;
+                    }
+                    if method == InequalityMethod::Improved {
+                        self.roles_from_handled(rows);
+                        effort.add(self.solve(rows, solver, params, lambda, w)?);
+                        for i in 0..m {
+                            self.handled[i] =
+                                rows.inequality[i] && rows.candidates[i] && w[i] < -rows.eps;
+                        }
+                    }
+                    self.initialized = true;
+                }
+                self.roles_from_handled(rows);
+                effort.add(self.solve(rows, solver, params, lambda, w)?);
+            }
+            InequalityMethod::Jonquet => {
+                // Alg. 3: F⁺ starts empty; solve, add every active row with a violation
+                // tendency, until nothing is added. Rows are never removed.
+                self.handled.fill(false);
+                loop {
+                    self.roles_from_handled(rows);
+                    effort.add(self.solve(rows, solver, params, lambda, w)?);
+                    let mut added = false;
+                    for i in 0..m {
+                        if rows.candidates[i] && !self.handled[i] && w[i] < -rows.eps {
+                            self.handled[i] = true;
+                            added = true;
+                        }
+                    }
+                    if !added {
+                        break;
+                    }
+                }
+            }
+            InequalityMethod::Lcp => {
+                for i in 0..m {
+                    self.roles[i] = if !rows.inequality[i] {
+                        Role::Held
+                    } else if rows.candidates[i] {
+                        Role::Unilateral
+                    } else {
+                        Role::Out
+                    };
+                }
+                if !self.chosen {
+                    // No previous solution to start from: every contact at λ = 0.
+                    for i in (0..m).filter(|&i| rows.inequality[i]) {
+                        self.state[i] = RowState::Lower;
+                    }
+                }
+                effort.add(self.solve(rows, solver, params, lambda, w)?);
+            }
+        }
+        for i in 0..m {
+            self.fixed[i] = if self.state[i] == RowState::Solve {
+                0.0
+            } else {
+                lambda[i]
+            };
+        }
+        self.chosen = true;
+        Ok(effort)
+    }
+
+    /// Solves with the set chosen at the step's start: the rows held then, every other λ at its
+    /// value then.
+    pub(crate) fn keep(
+        &mut self,
+        rows: &Rows<'_>,
+        solver: &mut dyn LinearSolver,
+        params: &SolveParams,
+        lambda: &mut [f64],
+        w: &mut [f64],
+    ) -> Result<Effort, Failure> {
+        for i in 0..rows.b.len() {
+            if self.state[i] != RowState::Solve {
+                lambda[i] = self.fixed[i];
+            }
+        }
+        let p = Problem {
+            a: rows.a,
+            b: rows.b,
+            lo: &self.lo,
+            hi: &self.hi,
+        };
+        let info = complementarity::solve_fixed(
+            &p,
+            solver,
+            params,
+            &self.state,
+            lambda,
+            w,
+            &mut self.workspace,
+        )?;
+        let mut effort = Effort::default();
+        effort.add(info);
+        Ok(effort)
+    }
+
+    /// Seed 004 Alg. 1 (Platt) and Alg. 2 (improved), lines 3-9, after a step: a handled row whose
+    /// λ at the step's start was ≤ 0 is dropped; an ignored row enters when it is now violated
+    /// (Platt: `g_end < 0`) or had a violation tendency while active at the step's start
+    /// (improved: `w < −ε`).
+    pub(crate) fn after_step(
+        &mut self,
+        method: InequalityMethod,
+        start: &StepStart,
+        g_end: &[f64],
+        inequality: &[bool],
+    ) {
+        let platt = method == InequalityMethod::Platt;
+        for k in (0..self.handled.len()).filter(|&k| inequality[k]) {
+            if self.handled[k] {
+                if start.lambda[k] <= 0.0 {
+                    self.handled[k] = false;
+                }
+            } else if (platt && g_end[k] < 0.0)
+                || (!platt && start.candidates[k] && start.w[k] < -start.eps)
+            {
+                self.handled[k] = true;
+            }
+        }
+    }
+
+    /// Roles for Platt's, the improved and Jonquet's algorithms: rows in `F⁺` are held (seed
+    /// 004 solves them as equalities: λ may come out negative), the rest left out.
+    fn roles_from_handled(&mut self, rows: &Rows<'_>) {
+        for i in 0..rows.b.len() {
+            self.roles[i] = if !rows.inequality[i] || self.handled[i] {
+                Role::Held
+            } else {
+                Role::Out
+            };
+        }
+    }
+
+    /// One complementarity solve with the current roles (bounded rows such as torque-limited
+    /// motors are complementary whatever the method).
+    fn solve(
+        &mut self,
+        rows: &Rows<'_>,
+        solver: &mut dyn LinearSolver,
+        params: &SolveParams,
+        lambda: &mut [f64],
+        w: &mut [f64],
+    ) -> Result<Info, Failure> {
+        for i in 0..rows.b.len() {
+            let (lo, hi) = rows.bounds[i];
+            (self.lo[i], self.hi[i]) = if !rows.inequality[i] {
+                (lo, hi)
+            } else {
+                match self.roles[i] {
+                    Role::Out => (0.0, 0.0),
+                    Role::Held => (f64::NEG_INFINITY, f64::INFINITY),
+                    Role::Unilateral => (lo.max(0.0), hi),
+                }
+            };
+        }
+        let p = Problem {
+            a: rows.a,
+            b: rows.b,
+            lo: &self.lo,
+            hi: &self.hi,
+        };
+        complementarity::solve(
+            &p,
+            solver,
+            params,
+            rows.eps,
+            &mut self.state,
+            lambda,
+            w,
+            &mut self.workspace,
+        )
+    }
+}
+
+/// What Platt's and the improved algorithm remember of a step's start to update `F⁺` after it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StepStart {
+    pub(crate) lambda: Vec<f64>,
+    pub(crate) w: Vec<f64>,
+    pub(crate) candidates: Vec<bool>,
+    pub(crate) eps: f64,
+}

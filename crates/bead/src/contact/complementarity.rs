@@ -1,0 +1,677 @@
+//! The exact multipliers of rows with bounds: a mixed linear complementarity problem solved by
+//! Dantzig's principal pivoting, in the form Baraff gave it for contact forces ("Fast contact
+//! force computation for nonpenetrating rigid bodies", SIGGRAPH 1994), with boxed rows as in
+//! Cottle and Dantzig's algorithm.
+//!
+//! With `A = J W Jᵀ` and `w = A λ − b` (for the dynamics, `w_k = J_k q̈ − d_k`, a row's
+//! acceleration minus its target: seed 004's violation tendency), each row has bounds
+//! `lo_k ≤ λ_k ≤ hi_k` and
+//!
+//! ```text
+//! lo_k < λ_k < hi_k   ⇒  w_k = 0          (the row holds: an equality, a contact that pushes,
+//!                                           a motor below its torque limit)
+//! λ_k = lo_k          ⇒  w_k ≥ 0          (a contact that separates: λ = 0)
+//! λ_k = hi_k          ⇒  w_k ≤ 0          (a motor at its limit that cannot keep up)
+//! lo_k = hi_k         ⇒  λ_k = lo_k       (a row left out: an inactive inequality)
+//! ```
+//!
+//! An equality row is `(−∞, ∞)`, an inequality `[0, ∞)`, a motor with a torque limit `[−τ, τ]`.
+//!
+//! Why this algorithm: each step moves one row between "held" (`w = 0`, in the solve) and "at a
+//! bound", keeping every row already processed complementary, so it terminates (Cottle and
+//! Dantzig; for a positive semi-definite `A` with consistent constraints, after finitely many
+//! pivots). Its unit of work is a solve of the held rows, which the engine's solvers do for any
+//! size and structure ([`MultiplierMatrix::masked`]): the equality rows of a 1,000-link chain do
+//! not make a dense 1,000² problem. Lemke's method would need the problem dense; projected
+//! Gauss-Seidel only approximates.
+//!
+//! Redundant rows (four contacts under a box, a duplicated constraint) make `A` singular. A row
+//! that depends on the held ones already has `w = 0` when they hold, so it is never driven; the
+//! held set stays independent, and the solvers' least-squares behaviour absorbs rounding. A row
+//! that cannot be satisfied whatever its multiplier (conflicting constraints) is reported by index.
+
+use crate::solve::{LinearSolver, MultiplierMatrix, SolveError, SolveInfo, SolveParams};
+
+/// Where a row stands in a solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum RowState {
+    /// Held: in the solve, `w = 0`, λ strictly inside its bounds.
+    #[default]
+    Solve,
+    /// λ at its lower bound.
+    Lower,
+    /// λ at its upper bound.
+    Upper,
+}
+
+/// A problem `w = A λ − b` with bounds on λ.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Problem<'a> {
+    /// `A = J W Jᵀ`, unmasked.
+    pub(crate) a: MultiplierMatrix<'a>,
+    /// The right-hand side.
+    pub(crate) b: &'a [f64],
+    /// Lower bounds (`−∞` for none).
+    pub(crate) lo: &'a [f64],
+    /// Upper bounds (`∞` for none).
+    pub(crate) hi: &'a [f64],
+}
+
+/// What a solve did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Info {
+    /// Linear solves done (the first solve, one per pivot, and the final one).
+    pub(crate) solves: usize,
+    /// Pivots: rows moved between held and bounded.
+    pub(crate) pivots: usize,
+    /// Solver iterations summed over the solves.
+    pub(crate) iterations: usize,
+    /// Largest relative residual among the solves.
+    pub(crate) residual: f64,
+}
+
+/// Why a complementarity solve failed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub(crate) enum Failure {
+    /// A linear solve failed.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// Row `row` cannot reach `w = 0` or a bound whatever its multiplier: it conflicts with the
+    /// rows held.
+    #[error("row {row} conflicts with the rows held")]
+    Unbounded {
+        /// The row being driven.
+        row: usize,
+    },
+    /// The pivot cap was reached (cycling on a degenerate problem).
+    #[error("no complementary solution after {pivots} pivots")]
+    PivotLimit {
+        /// Pivots done.
+        pivots: usize,
+        /// Rows still not complementary.
+        rows: Vec<usize>,
+    },
+}
+
+/// Internal state of a row while the algorithm runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Solve,
+    Lower,
+    Upper,
+    /// Not processed yet: λ held at its current value, `w` unconstrained.
+    Pending,
+}
+
+/// Buffers reused from one solve to the next.
+#[derive(Debug, Default)]
+pub(crate) struct Workspace {
+    status: Vec<Status>,
+    mask: Vec<bool>,
+    rhs: Vec<f64>,
+    x: Vec<f64>,
+    fixed: Vec<f64>,
+    column: Vec<f64>,
+    d_lambda: Vec<f64>,
+    d_w: Vec<f64>,
+    unit: Vec<f64>,
+    tmp: Vec<f64>,
+    queue: Vec<usize>,
+}
+
+impl Workspace {
+    fn resize(&mut self, m: usize, n: usize) {
+        self.status.resize(m, Status::Solve);
+        self.mask.resize(m, false);
+        for v in [
+            &mut self.rhs,
+            &mut self.x,
+            &mut self.fixed,
+            &mut self.column,
+            &mut self.d_lambda,
+            &mut self.d_w,
+            &mut self.unit,
+        ] {
+            v.resize(m, 0.0);
+        }
+        self.tmp.resize(n, 0.0);
+    }
+}
+
+/// Passes over the pending rows at most, before giving up on a degenerate problem.
+const MAX_ROUNDS: usize = 8;
+
+/// Solves the problem. `state` holds a guess on entry (the last solution is a good one: one solve
+/// confirms it) and the solution's states on return; `lambda` the multipliers, `w` the residuals
+/// `A λ − b`. `eps` is the tolerance on `w` (below it a row counts as satisfied).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve(
+    p: &Problem<'_>,
+    solver: &mut dyn LinearSolver,
+    params: &SolveParams,
+    eps: f64,
+    state: &mut [RowState],
+    lambda: &mut [f64],
+    w: &mut [f64],
+    ws: &mut Workspace,
+) -> Result<Info, Failure> {
+    let m = p.b.len();
+    ws.resize(m, p.a.inv_mass().len());
+    let mut info = Info::default();
+    // The guess, made consistent with the bounds.
+    for i in 0..m {
+        let (lo, hi) = (p.lo[i], p.hi[i]);
+        ws.status[i] = if lo == hi {
+            Status::Lower
+        } else if lo == f64::NEG_INFINITY && hi == f64::INFINITY {
+            Status::Solve
+        } else {
+            match state[i] {
+                RowState::Lower if lo.is_finite() => Status::Lower,
+                RowState::Upper if hi.is_finite() => Status::Upper,
+                RowState::Solve => Status::Solve,
+                _ => Status::Pending,
+            }
+        };
+        lambda[i] = match ws.status[i] {
+            Status::Lower => lo,
+            Status::Upper => hi,
+            _ => 0.0_f64.clamp(lo, hi),
+        };
+    }
+    let tol_lambda = |lambda: &[f64]| 1e-9 * (1.0 + max_abs(lambda));
+    // A guess whose held rows conflict, or leave their bounds, is no good: start from λ = 0
+    // with only the free rows held instead.
+    let guess_fits = match solve_held(p, solver, params, lambda, w, ws, &mut info) {
+        Ok(()) => {
+            let tl = tol_lambda(lambda);
+            (0..m).all(|i| {
+                ws.status[i] != Status::Solve
+                    || (lambda[i] >= p.lo[i] - tl && lambda[i] <= p.hi[i] + tl)
+            })
+        }
+        Err(Failure::Solve(SolveError::Inconsistent { .. } | SolveError::NoConvergence { .. })) => {
+            false
+        }
+        Err(e) => return Err(e),
+    };
+    if !guess_fits {
+        for i in 0..m {
+            if ws.status[i] == Status::Solve && is_bounded(p, i) {
+                ws.status[i] = if p.lo[i] == 0.0 {
+                    Status::Lower
+                } else {
+                    Status::Pending
+                };
+                lambda[i] = 0.0_f64.clamp(p.lo[i], p.hi[i]);
+            }
+        }
+        solve_held(p, solver, params, lambda, w, ws, &mut info)?;
+    }
+    let cap = 20 * m + 100;
+    for _round in 0..MAX_ROUNDS {
+        // Rows at a bound with the wrong sign of w are not complementary: drive them, one after
+        // the other, most violated first.
+        ws.queue.clear();
+        for i in 0..m {
+            if !satisfied(p, ws.status[i], i, w[i], eps) {
+                ws.status[i] = Status::Pending;
+                ws.queue.push(i);
+            }
+        }
+        if ws.queue.is_empty() {
+            break;
+        }
+        let mut queue = std::mem::take(&mut ws.queue);
+        queue.sort_by(|&a, &b| w[a].abs().total_cmp(&w[b].abs()).reverse().then(a.cmp(&b)));
+        for &d in &queue {
+            drive(p, solver, params, eps, d, lambda, w, ws, &mut info)?;
+            if info.pivots > cap {
+                let rows = (0..m)
+                    .filter(|&i| !satisfied(p, ws.status[i], i, w[i], eps))
+                    .collect();
+                return Err(Failure::PivotLimit {
+                    pivots: info.pivots,
+                    rows,
+                });
+            }
+        }
+        ws.queue = queue;
+        // The pivots accumulate rounding (and an iterative solver's tolerance): solve the held
+        // rows afresh with the final sets, then check them.
+        solve_held(p, solver, params, lambda, w, ws, &mut info)?;
+        let tl = tol_lambda(lambda);
+        for i in 0..m {
+            if ws.status[i] == Status::Solve && is_bounded(p, i) {
+                if lambda[i] < p.lo[i] - tl {
+                    ws.status[i] = Status::Lower;
+                    lambda[i] = p.lo[i];
+                } else if lambda[i] > p.hi[i] + tl {
+                    ws.status[i] = Status::Upper;
+                    lambda[i] = p.hi[i];
+                }
+            }
+        }
+    }
+    let remaining: Vec<usize> = (0..m)
+        .filter(|&i| !satisfied(p, ws.status[i], i, w[i], eps))
+        .collect();
+    if !remaining.is_empty() {
+        return Err(Failure::PivotLimit {
+            pivots: info.pivots,
+            rows: remaining,
+        });
+    }
+    for i in 0..m {
+        state[i] = match ws.status[i] {
+            Status::Lower => RowState::Lower,
+            Status::Upper => RowState::Upper,
+            Status::Solve | Status::Pending => RowState::Solve,
+        };
+    }
+    Ok(info)
+}
+
+/// Solves the rows `state` holds, with every other λ kept at its value in `lambda` (the set
+/// chosen at a step's start, kept through its stages); `w = A λ − b` on return.
+pub(crate) fn solve_fixed(
+    p: &Problem<'_>,
+    solver: &mut dyn LinearSolver,
+    params: &SolveParams,
+    state: &[RowState],
+    lambda: &mut [f64],
+    w: &mut [f64],
+    ws: &mut Workspace,
+) -> Result<Info, Failure> {
+    let m = p.b.len();
+    ws.resize(m, p.a.inv_mass().len());
+    for i in 0..m {
+        ws.status[i] = match state[i] {
+            RowState::Solve => Status::Solve,
+            RowState::Lower => Status::Lower,
+            RowState::Upper => Status::Upper,
+        };
+    }
+    let mut info = Info::default();
+    solve_held(p, solver, params, lambda, w, ws, &mut info)?;
+    Ok(info)
+}
+
+/// Whether a row with bounds is a complementarity row (rather than free or pinned).
+fn is_bounded(p: &Problem<'_>, i: usize) -> bool {
+    p.lo[i] != p.hi[i] && (p.lo[i].is_finite() || p.hi[i].is_finite())
+}
+
+/// Whether row `i` satisfies its condition: a pinned row always does.
+fn satisfied(p: &Problem<'_>, status: Status, i: usize, w: f64, eps: f64) -> bool {
+    p.lo[i] == p.hi[i] || complementary(status, w, eps)
+}
+
+/// Whether a status and residual satisfy the complementarity condition.
+fn complementary(status: Status, w: f64, eps: f64) -> bool {
+    match status {
+        Status::Solve => true,
+        Status::Lower => w >= -eps,
+        Status::Upper => w <= eps,
+        Status::Pending => w.abs() <= eps,
+    }
+}
+
+/// Solves the held rows with every other λ at its current value, then `w = A λ − b`.
+fn solve_held(
+    p: &Problem<'_>,
+    solver: &mut dyn LinearSolver,
+    params: &SolveParams,
+    lambda: &mut [f64],
+    w: &mut [f64],
+    ws: &mut Workspace,
+    info: &mut Info,
+) -> Result<(), Failure> {
+    let m = p.b.len();
+    let mut any_held = false;
+    for i in 0..m {
+        let held = ws.status[i] == Status::Solve;
+        ws.mask[i] = held;
+        any_held |= held;
+        ws.fixed[i] = if held { 0.0 } else { lambda[i] };
+    }
+    // rhs = b − A λ_fixed, on the held rows.
+    p.a.apply(&ws.fixed, &mut ws.rhs, &mut ws.tmp);
+    for i in 0..m {
+        ws.rhs[i] = if ws.mask[i] { p.b[i] - ws.rhs[i] } else { 0.0 };
+        ws.x[i] = if ws.mask[i] { lambda[i] } else { 0.0 };
+    }
+    if any_held {
+        let s = solver.solve(&p.a.masked(&ws.mask), &ws.rhs, &mut ws.x, params)?;
+        count(info, s);
+    }
+    for i in 0..m {
+        if ws.mask[i] {
+            lambda[i] = ws.x[i];
+        }
+    }
+    p.a.apply(lambda, w, &mut ws.tmp);
+    for i in 0..m {
+        w[i] -= p.b[i];
+        if ws.mask[i] {
+            // Held rows satisfy w = 0 up to the solve's tolerance; treat it as exact.
+            w[i] = 0.0;
+        }
+    }
+    Ok(())
+}
+
+fn count(info: &mut Info, s: SolveInfo) {
+    info.solves += 1;
+    info.iterations += s.iterations;
+    info.residual = info.residual.max(s.residual);
+}
+
+/// What stops a drive step.
+#[derive(Clone, Copy, Debug)]
+enum Block {
+    /// The driven row reaches `w = 0`: it becomes held.
+    DrivenHeld,
+    /// The driven row reaches a bound.
+    DrivenLower,
+    DrivenUpper,
+    /// A held row reaches a bound.
+    HeldToLower(usize),
+    HeldToUpper(usize),
+    /// A row at a bound reaches `w = 0`: it becomes held.
+    BoundToHeld(usize),
+}
+
+/// Drives row `d` until it is complementary, moving blocking rows between the sets on the way.
+#[allow(clippy::too_many_arguments)]
+fn drive(
+    p: &Problem<'_>,
+    solver: &mut dyn LinearSolver,
+    params: &SolveParams,
+    eps: f64,
+    d: usize,
+    lambda: &mut [f64],
+    w: &mut [f64],
+    ws: &mut Workspace,
+    info: &mut Info,
+) -> Result<(), Failure> {
+    let m = p.b.len();
+    loop {
+        if complementary(ws.status[d], w[d], eps) {
+            if ws.status[d] == Status::Pending {
+                // Inside its bounds with w = 0 (within eps): a held row.
+                ws.status[d] = Status::Solve;
+            }
+            return Ok(());
+        }
+        let sigma = if w[d] < 0.0 { 1.0 } else { -1.0 };
+        // Direction: λ_d moves by σ, the held rows follow so that they keep w = 0:
+        // A_SS Δλ_S = −σ A_Sd.
+        ws.unit.fill(0.0);
+        ws.unit[d] = 1.0;
+        p.a.apply(&ws.unit, &mut ws.column, &mut ws.tmp);
+        let mut any_held = false;
+        for i in 0..m {
+            let held = ws.status[i] == Status::Solve;
+            ws.mask[i] = held;
+            any_held |= held;
+            ws.rhs[i] = if held { -sigma * ws.column[i] } else { 0.0 };
+            ws.x[i] = 0.0;
+        }
+        if any_held {
+            let s = solver.solve(&p.a.masked(&ws.mask), &ws.rhs, &mut ws.x, params)?;
+            count(info, s);
+        }
+        for i in 0..m {
+            ws.d_lambda[i] = if ws.mask[i] { ws.x[i] } else { 0.0 };
+        }
+        ws.d_lambda[d] = sigma;
+        p.a.apply(&ws.d_lambda, &mut ws.d_w, &mut ws.tmp);
+        for i in 0..m {
+            if ws.mask[i] {
+                ws.d_w[i] = 0.0;
+            }
+        }
+        // Changes smaller than this are rounding, not motion.
+        let tiny_lambda = 1e-13 * (1.0 + max_abs(&ws.d_lambda));
+        let tiny_w = 1e-13 * (1.0 + max_abs(&ws.d_w));
+        let mut best: Option<(f64, Block)> = None;
+        let mut consider = |alpha: f64, block: Block| {
+            let alpha = alpha.max(0.0);
+            if best.is_none_or(|(a, _)| alpha < a) {
+                best = Some((alpha, block));
+            }
+        };
+        // The driven row first, so that on a tie it finishes.
+        if ws.d_w[d] * sigma > tiny_w {
+            consider(-w[d] / ws.d_w[d], Block::DrivenHeld);
+        }
+        if sigma > 0.0 && p.hi[d].is_finite() {
+            consider(p.hi[d] - lambda[d], Block::DrivenUpper);
+        }
+        if sigma < 0.0 && p.lo[d].is_finite() {
+            consider(lambda[d] - p.lo[d], Block::DrivenLower);
+        }
+        for i in 0..m {
+            if i == d {
+                continue;
+            }
+            match ws.status[i] {
+                Status::Solve if is_bounded(p, i) => {
+                    let dl = ws.d_lambda[i];
+                    if dl < -tiny_lambda && p.lo[i].is_finite() {
+                        consider((lambda[i] - p.lo[i]) / -dl, Block::HeldToLower(i));
+                    } else if dl > tiny_lambda && p.hi[i].is_finite() {
+                        consider((p.hi[i] - lambda[i]) / dl, Block::HeldToUpper(i));
+                    }
+                }
+                Status::Lower if p.lo[i] != p.hi[i] && ws.d_w[i] < -tiny_w => {
+                    consider(w[i].max(0.0) / -ws.d_w[i], Block::BoundToHeld(i));
+                }
+                Status::Upper if p.lo[i] != p.hi[i] && ws.d_w[i] > tiny_w => {
+                    consider((-w[i]).max(0.0) / ws.d_w[i], Block::BoundToHeld(i));
+                }
+                _ => {}
+            }
+        }
+        let Some((alpha, block)) = best else {
+            return Err(Failure::Unbounded { row: d });
+        };
+        for i in 0..m {
+            lambda[i] += alpha * ws.d_lambda[i];
+            w[i] += alpha * ws.d_w[i];
+        }
+        info.pivots += 1;
+        match block {
+            Block::DrivenHeld => {
+                ws.status[d] = Status::Solve;
+                w[d] = 0.0;
+                return Ok(());
+            }
+            Block::DrivenLower => {
+                ws.status[d] = Status::Lower;
+                lambda[d] = p.lo[d];
+                return Ok(());
+            }
+            Block::DrivenUpper => {
+                ws.status[d] = Status::Upper;
+                lambda[d] = p.hi[d];
+                return Ok(());
+            }
+            Block::HeldToLower(i) => {
+                ws.status[i] = Status::Lower;
+                lambda[i] = p.lo[i];
+            }
+            Block::HeldToUpper(i) => {
+                ws.status[i] = Status::Upper;
+                lambda[i] = p.hi[i];
+            }
+            Block::BoundToHeld(i) => {
+                ws.status[i] = Status::Solve;
+                w[i] = 0.0;
+            }
+        }
+        if info.pivots > 20 * m + 100 {
+            return Ok(());
+        }
+    }
+}
+
+fn max_abs(x: &[f64]) -> f64 {
+    x.iter().fold(0.0_f64, |m, v| m.max(v.abs()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::{Dense, SparseLdlt};
+    use crate::sparse::BlockSparse;
+
+    /// J with one dense row per entry of `rows` over `n` coordinates, each row its own band.
+    fn jacobian(n: usize, rows: &[&[f64]]) -> BlockSparse {
+        let mut j = BlockSparse::new(n);
+        for r in rows {
+            let b = j.add_band(1, &[(0, n)]);
+            j.block_values_mut(b).copy_from_slice(r);
+        }
+        j
+    }
+
+    /// Checks bounds and complementarity of a solution to 1e-10.
+    fn check(p: &Problem<'_>, lambda: &[f64], w: &[f64]) {
+        let mut aw = vec![0.0; lambda.len()];
+        p.a.apply(lambda, &mut aw, &mut vec![0.0; p.a.inv_mass().len()]);
+        for i in 0..lambda.len() {
+            let wi = aw[i] - p.b[i];
+            assert!((wi - w[i]).abs() < 1e-10, "row {i}: w {} vs {wi}", w[i]);
+            assert!(lambda[i] >= p.lo[i] - 1e-10 && lambda[i] <= p.hi[i] + 1e-10);
+            let interior = lambda[i] > p.lo[i] + 1e-10 && lambda[i] < p.hi[i] - 1e-10;
+            if interior {
+                assert!(
+                    wi.abs() < 1e-10,
+                    "row {i}: interior λ {} but w {wi}",
+                    lambda[i]
+                );
+            } else if (lambda[i] - p.lo[i]).abs() <= 1e-10 && p.lo[i] != p.hi[i] {
+                assert!(wi >= -1e-10, "row {i} at its lower bound with w {wi}");
+            } else if p.lo[i] != p.hi[i] {
+                assert!(wi <= 1e-10, "row {i} at its upper bound with w {wi}");
+            }
+        }
+    }
+
+    fn run(
+        j: &BlockSparse,
+        w_inv: &[f64],
+        b: &[f64],
+        lo: &[f64],
+        hi: &[f64],
+    ) -> (Vec<f64>, Vec<f64>) {
+        let m = b.len();
+        let a = MultiplierMatrix::new(j, w_inv);
+        let p = Problem { a, b, lo, hi };
+        let mut results = Vec::new();
+        for solver in [
+            &mut Dense::default() as &mut dyn LinearSolver,
+            &mut SparseLdlt::default(),
+        ] {
+            let (mut state, mut lambda, mut w) =
+                (vec![RowState::Solve; m], vec![0.0; m], vec![0.0; m]);
+            solve(
+                &p,
+                solver,
+                &SolveParams::default(),
+                1e-12,
+                &mut state,
+                &mut lambda,
+                &mut w,
+                &mut Workspace::default(),
+            )
+            .unwrap();
+            check(&p, &lambda, &w);
+            results.push((lambda, w));
+        }
+        results.swap_remove(0)
+    }
+
+    /// Seed 004's corner, f = (−1, −2), m = 1: both contacts push, λ = (1, 3), q̈ = 0.
+    #[test]
+    fn corner_pushed_into_both_walls() {
+        let j = jacobian(2, &[&[1.0, -1.0], &[0.0, 1.0]]);
+        // b = d − J W f with d = 0.
+        let f = [-1.0, -2.0];
+        let b: Vec<f64> = [[1.0, -1.0], [0.0, 1.0]]
+            .iter()
+            .map(|r| -(r[0] * f[0] + r[1] * f[1]))
+            .collect();
+        let (lambda, _) = run(&j, &[1.0, 1.0], &b, &[0.0; 2], &[f64::INFINITY; 2]);
+        assert!((lambda[0] - 1.0).abs() < 1e-12 && (lambda[1] - 3.0).abs() < 1e-12);
+    }
+
+    /// The corner with f = (2, −1): only the floor pushes, λ = (0, 1) (eq. 13).
+    #[test]
+    fn corner_sliding_along_the_floor() {
+        let j = jacobian(2, &[&[1.0, -1.0], &[0.0, 1.0]]);
+        // m = 2: b = −J W f = −J (1, −½).
+        let b = [-1.5, 0.5];
+        let (lambda, w) = run(&j, &[0.5, 0.5], &b, &[0.0; 2], &[f64::INFINITY; 2]);
+        assert_eq!(lambda[0], 0.0);
+        assert!((lambda[1] - 1.0).abs() < 1e-12);
+        assert!(w[0] > 0.0);
+    }
+
+    /// A redundant set: four identical floor contacts under one particle share its weight;
+    /// exactly one is held (the held set stays independent).
+    #[test]
+    fn duplicated_contacts() {
+        let row: &[f64] = &[0.0, 1.0];
+        let j = jacobian(2, &[row; 4]);
+        let b = [9.81; 4];
+        let (lambda, _) = run(&j, &[1.0, 1.0], &b, &[0.0; 4], &[f64::INFINITY; 4]);
+        assert!((lambda.iter().sum::<f64>() - 9.81).abs() < 1e-12);
+    }
+
+    /// A boxed row: a motor limited to ±2 asked for 5 stops at 2; asked for 1 gives 1.
+    #[test]
+    fn boxed_rows_saturate() {
+        let j = jacobian(1, &[&[1.0]]);
+        let (lambda, w) = run(&j, &[1.0], &[5.0], &[-2.0], &[2.0]);
+        assert_eq!(lambda[0], 2.0);
+        assert!((w[0] + 3.0).abs() < 1e-12);
+        let (lambda, _) = run(&j, &[1.0], &[-1.0], &[-2.0], &[2.0]);
+        assert!((lambda[0] + 1.0).abs() < 1e-12);
+        let (lambda, _) = run(&j, &[1.0], &[-7.0], &[-2.0], &[2.0]);
+        assert_eq!(lambda[0], -2.0);
+    }
+
+    /// Rows that cannot all hold (a duplicate asking for something else) are reported.
+    #[test]
+    fn conflicting_contact_is_reported() {
+        let j = jacobian(1, &[&[1.0], &[-1.0]]);
+        // Row 0 wants ẍ ≥ 1, row 1 wants −ẍ ≥ 1: no solution.
+        let a = MultiplierMatrix::new(&j, &[1.0]);
+        let (lo, hi) = ([0.0; 2], [f64::INFINITY; 2]);
+        let p = Problem {
+            a,
+            b: &[1.0, 1.0],
+            lo: &lo,
+            hi: &hi,
+        };
+        let (mut state, mut lambda, mut w) = (vec![RowState::Solve; 2], vec![0.0; 2], vec![0.0; 2]);
+        let err = solve(
+            &p,
+            &mut Dense::default(),
+            &SolveParams::default(),
+            1e-12,
+            &mut state,
+            &mut lambda,
+            &mut w,
+            &mut Workspace::default(),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, Failure::Unbounded { .. } | Failure::PivotLimit { .. }),
+            "{err}"
+        );
+    }
+}
