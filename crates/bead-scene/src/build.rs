@@ -867,12 +867,23 @@ fn make_constraint(
         } => {
             let rack = names.body(&format!("{path}.rack"), rack)?;
             let pinion = names.body(&format!("{path}.pinion"), pinion)?;
+            if rack == pinion {
+                return Err(SceneError::at(
+                    format!("{path}.pinion"),
+                    "the pinion is the rack itself",
+                ));
+            }
             let axis = direction(&format!("{path}.axis"), axis, 2)?;
             positive(&format!("{path}.radius"), *radius)?;
-            let n = (axis[0] * axis[0] + axis[1] * axis[1]).sqrt();
-            let p = system.coordinates(rack);
-            let c = (axis[0] * p[0] + axis[1] * p[1]) / n + *radius * system.coordinates(pinion)[2];
-            Box::new(RackAndPinion::new(rack, pinion, &axis, *radius, c))
+            // The side the pinion meshes on and which tooth meets which come from where it stands.
+            let teeth = RackAndPinion::meshing(system, rack, pinion, [axis[0], axis[1]], *radius)
+                .map_err(|e| {
+                SceneError::at(format!("{path}.pinion"), e.to_string()).hint(
+                    "start the pinion on the side of the rack it meshes on, its pitch \
+                         circle touching the rack's pitch line (`axis` is in the rack's frame)",
+                )
+            })?;
+            Box::new(teeth)
         }
         ConstraintSpec::HalfPlane {
             point,

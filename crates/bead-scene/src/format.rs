@@ -423,13 +423,16 @@ pub enum ConstraintSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
-    /// A rack sliding along a world axis, coupled to a pinion's rotation.
+    /// A pinion rolling on a rack without slipping (see `bead::constraint::RackAndPinion`): the
+    /// side of the rack the pinion meshes on and the constant are read from the initial state.
     RackAndPinion {
         /// The rack body.
         rack: String,
-        /// The pinion body.
+        /// The pinion body; its centre must start off the rack's line of travel (the line along
+        /// `axis` through the rack's centre), on the side where it meshes.
         pinion: String,
-        /// The rack's direction of travel (world).
+        /// The rack's direction of travel, in the rack's own frame (it turns with the rack; for a
+        /// rack at angle 0 it is the world direction).
         axis: Vec<f64>,
         /// Pitch radius of the pinion, m.
         radius: f64,

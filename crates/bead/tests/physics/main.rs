@@ -10,6 +10,7 @@ mod contact;
 mod convergence;
 mod failures;
 mod forces;
+mod gears;
 mod impacts;
 mod jacobians;
 mod moving_targets;
