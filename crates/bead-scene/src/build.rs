@@ -846,6 +846,12 @@ fn make_constraint(
         ConstraintSpec::Gear { between, radii, .. } => {
             let a = names.body(&format!("{path}.between[0]"), &between[0])?;
             let b = names.body(&format!("{path}.between[1]"), &between[1])?;
+            if a == b {
+                return Err(SceneError::at(
+                    format!("{path}.between"),
+                    "both are the same body",
+                ));
+            }
             for (k, r) in radii.iter().enumerate() {
                 if *r == 0.0 || !r.is_finite() {
                     return Err(SceneError::at(
@@ -855,8 +861,13 @@ fn make_constraint(
                     .hint("pitch radii in metres; a negative radius makes an internal mesh"));
                 }
             }
-            let c = radii[0] * system.coordinates(a)[2] + radii[1] * system.coordinates(b)[2];
-            Box::new(Gear::new(a, b, radii[0], radii[1], c))
+            // The teeth roll along the line of centres, which needs two distinct centres.
+            let gear = Gear::meshing(system, a, b, radii[0], radii[1]).map_err(|e| {
+                SceneError::at(format!("{path}.between"), e.to_string()).hint(
+                    "place the gears' centres |r_a + r_b| apart, so that their pitch circles touch",
+                )
+            })?;
+            Box::new(gear)
         }
         ConstraintSpec::RackAndPinion {
             rack,

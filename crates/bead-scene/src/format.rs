@@ -413,11 +413,15 @@ pub enum ConstraintSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
-    /// Meshing gears: r_a θ_a + r_b θ_b = const.
+    /// Meshing gears, rolling on each other along their line of centres:
+    /// r_a (θ_a − φ) + r_b (θ_b − φ) = const, φ the angle of p_b − p_a (see `bead::constraint::Gear`).
+    /// The constant is read from the initial state; gears on a moving carrier (a planetary
+    /// stage) work as well as gears on fixed axles.
     Gear {
         /// The two bodies.
         between: [String; 2],
-        /// Pitch radii [r_a, r_b], m.
+        /// Pitch radii [r_a, r_b], m; a negative radius is an internal gear (a ring). The pitch
+        /// circles touch when the centres are |r_a + r_b| apart.
         radii: [f64; 2],
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]

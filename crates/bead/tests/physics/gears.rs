@@ -1,8 +1,9 @@
-//! Racks and pinions as rolling contacts: teeth that do not slip, whichever side the pinion is
-//! on; tooth forces that are equal and opposite (momentum and angular momentum kept, reactions
-//! that balance).
+//! Gears and racks as rolling contacts: teeth that do not slip, whichever side the pinion is on;
+//! tooth forces that are equal and opposite (momentum and angular momentum kept, reactions that
+//! balance); and planetary stages, whose carrier moves the line of centres, against Willis'
+//! formula and the conservation laws.
 
-use bead::constraint::{Angle, Motor, Nail, OnLine, RackAndPinion};
+use bead::constraint::{Angle, Gear, Motor, Nail, OnLine, RackAndPinion, Revolute};
 use bead::force::{ConstantForce, Gravity};
 use bead::models::G;
 use bead::{Motion, Point, RigidBody, RigidBodyId, System};
@@ -279,5 +280,300 @@ fn axle_and_motor_balance_the_tooth_force() {
                 "{tag}: motor torque {torque}, tooth force {lambda}"
             );
         }
+    }
+}
+
+/// Pitch radii of the planetary stage: sun, planet, ring (R = r_s + 2 r_p).
+const SUN: f64 = 0.1;
+const PLANET: f64 = 0.05;
+const RING: f64 = SUN + 2.0 * PLANET;
+
+/// A planetary stage: sun, carrier, ring and ring all turning about one centre, `planets`
+/// planets on revolute joints at the ends of the carrier's arms (the first at `carrier_angle`).
+struct Stage {
+    sys: System,
+    sun: RigidBodyId,
+    carrier: RigidBodyId,
+    ring: RigidBodyId,
+    planets: Vec<RigidBodyId>,
+    /// The sun–planet and planet–ring meshes.
+    meshes: Vec<bead::ConstraintId>,
+    /// Each body with its mass and moment of inertia.
+    inertias: Vec<(RigidBodyId, f64, f64)>,
+}
+
+/// Angular velocities of the stage's sun, carrier and ring, and their common drift velocity.
+#[derive(Clone, Copy)]
+struct Spin {
+    sun: f64,
+    carrier: f64,
+    drift: [f64; 2],
+}
+
+/// Builds a stage at `centre` moving as `spin` says (the planets' and ring's speeds follow from
+/// rolling: ω_p − ω_c = −(r_s/r_p)(ω_s − ω_c), ω_r − ω_c = −(r_s/R)(ω_s − ω_c)). With
+/// `nailed`, sun, carrier and ring are each nailed at the centre; otherwise the sun and ring
+/// turn on revolute joints at the carrier's centre and the whole stage floats.
+fn stage(centre: [f64; 2], carrier_angle: f64, planets: usize, spin: Spin, nailed: bool) -> Stage {
+    let mut sys = System::new(2).unwrap();
+    let arm = SUN + PLANET;
+    let relative = spin.sun - spin.carrier;
+    let w_planet = spin.carrier - SUN / PLANET * relative;
+    let w_ring = spin.carrier - SUN / RING * relative;
+    let mut inertias = Vec::new();
+    let mut add = |sys: &mut System, at: [f64; 2], angle: f64, v: [f64; 2], w, m: f64, i: f64| {
+        let b = sys
+            .add_rigid_body(
+                RigidBody::new(&at, angle)
+                    .velocity(&v, w)
+                    .mass(m)
+                    .inertia(i),
+            )
+            .unwrap();
+        inertias.push((b, m, i));
+        b
+    };
+    let sun = add(
+        &mut sys,
+        centre,
+        0.2,
+        spin.drift,
+        spin.sun,
+        1.0,
+        0.5 * SUN * SUN,
+    );
+    let carrier = add(
+        &mut sys,
+        centre,
+        carrier_angle,
+        spin.drift,
+        spin.carrier,
+        0.5,
+        0.01,
+    );
+    let ring = add(
+        &mut sys,
+        centre,
+        -0.4,
+        spin.drift,
+        w_ring,
+        2.0,
+        2.0 * RING * RING,
+    );
+    let mut planet_ids = Vec::new();
+    let mut meshes = Vec::new();
+    for k in 0..planets {
+        let angle = carrier_angle + k as f64 * std::f64::consts::TAU / planets as f64;
+        let local = rotate([arm, 0.0], angle - carrier_angle);
+        let offset = rotate([arm, 0.0], angle);
+        let at = [centre[0] + offset[0], centre[1] + offset[1]];
+        let v = [
+            spin.drift[0] - spin.carrier * offset[1],
+            spin.drift[1] + spin.carrier * offset[0],
+        ];
+        let m = 0.3;
+        let planet = add(
+            &mut sys,
+            at,
+            0.1 * k as f64,
+            v,
+            w_planet,
+            m,
+            0.5 * m * PLANET * PLANET,
+        );
+        sys.add_constraint(Revolute::new(
+            Point::on_body(carrier, local),
+            Point::on_body(planet, [0.0, 0.0]),
+        ))
+        .unwrap();
+        meshes.push(
+            sys.add_constraint(Gear::meshing(&sys, sun, planet, SUN, PLANET).unwrap())
+                .unwrap(),
+        );
+        meshes.push(
+            sys.add_constraint(Gear::meshing(&sys, planet, ring, PLANET, -RING).unwrap())
+                .unwrap(),
+        );
+        planet_ids.push(planet);
+    }
+    for body in [sun, carrier, ring] {
+        if nailed {
+            sys.add_constraint(Nail::new(Point::on_body(body, [0.0, 0.0]), &centre))
+                .unwrap();
+        } else if body != carrier {
+            sys.add_constraint(Revolute::new(
+                Point::on_body(carrier, [0.0, 0.0]),
+                Point::on_body(body, [0.0, 0.0]),
+            ))
+            .unwrap();
+        }
+    }
+    Stage {
+        sys,
+        sun,
+        carrier,
+        ring,
+        planets: planet_ids,
+        meshes,
+        inertias,
+    }
+}
+
+/// How far the speeds are from rolling, as a slip speed relative to the stage's speeds:
+/// |r_s (ω_s − ω_c) + R (ω_r − ω_c)| / (R (|ω_s| + |ω_c| + |ω_r|)) — Willis' formula without its
+/// ratio, which is 0/0 whenever sun and ring stop turning relative to the carrier.
+fn rolling_error(st: &Stage) -> f64 {
+    let w = |b: RigidBodyId| st.sys.coordinate_velocities(b)[2];
+    let (ws, wc, wr) = (w(st.sun), w(st.carrier), w(st.ring));
+    (SUN * (ws - wc) + RING * (wr - wc)).abs() / (RING * (ws.abs() + wc.abs() + wr.abs()))
+}
+
+/// Relative error of Willis' formula (ω_s − ω_c)/(ω_r − ω_c) = −R/r_s, written without the
+/// division: |r_s (ω_s − ω_c) + R (ω_r − ω_c)| / (R |ω_r − ω_c|).
+fn willis_error(st: &Stage) -> f64 {
+    let w = |b: RigidBodyId| st.sys.coordinate_velocities(b)[2];
+    let (ws, wc, wr) = (w(st.sun), w(st.carrier), w(st.ring));
+    (SUN * (ws - wc) + RING * (wr - wc)).abs() / (RING * (wr - wc).abs())
+}
+
+/// Sun driven at 12 rad/s, ring held still (nailed and an `Angle` to the world), under gravity:
+/// the carrier turns at ω_s r_s/(r_s + R) = 4 rad/s — nearly two turns in the run, its line of
+/// centres crossing atan2's cut twice — and the planet at ω_c − (r_s/r_p)(ω_s − ω_c) = −12 rad/s.
+/// Willis' formula holds to 1e-8 throughout.
+#[test]
+fn planetary_stage_with_the_ring_held_obeys_willis() {
+    let rest = Spin {
+        sun: 0.0,
+        carrier: 0.0,
+        drift: [0.0, 0.0],
+    };
+    let mut st = stage([0.05, -0.1], 2.9, 1, rest, true);
+    st.sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
+    st.sys
+        .add_constraint(Angle::to_world(st.ring, -0.4))
+        .unwrap();
+    st.sys
+        .add_constraint(Motor::to_world(st.sun, 12.0))
+        .unwrap();
+    let mut worst: f64 = 0.0;
+    while st.sys.time() < 3.0 {
+        st.sys.step(1e-3).unwrap();
+        if st.sys.time() > 0.2 {
+            worst = worst.max(willis_error(&st));
+        }
+    }
+    let w = |b: RigidBodyId| st.sys.coordinate_velocities(b)[2];
+    let carrier = 12.0 * SUN / (SUN + RING);
+    let planet = carrier - SUN / PLANET * (12.0 - carrier);
+    assert!(worst < 1e-8, "Willis off by {worst:e}");
+    assert!((w(st.carrier) - carrier).abs() < 1e-8, "{}", w(st.carrier));
+    assert!(
+        (w(st.planets[0]) - planet).abs() < 1e-8,
+        "{}",
+        w(st.planets[0])
+    );
+    assert!(st.sys.coordinates(st.carrier)[2] - 2.9 > 1.8 * std::f64::consts::TAU);
+    eprintln!("ring held: Willis relative error ≤ {worst:.2e}");
+}
+
+/// Sun and ring both driven (12 and −3 rad/s), carrier free on its nail, under gravity: the
+/// carrier settles at (r_s ω_s + R ω_r)/(r_s + R) = 2 rad/s, and Willis' formula holds to 1e-8.
+#[test]
+fn planetary_stage_with_sun_and_ring_driven_obeys_willis() {
+    let rest = Spin {
+        sun: 0.0,
+        carrier: 0.0,
+        drift: [0.0, 0.0],
+    };
+    let mut st = stage([0.0, 0.0], 0.0, 1, rest, true);
+    st.sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
+    st.sys
+        .add_constraint(Motor::to_world(st.sun, 12.0))
+        .unwrap();
+    st.sys
+        .add_constraint(Motor::to_world(st.ring, -3.0))
+        .unwrap();
+    let mut worst: f64 = 0.0;
+    while st.sys.time() < 3.0 {
+        st.sys.step(1e-3).unwrap();
+        if st.sys.time() > 0.5 {
+            worst = worst.max(willis_error(&st));
+        }
+    }
+    let carrier = (SUN * 12.0 + RING * -3.0) / (SUN + RING);
+    let wc = st.sys.coordinate_velocities(st.carrier)[2];
+    assert!(worst < 1e-8, "Willis off by {worst:e}");
+    assert!((wc - carrier).abs() < 1e-8, "{wc} vs {carrier}");
+    eprintln!("sun and ring driven: Willis relative error ≤ {worst:.2e}");
+}
+
+/// A planetary stage left to itself — nothing driven, no gravity — with a torsion spring between
+/// sun and ring wound up, so that the planets carry a varying torque from one to the other: the
+/// tooth forces are internal, so over two seconds of RK4 (dt = 1 ms, the carrier turning about
+/// two-thirds of a turn, across atan2's cut) energy and angular momentum are kept, and linear
+/// momentum too when the stage floats; the speeds keep rolling (Willis) throughout. One planet, and three
+/// (the meshes then redundant), floating or with sun, carrier and ring nailed at the centre.
+#[test]
+fn a_free_planetary_stage_keeps_energy_and_momentum() {
+    use bead::force::TorsionSpring;
+    let centre = [0.4, 0.2];
+    for (planets, nailed) in [(1, false), (3, false), (3, true)] {
+        let spin = Spin {
+            sun: 5.0,
+            carrier: 2.0,
+            drift: if nailed { [0.0, 0.0] } else { [0.3, -0.1] },
+        };
+        let mut st = stage(centre, 2.5, planets, spin, nailed);
+        st.sys.set_solver(bead::solve::Dense::default());
+        let wound = st.sys.coordinates(st.ring)[2] - st.sys.coordinates(st.sun)[2] + 0.3;
+        st.sys
+            .add_force(TorsionSpring::new(st.sun, st.ring, 0.5, 0.0, wound))
+            .unwrap();
+        // Angular momentum about the centre, which the nails hold still when there are nails.
+        let about_centre = |st: &Stage| {
+            let (p, l) = momenta(&st.sys, &st.inertias);
+            (p, l - (centre[0] * p[1] - centre[1] * p[0]))
+        };
+        let e0 = st.sys.diagnostics().unwrap().total_energy();
+        let (p0, l0) = about_centre(&st);
+        let (mut drift_e, mut drift_p, mut drift_l, mut worst, mut force): (
+            f64,
+            f64,
+            f64,
+            f64,
+            f64,
+        ) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        while st.sys.time() < 2.0 {
+            st.sys.step(1e-3).unwrap();
+            let d = st.sys.diagnostics().unwrap();
+            drift_e = drift_e.max((d.total_energy() - e0).abs() / e0);
+            let (p, l) = about_centre(&st);
+            drift_l = drift_l.max((l - l0).abs() / l0.abs());
+            if !nailed {
+                drift_p = drift_p.max((p[0] - p0[0]).hypot(p[1] - p0[1]) / p0[0].hypot(p0[1]));
+            }
+            worst = worst.max(rolling_error(&st));
+            for &id in &st.meshes {
+                force = force.max(d.constraint(id).unwrap().lambda[0].abs());
+            }
+        }
+        let tag = format!("{planets} planets, nailed {nailed}");
+        eprintln!(
+            "{tag}: energy {drift_e:.2e}, momentum {drift_p:.2e}, angular momentum \
+             {drift_l:.2e}, rolling {worst:.2e}, largest tooth force {force:.2e} N"
+        );
+        assert!(force > 0.1, "{tag}: the spring loaded no tooth");
+        assert!(drift_e < 1e-9, "{tag}: energy drifted by {drift_e:e}");
+        assert!(drift_p < 1e-12, "{tag}: momentum drifted by {drift_p:e}");
+        assert!(
+            drift_l < 1e-9,
+            "{tag}: angular momentum drifted by {drift_l:e}"
+        );
+        assert!(worst < 1e-8, "{tag}: rolling off by {worst:e}");
+        // The carrier turned, so the line of centres did.
+        assert!(
+            (st.sys.coordinates(st.carrier)[2] - 2.5).abs() > 1.0,
+            "{tag}"
+        );
     }
 }

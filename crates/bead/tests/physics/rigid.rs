@@ -175,9 +175,29 @@ proptest! {
         compare(&s, |a, b| Box::new(Angle::new(a, b, 0.5)), &[|x| x[5] - x[2] - 0.5])?;
     }
 
+    /// Gears external, internal either way round, and of opposite equal radii (Σ = 0, no φ), on
+    /// moving and turning centres: C = r_a (θ_a − φ) + r_b (θ_b − φ) − c with φ = atan2 of
+    /// p_b − p_a, the constant chosen so that C = −δ is inside the wrap (|C| < π|Σ|). Whole
+    /// turns of the line of centres added to the built-in's constant change nothing: its C is
+    /// the continuous one, whatever branch atan2 is on.
     #[test]
-    fn gear_matches_autodiff(s in states()) {
-        compare(&s, |a, b| Box::new(Gear::new(a, b, 0.1, 0.25, 0.05)), &[|x| x[2] * 0.1 + x[5] * 0.25 - 0.05])?;
+    fn gear_matches_autodiff(
+        s in states(),
+        pair in 0..4usize,
+        delta in -0.1..0.1f64,
+        turns in -3..=3i32,
+    ) {
+        let [ra, rb] = [[0.1, 0.25], [0.1, -0.3], [-0.4, 0.15], [0.2, -0.2]][pair];
+        let sum = ra + rb;
+        let (dx, dy) = (s[6] - s[0], s[7] - s[1]);
+        prop_assume!(dx.hypot(dy) > 0.1);
+        let c = ra * s[2] + rb * s[8] - sum * dy.atan2(dx) + delta;
+        let row: Row = Arc::new(move |x: &[Scalar]| {
+            let phi = (x[4] - x[1]).atan2(x[3] - x[0]);
+            (x[2] - phi) * ra + (x[5] - phi) * rb - c
+        });
+        let shifted = c + f64::from(turns) * std::f64::consts::TAU * sum;
+        compare_rows(&s, |a, b| Box::new(Gear::new(a, b, ra, rb).with_constant(shifted)), &[row])?;
     }
 
     /// Rack a turning and moving (θ_r, ω_r random), the pinion on either side, any axis in the
@@ -418,7 +438,8 @@ fn gears_keep_their_ratio_and_energy() {
         .unwrap();
     sys.add_constraint(Nail::new(Point::on_body(b, [0.0, 0.0]), &[ra + rb, 0.0]))
         .unwrap();
-    sys.add_constraint(Gear::new(a, b, ra, rb, 0.0)).unwrap();
+    sys.add_constraint(Gear::meshing(&sys, a, b, ra, rb).unwrap())
+        .unwrap();
     // An unbalanced torque on a: the gear passes it to b; energy includes its potential −τθ.
     sys.add_force(Torque::new(a, 0.05)).unwrap();
     let e0 = sys.diagnostics().unwrap().total_energy();
