@@ -456,6 +456,80 @@ fn rigid_body_columns_and_joint_reactions() {
     }
 }
 
+/// The last row of a run's trajectory.csv, by column name.
+fn last_state(scene_file: &str, duration: &str) -> impl Fn(&str) -> f64 {
+    let out = tempfile::tempdir().unwrap();
+    bead()
+        .args(["run", "-q", "--duration", duration, "--out"])
+        .arg(out.path())
+        .arg(scene(scene_file))
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(out.path().join("trajectory.csv")).unwrap();
+    let cols: Vec<String> = text
+        .lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    let last: Vec<f64> = text
+        .lines()
+        .last()
+        .unwrap()
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    move |name: &str| last[cols.iter().position(|c| c == name).unwrap()]
+}
+
+/// The gear scenes move as their comments say: the rack under the pinion at +r ω = 0.15 m/s,
+/// the planetary stage's carrier at a third of the sun's 3 rad/s and its planets at −3 rad/s.
+#[test]
+fn gear_scenes_turn_at_the_ratios_their_comments_state() {
+    let at = last_state("rack_and_pinion.toml", "1.0");
+    assert!((at("rack.vx") - 0.15).abs() < 1e-6, "{}", at("rack.vx"));
+    let at = last_state("planetary_gear.toml", "0.5");
+    assert!((at("carrier.omega") - 1.0).abs() < 1e-6);
+    for planet in ["planet1", "planet2", "planet3"] {
+        let w = at(&format!("{planet}.omega"));
+        assert!((w + 3.0).abs() < 1e-6, "{planet}: {w}");
+    }
+}
+
+/// Gears whose centres coincide and a pinion centred on its rack's line are errors that name
+/// the field and say why.
+#[test]
+fn gear_geometry_errors_name_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, from, to, expected) in [
+        (
+            "gear_train.toml",
+            "position = [0.2, 0.0]",
+            "position = [0.0, 0.0]",
+            "constraints[3].between: invalid constraint: the two gears' centres coincide",
+        ),
+        (
+            "rack_and_pinion.toml",
+            "position = [0.0, 0.1]",
+            "position = [0.0, -0.03]",
+            "constraints[3].pinion: invalid constraint: the pinion's centre is on the rack's line",
+        ),
+    ] {
+        let good = std::fs::read_to_string(scene(file)).unwrap();
+        assert!(good.contains(from), "{file} lacks {from}");
+        let path = dir.path().join(file);
+        std::fs::write(&path, good.replacen(from, to, 1)).unwrap();
+        let output = bead().arg("check").arg(&path).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{to}: {stderr}");
+        assert!(
+            stderr.contains(expected) && stderr.contains("\n  hint: "),
+            "expected '{expected}' and a hint in: {stderr}"
+        );
+    }
+}
+
 /// Inequalities report `NAME.active`; `--inequality` switches the algorithm, and the paper's
 /// corner shows Platt's failure and Jonquet's success through the command line.
 #[test]

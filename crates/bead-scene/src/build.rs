@@ -859,6 +859,12 @@ fn make_constraint(
         ConstraintSpec::Gear { between, radii, .. } => {
             let a = names.body(&format!("{path}.between[0]"), &between[0])?;
             let b = names.body(&format!("{path}.between[1]"), &between[1])?;
+            if a == b {
+                return Err(SceneError::at(
+                    format!("{path}.between"),
+                    "both are the same body",
+                ));
+            }
             for (k, r) in radii.iter().enumerate() {
                 if *r == 0.0 || !r.is_finite() {
                     return Err(SceneError::at(
@@ -868,8 +874,13 @@ fn make_constraint(
                     .hint("pitch radii in metres; a negative radius makes an internal mesh"));
                 }
             }
-            let c = radii[0] * system.coordinates(a)[2] + radii[1] * system.coordinates(b)[2];
-            Box::new(Gear::new(a, b, radii[0], radii[1], c))
+            // The teeth roll along the line of centres, which needs two distinct centres.
+            let gear = Gear::meshing(system, a, b, radii[0], radii[1]).map_err(|e| {
+                SceneError::at(format!("{path}.between"), e.to_string()).hint(
+                    "place the gears' centres |r_a + r_b| apart, so that their pitch circles touch",
+                )
+            })?;
+            Box::new(gear)
         }
         ConstraintSpec::RackAndPinion {
             rack,
@@ -880,12 +891,23 @@ fn make_constraint(
         } => {
             let rack = names.body(&format!("{path}.rack"), rack)?;
             let pinion = names.body(&format!("{path}.pinion"), pinion)?;
+            if rack == pinion {
+                return Err(SceneError::at(
+                    format!("{path}.pinion"),
+                    "the pinion is the rack itself",
+                ));
+            }
             let axis = direction(&format!("{path}.axis"), axis, 2)?;
             positive(&format!("{path}.radius"), *radius)?;
-            let n = (axis[0] * axis[0] + axis[1] * axis[1]).sqrt();
-            let p = system.coordinates(rack);
-            let c = (axis[0] * p[0] + axis[1] * p[1]) / n + *radius * system.coordinates(pinion)[2];
-            Box::new(RackAndPinion::new(rack, pinion, &axis, *radius, c))
+            // The side the pinion meshes on and which tooth meets which come from where it stands.
+            let teeth = RackAndPinion::meshing(system, rack, pinion, [axis[0], axis[1]], *radius)
+                .map_err(|e| {
+                SceneError::at(format!("{path}.pinion"), e.to_string()).hint(
+                    "start the pinion on the side of the rack it meshes on, its pitch \
+                         circle touching the rack's pitch line (`axis` is in the rack's frame)",
+                )
+            })?;
+            Box::new(teeth)
         }
         ConstraintSpec::HalfPlane {
             point,

@@ -417,23 +417,30 @@ pub enum ConstraintSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
-    /// Meshing gears: r_a θ_a + r_b θ_b = const.
+    /// Meshing gears, rolling on each other along their line of centres:
+    /// r_a (θ_a − φ) + r_b (θ_b − φ) = const, φ the angle of p_b − p_a (see `bead::constraint::Gear`).
+    /// The constant is read from the initial state; gears on a moving carrier (a planetary
+    /// stage) work as well as gears on fixed axles.
     Gear {
         /// The two bodies.
         between: [String; 2],
-        /// Pitch radii [r_a, r_b], m.
+        /// Pitch radii [r_a, r_b], m; a negative radius is an internal gear (a ring). The pitch
+        /// circles touch when the centres are |r_a + r_b| apart.
         radii: [f64; 2],
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
-    /// A rack sliding along a world axis, coupled to a pinion's rotation.
+    /// A pinion rolling on a rack without slipping (see `bead::constraint::RackAndPinion`): the
+    /// side of the rack the pinion meshes on and the constant are read from the initial state.
     RackAndPinion {
         /// The rack body.
         rack: String,
-        /// The pinion body.
+        /// The pinion body; its centre must start off the rack's line of travel (the line along
+        /// `axis` through the rack's centre), on the side where it meshes.
         pinion: String,
-        /// The rack's direction of travel (world).
+        /// The rack's direction of travel, in the rack's own frame (it turns with the rack; for a
+        /// rack at angle 0 it is the world direction).
         axis: Vec<f64>,
         /// Pitch radius of the pinion, m.
         radius: f64,

@@ -54,7 +54,7 @@ pub use on_line::OnLine;
 pub use on_plane::OnPlane;
 pub use on_sphere::OnSphere;
 pub use prismatic::Prismatic;
-pub use rack_and_pinion::RackAndPinion;
+pub use rack_and_pinion::{PinionSide, RackAndPinion};
 pub use revolute::Revolute;
 pub use weld::Weld;
 
@@ -270,6 +270,22 @@ pub(crate) fn check_rigid_pair(
         return Err(format!("{what} must be finite, got {parameter}"));
     }
     Ok(())
+}
+
+/// The coordinates `[x, y, θ]` of `body`, which must be a rigid body of `system` (for
+/// constraints that read their constants from the current state).
+pub(crate) fn rigid_coordinates(
+    system: &crate::system::System,
+    body: crate::body::BodyId,
+) -> Result<&[f64], crate::error::ModelError> {
+    if system.rigid_bodies().any(|b| b.body() == body) {
+        return Ok(system.coordinates(body));
+    }
+    // Not a rigid body: say whether it is missing or a particle.
+    system.mass(body)?;
+    Err(crate::error::ModelError::Constraint(format!(
+        "{body:?} is a particle; gears and racks are rigid bodies"
+    )))
 }
 
 /// Checks a vector parameter against the system's dimension: `name has n components ...`.

@@ -1,11 +1,13 @@
 //! Every hand-written constraint against the same C written once as a scalar function and
-//! differentiated by dual numbers: C, ∇C, Ċ and J̇ẋ agree on random states.
+//! differentiated by dual numbers: C, ∇C, Ċ and J̇ẋ agree on random states. (Joints between rigid
+//! bodies, gears and racks included, are compared in `rigid.rs`, through a system's Jacobian.)
 
 use bead::autodiff::{Custom, DualNum, Scalar};
 use bead::constraint::{
-    Constraint, Distance, Nail, OnCircle, OnLine, OnPlane, OnSphere, evaluate_at,
+    AngleLimit, Constraint, Distance, HalfPlane, Linear, Motor, Nail, NonPenetration, OnCircle,
+    OnLine, OnPlane, OnSphere, evaluate_at,
 };
-use bead::{Motion, Particle, System};
+use bead::{Motion, Operand, Particle, RigidBody, RigidBodyId, System};
 use proptest::prelude::*;
 
 /// Compares a built-in's rows against one custom constraint per row.
@@ -65,6 +67,26 @@ fn handles(dim: usize) -> (bead::ParticleId, bead::ParticleId) {
         sys.add_particle(Particle::new(&z)).unwrap(),
         sys.add_particle(Particle::new(&z)).unwrap(),
     )
+}
+
+/// Two rigid bodies in a 2D system, as handles for the constraints on body coordinates (each
+/// operand is then a body's [x, y, θ]).
+fn rigid_handles() -> (RigidBodyId, RigidBodyId) {
+    let mut sys = System::new(2).unwrap();
+    (
+        sys.add_rigid_body(RigidBody::new(&[0.0, 0.0], 0.0))
+            .unwrap(),
+        sys.add_rigid_body(RigidBody::new(&[0.0, 0.0], 0.0))
+            .unwrap(),
+    )
+}
+
+/// The straight-line motion of `Motion::linear(start, velocity)` as a function of dual time.
+fn line_path(
+    start: [f64; 3],
+    velocity: [f64; 3],
+) -> impl Fn(Scalar) -> [Scalar; 3] + Send + Sync + Copy {
+    move |t: Scalar| std::array::from_fn(|i| t * velocity[i] + start[i])
 }
 
 /// The circular motion of `Motion::circle(center, r, w, phase)` as a function of dual time.
@@ -200,6 +222,123 @@ proptest! {
             (x[0] - p[0]) * n[0] + (x[1] - p[1]) * n[1] + (x[2] - p[2]) * n[2]
         });
         compare(&builtin, &[custom], 3, t, &x, &v)?;
+    }
+}
+
+// The inequality constraints, compared as their functions g (g ≥ 0 is allowed), and the
+// constraints on body coordinates.
+proptest! {
+    /// A floor or wall through a point moving on a line or a circle: g = n̂·(x − p(t)) − r, with
+    /// n̂ the given normal normalized.
+    #[test]
+    fn half_plane_through_a_moving_point(
+        dim in 2..=3usize,
+        seed in coords(3, 2),
+        t in 0.0..10.0f64,
+        circular in any::<bool>(),
+        radius in 0.0..0.5f64,
+    ) {
+        let (a, _) = handles(dim);
+        let (x, v) = (seed[..dim].to_vec(), seed[3..3 + dim].to_vec());
+        let normal = [1.0, -2.0, 2.0];
+        let length = normal[..dim].iter().map(|c| c * c).sum::<f64>().sqrt();
+        let n: [f64; 3] = std::array::from_fn(|i| if i < dim { normal[i] / length } else { 0.0 });
+        let (centre, start, velocity) = ([0.3, -0.2, 0.5], [0.1, 0.4, -0.3], [0.7, -0.5, 0.2]);
+        let (through, path): (Motion, Box<dyn Fn(Scalar) -> [Scalar; 3] + Send + Sync>) = if circular {
+            (Motion::circle(&centre[..dim], 0.8, 1.7, 0.3), Box::new(circle_path(centre, 0.8, 1.7, 0.3)))
+        } else {
+            (Motion::linear(&start[..dim], &velocity[..dim]), Box::new(line_path(start, velocity)))
+        };
+        let builtin = HalfPlane::new(a, through, &normal[..dim], radius);
+        let custom = Custom::new([a], move |x, t| {
+            let p = path(t);
+            (0..dim).fold(Scalar::from(0.0), |g, i| g + (x[i] - p[i]) * n[i]) - radius
+        });
+        compare(&builtin, &[custom], dim, t, &x, &v)?;
+    }
+
+    /// Two balls: g = |x₁ − x₂| − (r₁ + r₂).
+    #[test]
+    fn non_penetration(dim in 2..=3usize, seed in coords(3, 4), distance in 0.0..1.0f64) {
+        let (a, b) = handles(dim);
+        let x: Vec<f64> = seed[..2 * dim].to_vec();
+        let v: Vec<f64> = seed[6..6 + 2 * dim].to_vec();
+        prop_assume!((0..dim).map(|i| (x[i] - x[dim + i]).powi(2)).sum::<f64>() > 1e-2);
+        let custom = Custom::new([a, b], move |x, _t| {
+            let d: Vec<Scalar> = (0..dim).map(|i| x[i] - x[dim + i]).collect();
+            norm(&d) - distance
+        });
+        compare(&NonPenetration::new(a, b, distance), &[custom], dim, 0.0, &x, &v)?;
+    }
+
+    /// A rope: g = L − |x₁ − x₂|, whose J̇ẋ is the distance's with the sign flipped.
+    #[test]
+    fn rope(dim in 2..=3usize, seed in coords(3, 4), length in 0.1..3.0f64) {
+        let (a, b) = handles(dim);
+        let x: Vec<f64> = seed[..2 * dim].to_vec();
+        let v: Vec<f64> = seed[6..6 + 2 * dim].to_vec();
+        prop_assume!((0..dim).map(|i| (x[i] - x[dim + i]).powi(2)).sum::<f64>() > 1e-2);
+        let custom = Custom::new([a, b], move |x, _t| {
+            let d: Vec<Scalar> = (0..dim).map(|i| x[i] - x[dim + i]).collect();
+            -norm(&d) + length
+        });
+        compare(&NonPenetration::rope(a, b, length), &[custom], dim, 0.0, &x, &v)?;
+    }
+
+    /// Seed 004's a·x + b ≥ 0, a not normalized.
+    #[test]
+    fn linear(dim in 2..=3usize, seed in coords(3, 2), coefficients in coords(3, 1), b in -2.0..2.0f64) {
+        let (p, _) = handles(dim);
+        let (x, v) = (seed[..dim].to_vec(), seed[3..3 + dim].to_vec());
+        let a: [f64; 3] = std::array::from_fn(|i| coefficients[i]);
+        prop_assume!(a[..dim].iter().any(|c| c.abs() > 1e-3));
+        let custom = Custom::new([p], move |x, _t| {
+            (0..dim).fold(Scalar::from(b), |g, i| g + x[i] * a[i])
+        });
+        compare(&Linear::new(p, &a[..dim], b), &[custom], dim, 0.0, &x, &v)?;
+    }
+
+    /// A joint limit between two bodies, and one body against the world: g₀ = angle − min,
+    /// g₁ = max − angle, the angle θ_b − θ_a (or θ_a).
+    #[test]
+    fn angle_limit(seed in coords(3, 4), min in -2.0..0.0f64, span in 0.0..3.0f64) {
+        let (a, b) = rigid_handles();
+        let (x, v) = (seed[..6].to_vec(), seed[6..12].to_vec());
+        let max = min + span;
+        let ops = [Operand::Coordinates(a.body()), Operand::Coordinates(b.body())];
+        let pair = [
+            Custom::new(ops, move |x, _t| x[5] - x[2] - min),
+            Custom::new(ops, move |x, _t| -(x[5] - x[2]) + max),
+        ];
+        compare(&AngleLimit::new(a, b, min, max), &pair, 2, 0.0, &x, &v)?;
+        let world = [
+            Custom::new([ops[0]], move |x, _t| x[2] - min),
+            Custom::new([ops[0]], move |x, _t| -x[2] + max),
+        ];
+        compare(&AngleLimit::to_world(a, min, max), &world, 2, 0.0, &x[..3], &v[..3])?;
+    }
+
+    /// A motor holds no position (its C is 0 by design); its row is that of
+    /// C = θ_b − θ_a − ω t (or θ_a − ω t): the same J, ∂C/∂t = −ω, Ċ the speed error, J̇ẋ = 0.
+    #[test]
+    fn motor(seed in coords(3, 4), speed in -5.0..5.0f64, t in 0.0..10.0f64) {
+        let (a, b) = rigid_handles();
+        let (x, v) = (seed[..6].to_vec(), seed[6..12].to_vec());
+        let ops = [Operand::Coordinates(a.body()), Operand::Coordinates(b.body())];
+        let cases: [(Motor, Custom, usize); 2] = [
+            (Motor::new(a, b, speed), Custom::new(ops, move |x, t| x[5] - x[2] - t * speed), 6),
+            (Motor::to_world(a, speed), Custom::new([ops[0]], move |x, t| x[2] - t * speed), 3),
+        ];
+        for (builtin, custom, n) in cases {
+            let m = evaluate_at(&builtin, 2, t, &x[..n], &v[..n]).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let c = evaluate_at(&custom, 2, t, &x[..n], &v[..n]).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(m.c[0], 0.0);
+            prop_assert_eq!(&m.gradient, &c.gradient);
+            let close = |p: f64, q: f64| (p - q).abs() <= 1e-12 * (1.0 + p.abs().max(q.abs()));
+            prop_assert!(close(m.c_t[0], c.c_t[0]), "∂C/∂t {} vs {}", m.c_t[0], c.c_t[0]);
+            prop_assert!(close(m.c_dot[0], c.c_dot[0]), "Ċ {} vs {}", m.c_dot[0], c.c_dot[0]);
+            prop_assert!(close(m.jdot_xdot[0], c.jdot_xdot[0]), "J̇ẋ {} vs {}", m.jdot_xdot[0], c.jdot_xdot[0]);
+        }
     }
 }
 

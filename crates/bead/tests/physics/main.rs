@@ -11,6 +11,7 @@ mod contact;
 mod convergence;
 mod failures;
 mod forces;
+mod gears;
 mod impacts;
 mod jacobians;
 mod motors;

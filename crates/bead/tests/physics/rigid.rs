@@ -3,12 +3,14 @@
 
 use bead::autodiff::{Custom, DualNum, Scalar};
 use bead::constraint::{
-    Angle, Constraint, Gear, Motor, Nail, OnLine, Prismatic, RackAndPinion, Revolute, Weld,
+    Angle, Constraint, Gear, Motor, Nail, OnLine, PinionSide, Prismatic, RackAndPinion, Revolute,
+    Weld,
 };
 use bead::force::{Gravity, Torque};
 use bead::models::G;
 use bead::{Feedback, Motion, Operand, Point, RigidBody, RigidBodyId, Settings, Shape, System};
 use proptest::prelude::*;
+use std::sync::Arc;
 
 /// Two free rigid bodies at given states.
 fn two_bodies(s: &[f64]) -> (System, RigidBodyId, RigidBodyId) {
@@ -46,12 +48,25 @@ fn world(q: &[Scalar], local: [f64; 2]) -> [Scalar; 2] {
     ]
 }
 
-/// J blocks and J̇q̇ of `builtin` agree with those of `rows`, each a scalar function of the two
-/// bodies' coordinates [x_a, y_a, θ_a, x_b, y_b, θ_b].
+/// One row of C as a scalar function of the two bodies' coordinates, for [`compare_rows`].
+type Row = Arc<dyn Fn(&[Scalar]) -> Scalar + Send + Sync>;
+
+/// [`compare_rows`] for rows that capture nothing.
 fn compare(
     state: &[f64],
     builtin: impl Fn(RigidBodyId, RigidBodyId) -> Box<dyn Constraint>,
     rows: &[fn(&[Scalar]) -> Scalar],
+) -> Result<(), TestCaseError> {
+    let rows: Vec<Row> = rows.iter().map(|&f| Arc::new(f) as Row).collect();
+    compare_rows(state, builtin, &rows)
+}
+
+/// C, Ċ, J blocks and J̇q̇ of `builtin` agree with those of `rows`, each a scalar function of the
+/// two bodies' coordinates [x_a, y_a, θ_a, x_b, y_b, θ_b].
+fn compare_rows(
+    state: &[f64],
+    builtin: impl Fn(RigidBodyId, RigidBodyId) -> Box<dyn Constraint>,
+    rows: &[Row],
 ) -> Result<(), TestCaseError> {
     let (mut sys, a, b) = two_bodies(state);
     let id = sys.add_constraint_boxed(builtin(a, b)).unwrap();
@@ -59,7 +74,7 @@ fn compare(
     let report = d.constraint(id).unwrap();
     for (r, f) in rows.iter().enumerate() {
         let (mut other, a2, b2) = two_bodies(state);
-        let f = *f;
+        let f = Arc::clone(f);
         let custom = Custom::new(
             [
                 Operand::Coordinates(a2.body()),
@@ -77,6 +92,13 @@ fn compare(
             r,
             report.c[r],
             expected.c[0]
+        );
+        prop_assert!(
+            close(report.c_dot[r], expected.c_dot[0]),
+            "Ċ row {}: {} vs {}",
+            r,
+            report.c_dot[r],
+            expected.c_dot[0]
         );
         prop_assert!(
             close(report.jdot_qdot[r], expected.jdot_qdot[0]),
@@ -149,10 +171,58 @@ proptest! {
     }
 
     #[test]
-    fn angle_gear_rack_and_motor_match_autodiff(s in states()) {
+    fn angle_matches_autodiff(s in states()) {
         compare(&s, |a, b| Box::new(Angle::new(a, b, 0.5)), &[|x| x[5] - x[2] - 0.5])?;
-        compare(&s, |a, b| Box::new(Gear::new(a, b, 0.1, 0.25, 0.05)), &[|x| x[2] * 0.1 + x[5] * 0.25 - 0.05])?;
-        compare(&s, |a, b| Box::new(RackAndPinion::new(a, b, &[3.0, 4.0], 0.2, 0.1)), &[|x| x[0] * 0.6 + x[1] * 0.8 + x[5] * 0.2 - 0.1])?;
+    }
+
+    /// Gears external, internal either way round, and of opposite equal radii (Σ = 0, no φ), on
+    /// moving and turning centres: C = r_a (θ_a − φ) + r_b (θ_b − φ) − c with φ = atan2 of
+    /// p_b − p_a, the constant chosen so that C = −δ is inside the wrap (|C| < π|Σ|). Whole
+    /// turns of the line of centres added to the built-in's constant change nothing: its C is
+    /// the continuous one, whatever branch atan2 is on.
+    #[test]
+    fn gear_matches_autodiff(
+        s in states(),
+        pair in 0..4usize,
+        delta in -0.1..0.1f64,
+        turns in -3..=3i32,
+    ) {
+        let [ra, rb] = [[0.1, 0.25], [0.1, -0.3], [-0.4, 0.15], [0.2, -0.2]][pair];
+        let sum = ra + rb;
+        let (dx, dy) = (s[6] - s[0], s[7] - s[1]);
+        prop_assume!(dx.hypot(dy) > 0.1);
+        let c = ra * s[2] + rb * s[8] - sum * dy.atan2(dx) + delta;
+        let row: Row = Arc::new(move |x: &[Scalar]| {
+            let phi = (x[4] - x[1]).atan2(x[3] - x[0]);
+            (x[2] - phi) * ra + (x[5] - phi) * rb - c
+        });
+        let shifted = c + f64::from(turns) * std::f64::consts::TAU * sum;
+        compare_rows(&s, |a, b| Box::new(Gear::new(a, b, ra, rb).with_constant(shifted)), &[row])?;
+    }
+
+    /// Rack a turning and moving (θ_r, ω_r random), the pinion on either side, any axis in the
+    /// rack's frame: C = û_w·(p_p − p_r) + s ρ (θ_p − θ_r) − c with û_w = R(θ_r) û.
+    #[test]
+    fn rack_and_pinion_matches_autodiff(
+        s in states(),
+        axis_angle in -3.2..3.2f64,
+        length in 0.2..3.0f64,
+        radius in 0.05..0.5f64,
+        below in any::<bool>(),
+        c in -1.0..1.0f64,
+    ) {
+        let axis = [length * axis_angle.cos(), length * axis_angle.sin()];
+        let (side, sign) = if below { (PinionSide::Right, -1.0) } else { (PinionSide::Left, 1.0) };
+        let row: Row = Arc::new(move |x: &[Scalar]| {
+            let (sn, cs) = (x[2].sin(), x[2].cos());
+            let u = [cs * axis_angle.cos() - sn * axis_angle.sin(), sn * axis_angle.cos() + cs * axis_angle.sin()];
+            u[0] * (x[3] - x[0]) + u[1] * (x[4] - x[1]) + (x[5] - x[2]) * (sign * radius) - c
+        });
+        compare_rows(
+            &s,
+            |rack, pinion| Box::new(RackAndPinion::new(rack, pinion, axis, radius).with_side(side).with_constant(c)),
+            &[row],
+        )?;
     }
 
     /// A motor has no position (C ≡ 0); its row is the relative angle's: J = ∂(θ_b − θ_a)/∂q,
@@ -373,7 +443,8 @@ fn gears_keep_their_ratio_and_energy() {
         .unwrap();
     sys.add_constraint(Nail::new(Point::on_body(b, [0.0, 0.0]), &[ra + rb, 0.0]))
         .unwrap();
-    sys.add_constraint(Gear::new(a, b, ra, rb, 0.0)).unwrap();
+    sys.add_constraint(Gear::meshing(&sys, a, b, ra, rb).unwrap())
+        .unwrap();
     // An unbalanced torque on a: the gear passes it to b; energy includes its potential −τθ.
     sys.add_force(Torque::new(a, 0.05)).unwrap();
     let e0 = sys.diagnostics().unwrap().total_energy();
@@ -386,7 +457,9 @@ fn gears_keep_their_ratio_and_energy() {
     assert!((e - e0).abs() < 1e-8 * e0.abs().max(1.0), "{e} vs {e0}");
 }
 
-/// A pinion drives a rack along x: û·p + r θ stays constant to 1e-9, and energy is kept.
+/// A pinion on top of a rack drives it along x: turning counter-clockwise, its lowest tooth moves
+/// towards +x and takes the rack with it, so x_rack − r θ_pinion stays constant (to 1e-9), and
+/// energy is kept.
 #[test]
 fn rack_and_pinion_keep_their_relation_and_energy() {
     let r = 0.15;
@@ -408,7 +481,7 @@ fn rack_and_pinion_keep_their_relation_and_energy() {
                     },
                     4.0,
                 )
-                .velocity(&[-2.0 * r, 0.0], 0.0),
+                .velocity(&[2.0 * r, 0.0], 0.0),
         )
         .unwrap();
     sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
@@ -421,13 +494,13 @@ fn rack_and_pinion_keep_their_relation_and_energy() {
     ))
     .unwrap();
     sys.add_constraint(Angle::to_world(rack, 0.0)).unwrap();
-    sys.add_constraint(RackAndPinion::new(rack, pinion, &[1.0, 0.0], r, 0.0))
+    sys.add_constraint(RackAndPinion::meshing(&sys, rack, pinion, [1.0, 0.0], r).unwrap())
         .unwrap();
     sys.add_force(Torque::new(pinion, -0.2)).unwrap();
     let e0 = sys.diagnostics().unwrap().total_energy();
     for _ in 0..2000 {
         sys.step(1e-3).unwrap();
-        let c = sys.coordinates(rack)[0] + r * sys.coordinates(pinion)[2];
+        let c = sys.coordinates(rack)[0] - r * sys.coordinates(pinion)[2];
         assert!(c.abs() < 1e-9, "{c:e}");
     }
     let e = sys.diagnostics().unwrap().total_energy();
