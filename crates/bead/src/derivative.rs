@@ -22,10 +22,11 @@ use crate::constraint::{ConstraintError, ConstraintEval, ConstraintId, Constrain
 use crate::contact::active_set::{ActiveSet, Effort, Rows, threshold};
 use crate::contact::complementarity::Failure;
 use crate::force::ForceContext;
+use crate::model::Model;
 use crate::point::{OperandKinematics, operand_size, write_operand};
 use crate::solve::{MultiplierMatrix, SolveError, SolveInfo, SolveParams};
 use crate::sparse::BlockSparse;
-use crate::system::{Model, Settings};
+use crate::system::Settings;
 
 /// Why a derivative evaluation failed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -94,8 +95,9 @@ pub(crate) struct Layout {
 /// One constraint's place in the global vectors.
 #[derive(Debug)]
 pub(crate) struct ConstraintSlot {
-    /// Index in the model's constraint list.
-    pub(crate) index: usize,
+    /// The constraint (its slot in the model, and the generation that tells it from a later
+    /// occupant of the slot).
+    pub(crate) id: ConstraintId,
     /// Rows of `C`, `λ`.
     pub(crate) rows: Range<usize>,
     operands: Range<usize>,
@@ -128,8 +130,7 @@ impl Layout {
             body.write_inv_mass(body.slice_mut(&mut layout.inv_mass));
         }
         let mut row = 0;
-        for (index, entry) in model.constraints.iter().enumerate() {
-            let Some(entry) = entry else { continue };
+        for (id, entry) in model.constraints.iter() {
             let mut bodies: Vec<usize> = Vec::new();
             for op in &entry.operands {
                 let b = op.body().0;
@@ -178,7 +179,7 @@ impl Layout {
             }
             let total = offsets.last().copied().unwrap_or_default();
             layout.constraints.push(ConstraintSlot {
-                index,
+                id,
                 rows: row..row + entry.rows,
                 operands: first_op..layout.operands.len(),
                 offsets,
@@ -265,6 +266,10 @@ pub(crate) struct Evaluator {
     target: Vec<f64>,
     /// Inequality rows that may take part at the last chosen state.
     pub(crate) candidates: Vec<bool>,
+    /// How far each held row may stay off its target when redundant contacts disagree: the
+    /// terms of a contact's target that are not in the range of `J` (its curvature term `J̇q̇`
+    /// and the feedback on its own gap); 0 for every other row.
+    allowance: Vec<f64>,
     /// The threshold ε of the last evaluation.
     pub(crate) eps: f64,
 }
@@ -294,6 +299,7 @@ impl Evaluator {
             tendency: Vec::new(),
             target: Vec::new(),
             candidates: Vec::new(),
+            allowance: Vec::new(),
             eps: 0.0,
         }
     }
@@ -301,12 +307,13 @@ impl Evaluator {
     /// Installs a new layout, keeping λ of the constraints that survive as the warm start.
     pub(crate) fn set_layout(&mut self, layout: Layout, ndof: usize) {
         let mut lambda = vec![0.0; layout.rows()];
-        // Old slots are sorted by constraint index: one merge pass matches them.
+        // Old and new slots are both sorted by slot index: one merge pass matches them. A slot now
+        // held by another constraint (another generation) starts from zero.
         let mut old = self.layout.constraints.iter().peekable();
         for new in &layout.constraints {
-            while old.next_if(|o| o.index < new.index).is_some() {}
+            while old.next_if(|o| o.id.index < new.id.index).is_some() {}
             if let Some(o) = old.peek()
-                && o.index == new.index
+                && o.id == new.id
                 && o.rows.len() == new.rows.len()
                 && o.rows.end <= self.lambda.len()
             {
@@ -330,6 +337,8 @@ impl Evaluator {
         }
         self.candidates.clear();
         self.candidates.resize(m, false);
+        self.allowance.clear();
+        self.allowance.resize(m, 0.0);
         for v in [&mut self.op_x, &mut self.op_v, &mut self.op_vp] {
             v.resize(layout.op_len, 0.0);
         }
@@ -414,10 +423,11 @@ impl Evaluator {
         // motor) has no position to feed back, and drives its speed error Ċ to zero at its own
         // rate, whatever gains the position rows use.
         for i in 0..self.target.len() {
+            let c = self.c[i];
             self.target[i] = if self.layout.velocity[i] {
                 -self.jdot_qdot[i] - mode.velocity_rate * self.c_dot[i]
             } else {
-                -self.jdot_qdot[i] - feedback.ks * self.c[i] - feedback.kd * self.c_dot[i]
+                -self.jdot_qdot[i] - feedback.ks * c - feedback.kd * self.c_dot[i]
             };
         }
         // b = d − J W Q
@@ -455,6 +465,7 @@ impl Evaluator {
         } else {
             if mode.choose {
                 self.find_candidates(settings);
+                self.find_allowances(settings);
             }
             let rows = Rows {
                 a: MultiplierMatrix::new(&self.layout.jacobian, &self.layout.inv_mass),
@@ -462,6 +473,7 @@ impl Evaluator {
                 inequality: &self.layout.inequality,
                 bounds: &self.layout.bounds,
                 candidates: &self.candidates,
+                allowance: &self.allowance,
                 eps: self.eps,
             };
             let outcome = if mode.choose {
@@ -513,12 +525,26 @@ impl Evaluator {
         }
     }
 
+    /// Each row's allowance: for an inequality, the size of its target's terms that are not in
+    /// the range of `J` (see [`Evaluator::allowance`]), and ε; 0 for every other row, which
+    /// must hold to the solve's tolerance.
+    fn find_allowances(&mut self, settings: &Settings) {
+        for i in 0..self.c.len() {
+            let g = self.c[i];
+            self.allowance[i] = if self.layout.inequality[i] {
+                self.jdot_qdot[i].abs() + settings.feedback.ks * g.abs() + self.eps
+            } else {
+                0.0
+            };
+        }
+    }
+
     /// A failed complementarity solve, with the rows named by their constraints.
     pub(crate) fn complementarity_error(&self, model: &Model, failure: Failure) -> EvalError {
         let name = |row: usize| -> String {
             self.layout
                 .row_constraint(row)
-                .and_then(|slot| model.constraints[slot.index].as_ref())
+                .and_then(|slot| model.constraints.get(slot.id))
                 .map_or_else(|| format!("row {row}"), |e| e.name.clone())
         };
         match failure {
@@ -598,7 +624,7 @@ impl Evaluator {
             ..
         } = self;
         for slot in &layout.constraints {
-            let Some(entry) = &model.constraints[slot.index] else {
+            let Some(entry) = model.constraints.get(slot.id) else {
                 continue;
             };
             let ops = &layout.operands[slot.operands.clone()];
@@ -638,7 +664,7 @@ impl Evaluator {
                 gradient: &mut *g,
             };
             let fail = |source: ConstraintError| EvalError::Constraint {
-                id: ConstraintId(slot.index),
+                id: slot.id,
                 name: entry.name.clone(),
                 source,
             };

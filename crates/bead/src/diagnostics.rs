@@ -21,7 +21,8 @@ pub struct Diagnostics {
     pub solver_iterations: usize,
     /// Relative residual of the last λ solve.
     pub solver_residual: f64,
-    /// Each constraint's rows, multipliers and forces, in the order the constraints were added.
+    /// Each constraint's rows, multipliers and forces, in slot order (the order the constraints
+    /// were added, while none is removed).
     pub constraints: Vec<ConstraintReport>,
 }
 
@@ -33,12 +34,14 @@ impl Diagnostics {
 
     /// The report of one constraint.
     pub fn constraint(&self, id: ConstraintId) -> Option<&ConstraintReport> {
-        // Reports come in the order constraints were added, which is the order of their ids:
-        // renderers look every constraint up once per frame, so keep this logarithmic.
+        // Reports come in slot order, the order of the ids' indices: renderers look every
+        // constraint up once per frame, so keep this logarithmic. A stale handle whose slot now
+        // holds another constraint finds nothing.
         self.constraints
             .binary_search_by_key(&id.index(), |c| c.id.index())
             .ok()
             .map(|i| &self.constraints[i])
+            .filter(|c| c.id == id)
     }
 }
 

@@ -58,7 +58,8 @@ pub struct WorstConstraint {
     pub id: ConstraintId,
     /// Its name.
     pub name: String,
-    /// Its largest |C| at the failing evaluation.
+    /// Its largest |C| at the failing evaluation (for an inequality, its violation
+    /// `max(−g, 0)`).
     pub abs_c: f64,
 }
 

@@ -50,6 +50,7 @@ pub mod draw;
 mod error;
 pub mod force;
 pub mod integrate;
+mod model;
 pub mod models;
 mod motion;
 mod point;

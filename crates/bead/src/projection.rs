@@ -24,8 +24,9 @@
 use crate::contact::complementarity::{self, Problem, RowState};
 use crate::derivative::Evaluator;
 use crate::error::StepFailure;
+use crate::model::Model;
 use crate::solve::MultiplierMatrix;
-use crate::system::{Model, Projection, Settings};
+use crate::system::{Projection, Settings};
 
 impl Evaluator {
     /// Projects `(q, q̇)` at time `t` onto the constraints: `C = 0`, `g ≥ 0`, then `Ċ = 0` and
@@ -57,6 +58,13 @@ impl Evaluator {
             }
             for i in 0..m {
                 work.b[i] = -self.c[i];
+                // Redundant contacts (a pile) cannot all be moved by their own gaps: each may
+                // be left off by the contact tolerance.
+                work.allowance[i] = if self.layout.inequality[i] {
+                    settings.contact_tolerance
+                } else {
+                    0.0
+                };
                 (work.lo[i], work.hi[i]) = if self.layout.velocity[i] {
                     (0.0, 0.0)
                 } else if self.layout.inequality[i] {
@@ -75,7 +83,9 @@ impl Evaluator {
             }
             iteration += 1;
         }
-        // Ċ at the projected positions was computed by the last evaluation.
+        // Ċ at the projected positions was computed by the last evaluation; J q̇ lies in the
+        // range of J, so these rows are consistent.
+        work.allowance.fill(0.0);
         for i in 0..m {
             work.b[i] = -self.c_dot[i];
             let (lo, hi) = self.layout.bounds[i];
@@ -125,6 +135,7 @@ impl Evaluator {
             b: &work.b,
             lo: &work.lo,
             hi: &work.hi,
+            allowance: &work.allowance,
         };
         work.mu.fill(0.0);
         work.state.fill(RowState::Lower);
@@ -155,6 +166,7 @@ struct ProjectionWork {
     b: Vec<f64>,
     lo: Vec<f64>,
     hi: Vec<f64>,
+    allowance: Vec<f64>,
     mu: Vec<f64>,
     w: Vec<f64>,
     state: Vec<RowState>,
@@ -168,6 +180,7 @@ impl ProjectionWork {
             b: vec![0.0; m],
             lo: vec![0.0; m],
             hi: vec![0.0; m],
+            allowance: vec![0.0; m],
             mu: vec![0.0; m],
             w: vec![0.0; m],
             state: vec![RowState::Lower; m],

@@ -16,6 +16,7 @@ use crate::draw::{Canvas, Item, Role, View};
 use crate::error::{ModelError, StepError, StepFailure, WorstConstraint};
 use crate::force::{Force, ForceId};
 use crate::integrate::{Dynamics, Integrator, Rk4};
+use crate::model::{ConstraintEntry, Model};
 use crate::point::{Operand, Point, point_position};
 use crate::solve::{ConjugateGradient, LinearSolver, SolveParams};
 
@@ -147,36 +148,6 @@ pub struct StepStats {
     pub active_set_passes: usize,
 }
 
-/// A constraint and the name it is reported by.
-#[derive(Debug)]
-pub(crate) struct ConstraintEntry {
-    pub(crate) constraint: Box<dyn Constraint>,
-    pub(crate) name: String,
-    pub(crate) operands: Vec<Operand>,
-    pub(crate) rows: usize,
-    /// Restitution of an inequality's impacts, if not the system's default.
-    pub(crate) restitution: Option<f64>,
-}
-
-/// Bodies, forces and constraints: everything that defines `q̈(t, q, q̇)`.
-#[derive(Debug)]
-pub(crate) struct Model {
-    pub(crate) dim: usize,
-    pub(crate) bodies: Vec<Option<Body>>,
-    pub(crate) forces: Vec<Option<Box<dyn Force>>>,
-    pub(crate) constraints: Vec<Option<ConstraintEntry>>,
-}
-
-impl Model {
-    /// Body at slot `i`; slots handed out by this system always hold a body.
-    pub(crate) fn body(&self, i: usize) -> &Body {
-        match &self.bodies[i] {
-            Some(b) => b,
-            None => unreachable!("body handles are checked when forces and constraints are added"),
-        }
-    }
-}
-
 /// A constrained dynamical system: the facade of bead.
 ///
 /// ```
@@ -228,12 +199,7 @@ impl System {
             return Err(ModelError::Dimension(dim));
         }
         Ok(System {
-            model: Model {
-                dim,
-                bodies: Vec::new(),
-                forces: Vec::new(),
-                constraints: Vec::new(),
-            },
+            model: Model::new(dim),
             t: 0.0,
             q: Vec::new(),
             v: Vec::new(),
@@ -304,6 +270,12 @@ impl System {
             return Err(ModelError::Setting(format!(
                 "the divergence limit must be positive, got {}",
                 settings.divergence_limit
+            )));
+        }
+        if !(settings.contact_tolerance > 0.0 && settings.contact_tolerance.is_finite()) {
+            return Err(ModelError::Setting(format!(
+                "the contact tolerance must be positive, got {}",
+                settings.contact_tolerance
             )));
         }
         if let Some(r) = settings.motor_rate
@@ -660,16 +632,19 @@ impl System {
                 "a constraint needs at least one row".into(),
             ));
         }
-        let index = self.model.constraints.len();
-        self.model.constraints.push(Some(ConstraintEntry {
-            constraint,
-            name: format!("c{index}"),
-            operands,
-            rows,
-            restitution: None,
-        }));
+        let id = self
+            .model
+            .constraints
+            .insert(|id| ConstraintEntry {
+                constraint,
+                name: format!("c{}", id.index()),
+                operands,
+                rows,
+                restitution: None,
+            })
+            .ok_or_else(|| ModelError::Constraint("the system holds 2³² constraints".into()))?;
         self.structure_changed();
-        Ok(ConstraintId(index))
+        Ok(id)
     }
 
     /// Renames a constraint (names appear in reports and errors).
@@ -702,8 +677,7 @@ impl System {
     pub fn constraint_name(&self, id: ConstraintId) -> Result<&str, ModelError> {
         self.model
             .constraints
-            .get(id.0)
-            .and_then(|c| c.as_ref())
+            .get(id)
             .map(|e| e.name.as_str())
             .ok_or(ModelError::UnknownConstraint(id))
     }
@@ -711,49 +685,40 @@ impl System {
     fn entry_mut(&mut self, id: ConstraintId) -> Result<&mut ConstraintEntry, ModelError> {
         self.model
             .constraints
-            .get_mut(id.0)
-            .and_then(|c| c.as_mut())
+            .get_mut(id)
             .ok_or(ModelError::UnknownConstraint(id))
     }
 
     /// The constraint `id`, if it is of type `C` (for example to change a rod's length).
     pub fn constraint_mut<C: Constraint>(&mut self, id: ConstraintId) -> Option<&mut C> {
         self.state_changed();
-        let entry = self.model.constraints.get_mut(id.0)?.as_mut()?;
+        let entry = self.model.constraints.get_mut(id)?;
         let c: &mut dyn Any = entry.constraint.as_mut();
         c.downcast_mut::<C>()
     }
 
-    /// Removes a constraint; returns whether it existed.
+    /// Removes a constraint; returns whether it existed. Its slot may be reused by a constraint
+    /// added later, under a new handle.
     pub fn remove_constraint(&mut self, id: ConstraintId) -> bool {
-        let existed = self
-            .model
-            .constraints
-            .get_mut(id.0)
-            .and_then(Option::take)
-            .is_some();
+        let existed = self.model.constraints.remove(id);
         self.structure_changed();
         existed
     }
 
-    /// The constraints, in the order they were added.
+    /// The constraints, in slot order (the order they were added, while none is removed).
     pub fn constraints(&self) -> impl Iterator<Item = ConstraintId> + '_ {
-        self.model
-            .constraints
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.is_some())
-            .map(|(i, _)| ConstraintId(i))
+        self.model.constraints.iter().map(|(id, _)| id)
+    }
+
+    /// Constraint slots, live or free: what the model's memory grows with. A long run whose
+    /// contact pairs come and go keeps it at the most pairs alive at once.
+    pub fn constraint_slots(&self) -> usize {
+        self.model.constraints.capacity()
     }
 
     /// Number of constraint rows (the length of `C` and `λ`).
     pub fn constraint_rows(&self) -> usize {
-        self.model
-            .constraints
-            .iter()
-            .flatten()
-            .map(|e| e.rows)
-            .sum()
+        self.model.constraints.iter().map(|(_, e)| e.rows).sum()
     }
 
     // ----- stepping -----
@@ -968,12 +933,22 @@ impl System {
             .iter()
             .filter(|slot| slot.rows.end <= self.evaluator.c.len())
             .filter_map(|slot| {
-                let entry = self.model.constraints[slot.index].as_ref()?;
-                let abs_c = self.evaluator.c[slot.rows.clone()]
-                    .iter()
-                    .fold(0.0_f64, |m, c| m.max(c.abs()));
+                let entry = self.model.constraints.get(slot.id)?;
+                // An inequality's error is its violation: a gap is not an error.
+                let abs_c = slot
+                    .rows
+                    .clone()
+                    .map(|i| {
+                        let c = self.evaluator.c[i];
+                        if self.evaluator.layout.inequality[i] {
+                            (-c).max(0.0)
+                        } else {
+                            c.abs()
+                        }
+                    })
+                    .fold(0.0_f64, f64::max);
                 Some(WorstConstraint {
-                    id: ConstraintId(slot.index),
+                    id: slot.id,
                     name: entry.name.clone(),
                     abs_c,
                 })
@@ -1066,15 +1041,12 @@ impl System {
                 .and_then(|d| d.constraint(id))
                 .map(|r| r.lambda.as_slice())
         };
-        for (i, entry) in self.model.constraints.iter().enumerate() {
-            if let Some(entry) = entry {
-                let id = ConstraintId(i);
-                canvas.begin(Item::Constraint {
-                    id,
-                    lambda: lambda(id),
-                });
-                entry.constraint.draw(&view, canvas);
-            }
+        for (id, entry) in self.model.constraints.iter() {
+            canvas.begin(Item::Constraint {
+                id,
+                lambda: lambda(id),
+            });
+            entry.constraint.draw(&view, canvas);
         }
         view.draw_bodies(canvas);
         if let Some(d) = constraint_forces {
@@ -1133,7 +1105,7 @@ impl System {
             .iter()
             .enumerate()
             .filter_map(|(band, slot)| {
-                let entry = self.model.constraints[slot.index].as_ref()?;
+                let entry = self.model.constraints.get(slot.id)?;
                 let j = &ev.layout.jacobian;
                 let lambda = &ev.lambda[slot.rows.clone()];
                 // Jᵀλ restricted to this constraint's blocks (its band of J, one band per slot):
@@ -1155,7 +1127,7 @@ impl System {
                     })
                     .collect();
                 Some(ConstraintReport {
-                    id: ConstraintId(slot.index),
+                    id: slot.id,
                     name: entry.name.clone(),
                     c: ev.c[slot.rows.clone()].to_vec(),
                     c_dot: ev.c_dot[slot.rows.clone()].to_vec(),

@@ -63,14 +63,23 @@ use std::fmt::Debug;
 
 use crate::point::Operand;
 
-/// Handle of a constraint in a [`System`](crate::System). Never reused within one system.
+/// Handle of a constraint in a [`System`](crate::System).
+///
+/// A removed constraint's slot may be given to a constraint added later (contact groups add and
+/// remove pairs at every step), but never its handle: the handle's generation differs, so a stale
+/// handle names nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ConstraintId(pub(crate) usize);
+pub struct ConstraintId {
+    /// The slot (32 bits, as the generation: the handle stays as small as a `usize`).
+    pub(crate) index: u32,
+    pub(crate) generation: u32,
+}
 
 impl ConstraintId {
-    /// Position of the constraint in insertion order.
+    /// The constraint's slot: stable while it exists, and the order its rows and reports come in.
+    /// Constraints added to a system that never removes any have slots 0, 1, 2 … in order.
     pub fn index(self) -> usize {
-        self.0
+        self.index as usize
     }
 }
 

@@ -38,6 +38,9 @@ pub(crate) struct Rows<'a> {
     /// Inequality rows that are candidates at this state: active (`g ≤ tolerance`), and not an
     /// impact that impulses will resolve.
     pub(crate) candidates: &'a [bool],
+    /// How far each held row may stay off its target when redundant rows disagree (see
+    /// [`complementarity`]'s `solve_masked`).
+    pub(crate) allowance: &'a [f64],
     /// The threshold ε.
     pub(crate) eps: f64,
 }
@@ -218,6 +221,7 @@ impl ActiveSet {
             b: rows.b,
             lo: &self.lo,
             hi: &self.hi,
+            allowance: rows.allowance,
         };
         let info = complementarity::solve_fixed(
             &p,
@@ -297,6 +301,7 @@ impl ActiveSet {
             b: rows.b,
             lo: &self.lo,
             hi: &self.hi,
+            allowance: rows.allowance,
         };
         complementarity::solve(
             &p,

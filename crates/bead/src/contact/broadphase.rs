@@ -160,6 +160,10 @@ impl System {
                 })
                 .map(|(k, id)| (*k, *id))
                 .collect();
+            // Removed in a fixed order: freed slots are reused by the next pairs added, and a
+            // hash map's order differs from run to run.
+            let mut far = far;
+            far.sort_unstable_by_key(|(key, _)| *key);
             for (key, id) in far {
                 self.remove_constraint(id);
                 self.contact_groups[g].pairs.remove(&key);

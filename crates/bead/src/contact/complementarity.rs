@@ -55,6 +55,10 @@ pub(crate) struct Problem<'a> {
     pub(crate) lo: &'a [f64],
     /// Upper bounds (`∞` for none).
     pub(crate) hi: &'a [f64],
+    /// How far each held row's `w` may stay from zero when the held rows are redundant and
+    /// their targets disagree (see [`solve_held`]); 0 for a row that must hold to the solve's
+    /// tolerance.
+    pub(crate) allowance: &'a [f64],
 }
 
 /// What a solve did.
@@ -112,6 +116,8 @@ pub(crate) struct Workspace {
     x: Vec<f64>,
     fixed: Vec<f64>,
     column: Vec<f64>,
+    /// `A x` of a least-squares answer, to check it.
+    product: Vec<f64>,
     d_lambda: Vec<f64>,
     d_w: Vec<f64>,
     unit: Vec<f64>,
@@ -128,6 +134,7 @@ impl Workspace {
             &mut self.x,
             &mut self.fixed,
             &mut self.column,
+            &mut self.product,
             &mut self.d_lambda,
             &mut self.d_w,
             &mut self.unit,
@@ -342,8 +349,7 @@ fn solve_held(
         ws.x[i] = if ws.mask[i] { lambda[i] } else { 0.0 };
     }
     if any_held {
-        let s = solver.solve(&p.a.masked(&ws.mask), &ws.rhs, &mut ws.x, params)?;
-        count(info, s);
+        solve_masked(p, solver, params, ws, info)?;
     }
     for i in 0..m {
         if ws.mask[i] {
@@ -360,6 +366,67 @@ fn solve_held(
     }
     Ok(())
 }
+
+/// Solves `A_SS x = rhs` over the rows in `ws.mask`, accepting a least-squares `x` when the
+/// rows are redundant and inconsistent only within their allowances.
+///
+/// Contacts in a pile are hyperstatic: in 2D a ball resting in a hexagonal packing touches six
+/// neighbours with two degrees of freedom, so the held rows depend on each other. Their targets
+/// are consistent at the velocity level (`J q̇` lies in the range of `J`), but not quite at the
+/// acceleration level: the curvature terms `J̇q̇` and the feedback on each contact's own tiny
+/// penetration are not differences of positions that any motion can produce, and no λ meets
+/// every target. What no force can do better is the least-squares answer. Write the held rows'
+/// right-hand side as `J y + n`, with `n` the terms that need not be in the range of `J`: the
+/// least-squares residual is the part of `n` orthogonal to that range, so its norm is at most
+/// `‖n‖`, and `allowance` bounds `|n|` row by row. A residual within `‖allowance‖` is that
+/// disagreement and is accepted (the rows are left that far off their targets, metres per second
+/// squared); one beyond it — constraints that truly conflict — is still an error.
+fn solve_masked(
+    p: &Problem<'_>,
+    solver: &mut dyn LinearSolver,
+    params: &SolveParams,
+    ws: &mut Workspace,
+    info: &mut Info,
+) -> Result<(), Failure> {
+    let a = p.a.masked(&ws.mask);
+    match solver.solve(&a, &ws.rhs, &mut ws.x, params) {
+        Ok(s) => {
+            count(info, s);
+            Ok(())
+        }
+        Err(error @ SolveError::Inconsistent { residual }) => {
+            let m = p.b.len();
+            let floor = params
+                .threshold(crate::solve::norm(&ws.rhs))
+                .max(INCONSISTENT * crate::solve::norm(&ws.rhs));
+            if !ws.x.iter().all(|x| x.is_finite()) {
+                return Err(Failure::Solve(error));
+            }
+            a.apply(&ws.x, &mut ws.product, &mut ws.tmp);
+            let (mut off, mut allowed) = (0.0, 0.0);
+            for i in (0..m).filter(|&i| ws.mask[i]) {
+                off += (ws.product[i] - ws.rhs[i]).powi(2);
+                allowed += p.allowance[i].powi(2);
+            }
+            if off.sqrt() > floor + allowed.sqrt() {
+                return Err(Failure::Solve(error));
+            }
+            count(
+                info,
+                SolveInfo {
+                    iterations: 1,
+                    residual,
+                },
+            );
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Relative residual below which a solve of redundant rows counts as consistent (the solvers'
+/// own test).
+const INCONSISTENT: f64 = 1e-8;
 
 fn count(info: &mut Info, s: SolveInfo) {
     info.solves += 1;
@@ -419,8 +486,7 @@ fn drive(
             ws.x[i] = 0.0;
         }
         if any_held {
-            let s = solver.solve(&p.a.masked(&ws.mask), &ws.rhs, &mut ws.x, params)?;
-            count(info, s);
+            solve_masked(p, solver, params, ws, info)?;
         }
         for i in 0..m {
             ws.d_lambda[i] = if ws.mask[i] { ws.x[i] } else { 0.0 };
@@ -569,7 +635,14 @@ mod tests {
     ) -> (Vec<f64>, Vec<f64>) {
         let m = b.len();
         let a = MultiplierMatrix::new(j, w_inv);
-        let p = Problem { a, b, lo, hi };
+        let allowance = vec![0.0; b.len()];
+        let p = Problem {
+            a,
+            b,
+            lo,
+            hi,
+            allowance: &allowance,
+        };
         let mut results = Vec::new();
         for solver in [
             &mut Dense::default() as &mut dyn LinearSolver,
@@ -656,6 +729,7 @@ mod tests {
             b: &[1.0, 1.0],
             lo: &lo,
             hi: &hi,
+            allowance: &[0.0; 2],
         };
         let (mut state, mut lambda, mut w) = (vec![RowState::Solve; 2], vec![0.0; 2], vec![0.0; 2]);
         let err = solve(

@@ -247,7 +247,7 @@ impl System {
     fn row_restitution(&self) -> Vec<f64> {
         let mut out = vec![0.0; self.evaluator.c.len()];
         for slot in &self.evaluator.layout.constraints {
-            if let Some(entry) = &self.model.constraints[slot.index] {
+            if let Some(entry) = self.model.constraints.get(slot.id) {
                 out[slot.rows.clone()].fill(entry.restitution.unwrap_or(self.settings.restitution));
             }
         }

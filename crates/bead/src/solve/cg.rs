@@ -10,7 +10,9 @@
 //! per iteration, while `J W Jᵀ` is semi-definite by design whenever constraints are redundant,
 //! and seed 000 relies on CG tolerating that. On a consistent singular system, CG started anywhere
 //! keeps its residual in the range of the operator and converges to a solution; on an
-//! inconsistent one the residual stalls and we report it.
+//! inconsistent one the residual stalls and we report it, leaving in λ the iterate with the
+//! smallest residual met on the way (within a factor of two): a least-squares answer the caller
+//! may accept when the inconsistency is one it allows (redundant contacts).
 
 use super::{LinearSolver, MultiplierMatrix, SolveError, SolveInfo, SolveParams, norm};
 
@@ -30,6 +32,8 @@ pub struct ConjugateGradient {
     ap: Vec<f64>,
     inv_diag: Vec<f64>,
     tmp: Vec<f64>,
+    /// The iterate with the smallest residual so far (within a factor of two).
+    best: Vec<f64>,
 }
 
 impl LinearSolver for ConjugateGradient {
@@ -62,6 +66,7 @@ impl LinearSolver for ConjugateGradient {
             &mut self.p,
             &mut self.ap,
             &mut self.inv_diag,
+            &mut self.best,
         ] {
             v.resize(m, 0.0);
         }
@@ -96,11 +101,13 @@ impl LinearSolver for ConjugateGradient {
         let mut residual = norm(&self.r);
         let initial_residual = residual;
         let mut iterations = 0;
+        self.best.copy_from_slice(x);
+        let mut best_residual = residual;
         while residual > threshold {
             if iterations == cap {
                 return Err(SolveError::NoConvergence {
                     iterations,
-                    residual: residual / b_norm,
+                    residual: restore_best(x, &self.best, best_residual, residual) / b_norm,
                 });
             }
             a.apply(&self.p, &mut self.ap, &mut self.tmp);
@@ -108,12 +115,11 @@ impl LinearSolver for ConjugateGradient {
             if !(pap > 0.0) || !pap.is_finite() {
                 // The search direction lies in the null space of J W Jᵀ while the residual is not
                 // small: b has a component no λ can produce. The constraints conflict.
-                return Err(if pap.is_finite() {
-                    SolveError::Inconsistent {
-                        residual: residual / b_norm,
-                    }
-                } else {
-                    SolveError::NonFinite
+                if !pap.is_finite() {
+                    return Err(SolveError::NonFinite);
+                }
+                return Err(SolveError::Inconsistent {
+                    residual: restore_best(x, &self.best, best_residual, residual) / b_norm,
                 });
             }
             let alpha = rz / pap;
@@ -130,18 +136,22 @@ impl LinearSolver for ConjugateGradient {
             }
             residual = norm(&self.r);
             iterations += 1;
+            if residual < 0.5 * best_residual {
+                self.best.copy_from_slice(x);
+                best_residual = residual;
+            }
             if residual > 1e8 * initial_residual {
                 // On an inconsistent singular system the iterates run off along the null space
                 // and the residual explodes instead of stalling: stop and say so.
                 return Err(SolveError::Inconsistent {
-                    residual: residual / b_norm,
+                    residual: restore_best(x, &self.best, best_residual, residual) / b_norm,
                 });
             }
             if rz == 0.0 && residual > threshold {
                 // The preconditioned residual vanished but the residual did not: the remaining
                 // residual sits on rows that only touch anchors, which no λ can reduce.
                 return Err(SolveError::Inconsistent {
-                    residual: residual / b_norm,
+                    residual: restore_best(x, &self.best, best_residual, residual) / b_norm,
                 });
             }
         }
@@ -149,6 +159,16 @@ impl LinearSolver for ConjugateGradient {
             iterations,
             residual: residual / b_norm,
         })
+    }
+}
+
+/// Puts the best iterate back in `x` if it beats the current one; returns the residual of `x`.
+fn restore_best(x: &mut [f64], best: &[f64], best_residual: f64, residual: f64) -> f64 {
+    if best_residual < residual {
+        x.copy_from_slice(best);
+        best_residual
+    } else {
+        residual
     }
 }
 

@@ -14,13 +14,17 @@
 //! *contribution*; their list, and the slot of the stored lower triangle each one adds to, are
 //! part of the cached pattern, so refilling the values is one pass over it.
 //!
-//! Redundant constraints make `J W Jᵀ` singular. Pivots that vanish (relative to the largest
-//! diagonal entry) are replaced by a small positive value, which gives a finite λ with the right
-//! constraint force for a consistent system. Every solution is checked by its residual (and
+//! Redundant constraints make `J W Jᵀ` singular. A pivot that vanishes (relative to the largest
+//! diagonal entry) is replaced by a huge one, which drops its row from the elimination: its λ is
+//! 0 and the rows it depends on carry its load. For a consistent system the dropped row's
+//! equation follows from the others, so λ is exact with the right constraint force; for an
+//! inconsistent one (redundant contacts whose targets disagree slightly) the other rows still
+//! hold exactly and the disagreement stays on the dropped row, a bounded answer rather than the
+//! huge one a small replacement pivot would give. Every solution is checked by its residual (and
 //! refined); when rounding on a nearly singular matrix spoils it, conjugate gradient finishes the
-//! solve, and reports [`SolveError::Inconsistent`] for constraints that conflict. Rows left out by
-//! a mask become unit rows with λ = 0, so the pattern does not change when inequality constraints
-//! enter or leave.
+//! solve. A residual that remains is reported as [`SolveError::Inconsistent`], with that answer
+//! left in λ. Rows left out by a mask become unit rows with λ = 0, so the pattern does not change
+//! when inequality constraints enter or leave.
 
 use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
 use faer::linalg::cholesky::ldlt::factor::LdltRegularization;
@@ -60,6 +64,8 @@ pub struct SparseLdlt {
     tmp: Vec<f64>,
     /// The λ the caller passed in, for the fallback.
     warm_start: Vec<f64>,
+    /// The direct solve's answer, kept while the fallback tries.
+    direct: Vec<f64>,
     fallback: super::ConjugateGradient,
 }
 
@@ -79,11 +85,14 @@ impl Clone for SparseLdlt {
     }
 }
 
-/// Everything that depends only on which blocks of `J` exist.
+/// Everything that depends only on which blocks of `J` exist, and on which of them act on
+/// bodies that can move.
 #[derive(Debug)]
 struct Pattern {
     /// The blocks the analysis was made for; a different list means a new structure.
     blocks: Vec<Block>,
+    /// Whether each block's body is an anchor (`W = 0` over its columns): it couples no rows.
+    anchored: Vec<bool>,
     /// Lower triangle of `J W Jᵀ`, diagonal included.
     matrix: SymbolicSparseColMat<usize>,
     symbolic: SymbolicCholesky<usize>,
@@ -105,19 +114,34 @@ struct Contribution {
     slot: usize,
 }
 
-/// Pivots below this fraction of the largest diagonal entry are treated as zero (redundancy).
+/// Pivots below this fraction of the largest diagonal entry are treated as zero (redundancy),
+/// and replaced by the largest diagonal entry divided by it (which drops their row).
 const PIVOT_RATIO: f64 = 1e-11;
+/// Relative residual of the direct solve below which what is left is taken for the disagreement
+/// of redundant rows, not for rounding: conjugate gradient then only polishes the direct answer.
+const ROUNDING_SPOILT: f64 = 1e-6;
+/// Iterations of that polish at most.
+const POLISH_ITERATIONS: usize = 100;
 /// Relative residual above which a solve is declared inconsistent, as for the dense solver.
 const INCONSISTENT: f64 = 1e-8;
 /// Steps of iterative refinement at most when the first solve misses the tolerance.
 const REFINEMENTS: usize = 3;
 
+/// Whether each block of `j` acts on columns where `W` is zero: an anchor, whose rows share no
+/// term of `J W Jᵀ` through it (k rods on one nail would otherwise make a dense k × k block).
+fn anchored_blocks<'a>(j: &'a BlockSparse, w: &'a [f64]) -> impl Iterator<Item = bool> + 'a {
+    j.blocks()
+        .iter()
+        .map(move |b| w[b.col..b.col + b.ncols].iter().all(|x| *x == 0.0))
+}
+
 impl Pattern {
-    fn analyse(j: &BlockSparse) -> Result<Pattern, SolveError> {
+    fn analyse(j: &BlockSparse, w: &[f64]) -> Result<Pattern, SolveError> {
         let m = j.nrows();
         let blocks = j.blocks();
-        // Blocks over the same body couple their rows.
-        let mut by_body: Vec<usize> = (0..blocks.len()).collect();
+        let anchored: Vec<bool> = anchored_blocks(j, w).collect();
+        // Blocks over the same body couple their rows, unless the body cannot move.
+        let mut by_body: Vec<usize> = (0..blocks.len()).filter(|&b| !anchored[b]).collect();
         by_body.sort_by_key(|&b| (blocks[b].col, blocks[b].row));
         let mut terms: Vec<(usize, usize, Contribution)> = Vec::new();
         for group in by_body.chunk_by(|&x, &y| blocks[x].col == blocks[y].col) {
@@ -181,6 +205,7 @@ impl Pattern {
         .map_err(|_| SolveError::NonFinite)?;
         Ok(Pattern {
             blocks: blocks.to_vec(),
+            anchored,
             matrix,
             symbolic,
             contributions,
@@ -191,16 +216,15 @@ impl Pattern {
 }
 
 impl SparseLdlt {
-    /// Makes sure the cached analysis fits `j`'s structure; redoes it when the structure changed.
-    fn pattern_for(&mut self, j: &BlockSparse) -> Result<(), SolveError> {
-        if self
-            .pattern
-            .as_ref()
-            .is_some_and(|p| p.blocks == j.blocks())
-        {
+    /// Makes sure the cached analysis fits `j`'s structure (and which bodies are anchors);
+    /// redoes it when that changed.
+    fn pattern_for(&mut self, j: &BlockSparse, w: &[f64]) -> Result<(), SolveError> {
+        if self.pattern.as_ref().is_some_and(|p| {
+            p.blocks == j.blocks() && anchored_blocks(j, w).eq(p.anchored.iter().copied())
+        }) {
             return Ok(());
         }
-        let pattern = Pattern::analyse(j)?;
+        let pattern = Pattern::analyse(j, w)?;
         self.values.resize(pattern.matrix.row_idx().len(), 0.0);
         self.factor.resize(pattern.symbolic.len_val(), 0.0);
         let m = j.nrows();
@@ -261,7 +285,7 @@ impl SparseLdlt {
         threshold: f64,
     ) -> Result<f64, SolveError> {
         let m = a.size();
-        self.pattern_for(a.jacobian())?;
+        self.pattern_for(a.jacobian(), a.inv_mass())?;
         let max_diagonal = self.assemble(a);
         if !self.values.iter().all(|v| v.is_finite()) {
             return Err(SolveError::NonFinite);
@@ -273,7 +297,7 @@ impl SparseLdlt {
         let scale = max_diagonal.max(f64::MIN_POSITIVE);
         let regularization = LdltRegularization {
             dynamic_regularization_signs: Some(&pattern.signs),
-            dynamic_regularization_delta: PIVOT_RATIO * scale,
+            dynamic_regularization_delta: scale / PIVOT_RATIO,
             dynamic_regularization_epsilon: PIVOT_RATIO * scale,
         };
         let matrix = SparseColMatRef::new(pattern.matrix.as_ref(), &self.values);
@@ -360,18 +384,98 @@ impl LinearSolver for SparseLdlt {
                 residual: residual / b_norm,
             });
         }
-        // Nearly redundant constraints: a genuinely small pivot makes large entries in L, and the
-        // rounding they carry can leave a pivot that should vanish just above the threshold, which
-        // spoils the solution. Conjugate gradient tolerates a semi-definite J W Jᵀ (seed 000
-        // §4.4): let it finish from the previous λ, and report what it finds, conflict included.
-        if !self.warm_start.iter().all(|v| v.is_finite()) {
-            self.warm_start.fill(0.0);
+        let inconsistent = SolveError::Inconsistent {
+            residual: residual / b_norm,
+        };
+        self.direct.clear();
+        self.direct.extend_from_slice(lambda);
+        let fallback = if residual <= ROUNDING_SPOILT * b_norm {
+            // Redundant rows whose targets disagree slightly: the direct answer satisfies the
+            // independent rows and leaves the disagreement on the dropped ones; the least-squares
+            // answer spreads it and can be within the tolerance where this is not. A few
+            // iterations of conjugate gradient from the direct answer find out.
+            SolveParams {
+                max_iterations: Some(POLISH_ITERATIONS),
+                ..*params
+            }
+        } else {
+            // Nearly redundant constraints: a genuinely small pivot makes large entries in L, and
+            // the rounding they carry can leave a pivot that should vanish just above the
+            // threshold, which spoils the solution. Conjugate gradient tolerates a semi-definite
+            // J W Jᵀ (seed 000 §4.4): let it finish from the previous λ.
+            if !self.warm_start.iter().all(|v| v.is_finite()) {
+                self.warm_start.fill(0.0);
+            }
+            lambda.copy_from_slice(&self.warm_start);
+            *params
+        };
+        // If conjugate gradient does not reach the tolerance either, the direct answer stays:
+        // its iterates on a singular system can carry large multipliers along near-null
+        // directions at a small residual, while the direct answer is bounded.
+        match self.fallback.solve(a, b, lambda, &fallback) {
+            Ok(info) => Ok(SolveInfo {
+                iterations: 1 + info.iterations,
+                residual: info.residual,
+            }),
+            Err(SolveError::Inconsistent { .. } | SolveError::NoConvergence { .. })
+                if residual.is_finite() =>
+            {
+                lambda.copy_from_slice(&self.direct);
+                Err(inconsistent)
+            }
+            Err(e) => Err(e),
         }
-        lambda.copy_from_slice(&self.warm_start);
-        let info = self.fallback.solve(a, b, lambda, params)?;
-        Ok(SolveInfo {
-            iterations: 1 + info.iterations,
-            residual: info.residual,
-        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::Dense;
+
+    /// `n` rods from one anchor (W = 0) to `n` free particles: a fan.
+    fn fan(n: usize) -> (BlockSparse, Vec<f64>) {
+        let mut j = BlockSparse::new(2 + 2 * n);
+        for k in 0..n {
+            let b = j.add_band(1, &[(0, 2), (2 + 2 * k, 2)]);
+            let a = k as f64 * 0.1;
+            j.block_values_mut(b).copy_from_slice(&[-a.cos(), -a.sin()]);
+            j.block_values_mut(b + 1)
+                .copy_from_slice(&[a.cos(), a.sin()]);
+        }
+        let mut w = vec![1.0; 2 + 2 * n];
+        w[..2].fill(0.0);
+        (j, w)
+    }
+
+    /// The rods share only the anchor, which cannot move: J W Jᵀ is diagonal, and so is the
+    /// factor — its size grows like n, not n² (the anchor's blocks used to couple every pair).
+    #[test]
+    fn rods_on_one_anchor_make_a_linear_pattern() {
+        let mut sizes = Vec::new();
+        for n in [100, 200] {
+            let (j, w) = fan(n);
+            let a = MultiplierMatrix::new(&j, &w);
+            let b: Vec<f64> = (0..n).map(|k| (k as f64).sin()).collect();
+            let mut solver = SparseLdlt::default();
+            let mut lambda = vec![0.0; n];
+            solver
+                .solve(&a, &b, &mut lambda, &SolveParams::default())
+                .unwrap_or_else(|e| panic!("{e}"));
+            let mut dense = vec![0.0; n];
+            Dense::default()
+                .solve(&a, &b, &mut dense, &SolveParams::default())
+                .unwrap_or_else(|e| panic!("{e}"));
+            for (x, y) in lambda.iter().zip(&dense) {
+                assert!((x - y).abs() < 1e-12);
+            }
+            let stored = solver
+                .pattern
+                .as_ref()
+                .map_or(0, |p| p.matrix.row_idx().len());
+            assert_eq!(stored, n, "J W Jᵀ stores its diagonal only");
+            sizes.push(solver.factor.len());
+        }
+        assert!(sizes[1] <= 2 * sizes[0] + 2, "factor sizes {sizes:?}");
     }
 }

@@ -196,12 +196,14 @@ fn oblique_collision_conserves_momentum() {
 }
 
 /// A pile of 200 balls falling into a box and settling: no ball overlaps another or leaves the
-/// box by more than 2e-5 m (0.1% of a radius) at any step. Measured: 1.3e-5 m.
+/// box by more than 2e-5 m (0.1% of a radius) at any step. The pile is hyperstatic (a ball in
+/// a packing touches up to six others), so the held contacts are redundant and their targets
+/// disagree slightly: the sparse direct solver drops the dependent rows and the rest hold.
 #[test]
 fn two_hundred_ball_pile_settles_without_penetration() {
     let r = 0.02;
     let (mut sys, balls) = bead::models::ball_pile(200, r, 0.6).unwrap();
-    sys.set_solver(bead::solve::ConjugateGradient::default());
+    sys.set_solver(bead::solve::SparseLdlt::default());
     let mut worst: f64 = 0.0;
     for _ in 0..300 {
         sys.step(2e-3).unwrap();
