@@ -396,9 +396,7 @@ fn solve_masked(
         }
         Err(error @ SolveError::Inconsistent { residual }) => {
             let m = p.b.len();
-            let floor = params
-                .threshold(crate::solve::norm(&ws.rhs))
-                .max(INCONSISTENT * crate::solve::norm(&ws.rhs));
+            let floor = params.consistency_threshold(crate::solve::norm(&ws.rhs));
             if !ws.x.iter().all(|x| x.is_finite()) {
                 return Err(Failure::Solve(error));
             }
@@ -423,10 +421,6 @@ fn solve_masked(
         Err(e) => Err(e.into()),
     }
 }
-
-/// Relative residual below which a solve of redundant rows counts as consistent (the solvers'
-/// own test).
-const INCONSISTENT: f64 = 1e-8;
 
 fn count(info: &mut Info, s: SolveInfo) {
     info.solves += 1;

@@ -26,8 +26,6 @@ pub struct Dense {
 
 /// Relative pivot below which Cholesky is not trusted (the matrix is treated as singular).
 const PIVOT_RATIO: f64 = 1e-11;
-/// Relative residual above which the least-squares solution is declared inconsistent.
-const INCONSISTENT: f64 = 1e-8;
 
 impl LinearSolver for Dense {
     fn name(&self) -> &'static str {
@@ -70,7 +68,7 @@ impl LinearSolver for Dense {
             return Err(SolveError::NonFinite);
         }
         let b_norm = super::norm(b);
-        if residual * b_norm > params.threshold(b_norm).max(INCONSISTENT * b_norm) {
+        if residual * b_norm > params.consistency_threshold(b_norm) {
             return Err(SolveError::Inconsistent { residual });
         }
         Ok(SolveInfo {

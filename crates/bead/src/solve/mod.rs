@@ -23,6 +23,9 @@ use std::fmt::Debug;
 
 use crate::sparse::BlockSparse;
 
+/// Relative residual above which a direct or least-squares solution is declared inconsistent.
+const INCONSISTENT: f64 = 1e-8;
+
 /// Settings of a multiplier solve.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SolveParams {
@@ -56,6 +59,13 @@ impl SolveParams {
     /// The residual norm a solve must reach for a right-hand side of norm `b_norm`.
     pub(crate) fn threshold(&self, b_norm: f64) -> f64 {
         (self.tolerance * b_norm).max(self.absolute_tolerance)
+    }
+
+    /// The residual norm up to which a solve of redundant constraints counts as consistent: the
+    /// threshold, or [`INCONSISTENT`] relative to `b_norm` if larger (rounding on a singular
+    /// matrix).
+    pub(crate) fn consistency_threshold(&self, b_norm: f64) -> f64 {
+        self.threshold(b_norm).max(INCONSISTENT * b_norm)
     }
 }
 

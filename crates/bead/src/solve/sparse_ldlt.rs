@@ -122,8 +122,6 @@ const PIVOT_RATIO: f64 = 1e-11;
 const ROUNDING_SPOILT: f64 = 1e-6;
 /// Iterations of that polish at most.
 const POLISH_ITERATIONS: usize = 100;
-/// Relative residual above which a solve is declared inconsistent, as for the dense solver.
-const INCONSISTENT: f64 = 1e-8;
 /// Steps of iterative refinement at most when the first solve misses the tolerance.
 const REFINEMENTS: usize = 3;
 
@@ -378,7 +376,7 @@ impl LinearSolver for SparseLdlt {
         self.warm_start.extend_from_slice(lambda);
         let threshold = params.threshold(b_norm);
         let residual = self.factor_and_solve(a, b, lambda, threshold)?;
-        if residual <= threshold.max(INCONSISTENT * b_norm) {
+        if residual <= params.consistency_threshold(b_norm) {
             return Ok(SolveInfo {
                 iterations: 1,
                 residual: residual / b_norm,
