@@ -7,7 +7,8 @@
 //! than the tolerance, has crossed its boundary inside the step. The step is then redone from its
 //! start to a shorter end time found by bisection (each trial is a full integrator step, so the
 //! motion up to the impact is integrated as accurately as any other step), until the crossing
-//! rows are touching.
+//! rows are touching. Only rows touching at that instant receive impulses: a row still apart,
+//! however fast it closes, is the next event's.
 //!
 //! At that instant the approach velocities are removed by impulses. A row's approach speed is
 //! `ġ = J q̇ + ∂g/∂t`: against a floor that rises, a wall that moves, a point carried by a moving
@@ -85,15 +86,14 @@ impl System {
             }
             self.restore(&start);
             accumulate(&mut total, self.integrate_to(lo)?);
-            // The rows about to touch: those touching now, and those that would cross right after.
+            // The rows touching now: the located crossing ones among them. A row still apart
+            // gets no impulse, however fast it closes (an impulse acts at contact, never at a
+            // distance); if it crosses later in the step, the next event finds it.
             self.evaluator
                 .evaluate_constraints(&self.model, self.t, &self.q, &self.v)
                 .map_err(|e| self.step_error(e.into()))?;
             let touching: Vec<bool> = (0..free.len())
-                .map(|k| {
-                    self.evaluator.layout.inequality[k]
-                        && (free[k].is_some() || self.evaluator.c[k] <= tol)
-                })
+                .map(|k| self.evaluator.layout.inequality[k] && self.evaluator.c[k] <= tol)
                 .collect();
             self.resolve_impacts(&touching)?;
             if self.t >= t_end {

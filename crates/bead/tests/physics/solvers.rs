@@ -34,7 +34,8 @@ fn assert_same_multipliers(dense: &Diagnostics, sparse: &Diagnostics, what: &str
 }
 
 /// A settling pile: balls resting on each other and on the floor, so Jonquet's algorithm solves
-/// with some contact rows left out, and different ones from step to step.
+/// with some contact rows left out, and different ones from step to step. Compared on the
+/// accelerations, which are unique; the λ of a hyperstatic set are not.
 #[test]
 fn agrees_with_dense_on_a_pile_with_a_changing_active_set() {
     let (mut sys, _) = bead::models::ball_pile(12, 0.02, 0.15).unwrap();
@@ -53,7 +54,18 @@ fn agrees_with_dense_on_a_pile_with_a_changing_active_set() {
                     .count()
             };
             assert_eq!(active(&dense), active(&sparse), "same active set");
-            assert_same_multipliers(&dense, &sparse, &format!("pile, step {step}"));
+            // A real pile's held contacts are redundant (a ball on two others and a wall), so
+            // λ is not unique there; the accelerations they give are, and must agree.
+            sys.set_solver(Dense::default());
+            let a_dense = sys.acceleration().unwrap().to_vec();
+            sys.set_solver(SparseLdlt::default());
+            let a_sparse = sys.acceleration().unwrap().to_vec();
+            for (x, y) in a_dense.iter().zip(&a_sparse) {
+                assert!(
+                    (x - y).abs() <= 1e-8 * (1.0 + x.abs()),
+                    "pile, step {step}: q̈ dense {x}, sparse {y}"
+                );
+            }
             compared += usize::from(active(&dense) > 0);
         }
     }
