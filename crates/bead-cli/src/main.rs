@@ -94,9 +94,15 @@ struct Overrides {
     /// Duration, s.
     #[arg(long)]
     duration: Option<f64>,
-    /// euler | symplectic-euler | midpoint | rk4.
+    /// euler | symplectic-euler | midpoint | rk4 | implicit-euler.
     #[arg(long)]
     integrator: Option<String>,
+    /// Implicit integrators: Newton's tolerance on |C| and the momentum residual.
+    #[arg(long)]
+    newton_tolerance: Option<f64>,
+    /// Implicit integrators: Newton iterations per step at most.
+    #[arg(long)]
+    newton_iterations: Option<usize>,
     /// cg | sparse | dense | gauss-seidel.
     #[arg(long)]
     solver: Option<String>,
@@ -155,6 +161,12 @@ fn load(path: &std::path::Path, overrides: &Overrides) -> Result<Model, Failure>
     if let Some(name) = &overrides.solver {
         sim.solver = Some(name.clone());
     }
+    if overrides.newton_tolerance.is_some() {
+        sim.newton_tolerance = overrides.newton_tolerance;
+    }
+    if overrides.newton_iterations.is_some() {
+        sim.newton_iterations = overrides.newton_iterations;
+    }
     if let Some(name) = &overrides.inequality {
         sim.inequality = Some(name.clone());
     }
@@ -193,6 +205,8 @@ fn execute(command: Command) -> Result<(), Failure> {
                     dt: None,
                     duration: None,
                     integrator: None,
+                    newton_tolerance: None,
+                    newton_iterations: None,
                     solver: None,
                     inequality: None,
                 },

@@ -74,6 +74,10 @@ pub struct RunSettings {
     pub integrator: String,
     /// Solver name.
     pub solver: String,
+    /// Newton's tolerance and iteration cap, for the implicit integrators.
+    pub newton_tolerance: f64,
+    /// Newton iterations per step at most, for the implicit integrators.
+    pub newton_iterations: usize,
     /// Solver tolerance.
     pub tolerance: f64,
     /// Feedback gains.
@@ -84,6 +88,20 @@ pub struct RunSettings {
     pub inequality: Option<String>,
     /// Default restitution of inequality constraints.
     pub restitution: f64,
+}
+
+impl RunSettings {
+    /// The integrator these settings name, with Newton's settings for an implicit one; `None`
+    /// for a name that is not an integrator (checked when the settings were read).
+    pub fn make_integrator(&self) -> Option<Box<dyn bead::integrate::Integrator>> {
+        if self.integrator == "implicit-euler" {
+            return Some(Box::new(bead::integrate::ImplicitEuler::new(
+                self.newton_tolerance,
+                self.newton_iterations,
+            )));
+        }
+        bead::integrate::by_name(&self.integrator)
+    }
 }
 
 /// Algorithms accepted by `inequality`, for hints.
@@ -289,7 +307,42 @@ fn run_settings(sim: &Simulation) -> Result<RunSettings> {
             bead::integrate::INTEGRATOR_NAMES.join(", ")
         )));
     }
-    let solver = sim.solver.clone().unwrap_or_else(|| "cg".into());
+    let implicit = bead::integrate::by_name(&integrator).is_some_and(|i| i.implicit());
+    if !implicit {
+        for (field, given) in [
+            (
+                "simulation.newton_tolerance",
+                sim.newton_tolerance.is_some(),
+            ),
+            (
+                "simulation.newton_iterations",
+                sim.newton_iterations.is_some(),
+            ),
+        ] {
+            if given {
+                return Err(SceneError::at(
+                    field,
+                    format!("integrator '{integrator}' is explicit and uses no Newton iteration"),
+                )
+                .hint("Newton's settings apply to integrator = \"implicit-euler\""));
+            }
+        }
+    }
+    let defaults = bead::integrate::ImplicitEuler::default();
+    let newton_tolerance = sim.newton_tolerance.unwrap_or(defaults.tolerance);
+    positive("simulation.newton_tolerance", newton_tolerance)?;
+    let newton_iterations = sim.newton_iterations.unwrap_or(defaults.max_iterations);
+    if newton_iterations == 0 {
+        return Err(SceneError::at(
+            "simulation.newton_iterations",
+            "must be at least 1",
+        ));
+    }
+    // The implicit stepper's own Newton system is factored directly; the solver serves its
+    // contact rows and the reports, where a chain or a cloth would take CG thousands of
+    // iterations.
+    let default_solver = if implicit { "sparse" } else { "cg" };
+    let solver = sim.solver.clone().unwrap_or_else(|| default_solver.into());
     if bead::solve::by_name(&solver).is_none() {
         return Err(
             SceneError::at("simulation.solver", format!("unknown solver '{solver}'"))
@@ -366,6 +419,8 @@ fn run_settings(sim: &Simulation) -> Result<RunSettings> {
         output_every,
         integrator,
         solver,
+        newton_tolerance,
+        newton_iterations,
         tolerance,
         feedback,
         projection,
@@ -375,7 +430,7 @@ fn run_settings(sim: &Simulation) -> Result<RunSettings> {
 }
 
 fn apply_settings(system: &mut System, run: &RunSettings) -> Result<()> {
-    if let Some(integrator) = bead::integrate::by_name(&run.integrator) {
+    if let Some(integrator) = run.make_integrator() {
         system.set_integrator_boxed(integrator);
     }
     if let Some(solver) = bead::solve::by_name(&run.solver) {

@@ -64,12 +64,20 @@ pub struct Simulation {
     pub dt: f64,
     /// Length of the run, in seconds.
     pub duration: f64,
-    /// `euler`, `symplectic-euler`, `midpoint` or `rk4` (default).
+    /// `euler`, `symplectic-euler`, `midpoint`, `rk4` (default) or `implicit-euler`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub integrator: Option<String>,
-    /// `cg` (default), `sparse`, `dense` or `gauss-seidel`.
+    /// `cg` (default with the explicit integrators), `sparse` (default with the implicit ones),
+    /// `dense` or `gauss-seidel`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver: Option<String>,
+    /// Implicit integrators: the largest `|C|` and momentum residual (m) at which Newton's
+    /// method stops (default 1e-10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub newton_tolerance: Option<f64>,
+    /// Implicit integrators: Newton iterations allowed per step (default 50).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub newton_iterations: Option<usize>,
     /// Relative residual of the λ solve (default 1e-10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tolerance: Option<f64>,

@@ -83,6 +83,8 @@ impl Document {
                 duration: 10.0,
                 integrator: Some("rk4".into()),
                 solver: Some("sparse".into()),
+                newton_tolerance: None,
+                newton_iterations: None,
                 tolerance: None,
                 feedback: Some(FeedbackSpec {
                     ks: 100.0,
@@ -234,7 +236,7 @@ impl Document {
         }
         .build(&self.origin())?;
         let system = &mut self.model.system;
-        if let Some(integrator) = bead::integrate::by_name(&probe.run.integrator) {
+        if let Some(integrator) = probe.run.make_integrator() {
             system.set_integrator_boxed(integrator);
         }
         if probe.run.solver != system.solver().name()

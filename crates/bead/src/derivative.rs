@@ -57,6 +57,22 @@ pub enum EvalError {
         /// What went wrong.
         reason: String,
     },
+    /// The model asks for something the chosen stepper does not do.
+    #[error("{0}")]
+    Unsupported(String),
+    /// The implicit stepper's Newton iteration did not reach its tolerance.
+    #[error(
+        "Newton's method did not converge in {iterations} iterations (max |C| = {max_abs_c:.3e}, \
+         momentum residual {momentum_residual:.3e} m): try a smaller dt or more iterations"
+    )]
+    NoConvergence {
+        /// Iterations done.
+        iterations: usize,
+        /// Largest constraint error at the last iterate.
+        max_abs_c: f64,
+        /// Largest `|W (M (q − q̃) − h² Jᵀλ)|` at the last iterate.
+        momentum_residual: f64,
+    },
     /// The constraint error grew past [`Settings::divergence_limit`]: the integration is
     /// unstable, and the numbers that follow would mean nothing.
     #[error(
@@ -75,7 +91,7 @@ pub enum EvalError {
 #[derive(Debug, Default)]
 pub(crate) struct Layout {
     pub(crate) constraints: Vec<ConstraintSlot>,
-    operands: Vec<OperandSlot>,
+    pub(crate) operands: Vec<OperandSlot>,
     pub(crate) jacobian: BlockSparse,
     /// The body (slot index) of each block of `J`.
     pub(crate) block_bodies: Vec<usize>,
@@ -100,22 +116,22 @@ pub(crate) struct ConstraintSlot {
     pub(crate) id: ConstraintId,
     /// Rows of `C`, `λ`.
     pub(crate) rows: Range<usize>,
-    operands: Range<usize>,
+    pub(crate) operands: Range<usize>,
     /// Start of each operand in this constraint's coordinate buffer, then the total.
-    offsets: Vec<usize>,
-    x_offset: usize,
-    grad_offset: usize,
+    pub(crate) offsets: Vec<usize>,
+    pub(crate) x_offset: usize,
+    pub(crate) grad_offset: usize,
     /// Jacobian blocks, one per distinct body.
-    blocks: Range<usize>,
+    pub(crate) blocks: Range<usize>,
 }
 
 #[derive(Debug)]
-struct OperandSlot {
-    body: usize,
-    k: usize,
-    ndof: usize,
-    pjac_offset: usize,
-    block: usize,
+pub(crate) struct OperandSlot {
+    pub(crate) body: usize,
+    pub(crate) k: usize,
+    pub(crate) ndof: usize,
+    pub(crate) pjac_offset: usize,
+    pub(crate) block: usize,
 }
 
 impl Layout {
@@ -230,11 +246,11 @@ pub(crate) struct Mode {
 #[derive(Debug)]
 pub(crate) struct Evaluator {
     pub(crate) layout: Layout,
-    op_x: Vec<f64>,
+    pub(crate) op_x: Vec<f64>,
     op_v: Vec<f64>,
     op_vp: Vec<f64>,
-    op_pjac: Vec<f64>,
-    grad: Vec<f64>,
+    pub(crate) op_pjac: Vec<f64>,
+    pub(crate) grad: Vec<f64>,
     /// `C`.
     pub(crate) c: Vec<f64>,
     /// `Ċ`.
@@ -272,6 +288,8 @@ pub(crate) struct Evaluator {
     allowance: Vec<f64>,
     /// The threshold ε of the last evaluation.
     pub(crate) eps: f64,
+    /// The implicit steppers' Newton system, with its cached analysis.
+    pub(crate) kkt: crate::solve::kkt::Kkt,
 }
 
 impl Evaluator {
@@ -301,6 +319,7 @@ impl Evaluator {
             candidates: Vec::new(),
             allowance: Vec::new(),
             eps: 0.0,
+            kkt: Default::default(),
         }
     }
 
@@ -370,12 +389,12 @@ impl Evaluator {
     }
 
     /// Step 1: zero the force accumulator.
-    fn clear_forces(&mut self) {
+    pub(crate) fn clear_forces(&mut self) {
         self.applied.fill(0.0);
     }
 
     /// Step 2: every force object adds its forces into `Q`.
-    fn apply_forces(
+    pub(crate) fn apply_forces(
         &mut self,
         model: &Model,
         t: f64,

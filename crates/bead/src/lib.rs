@@ -49,6 +49,7 @@ mod diagnostics;
 pub mod draw;
 mod error;
 pub mod force;
+mod geometric_stiffness;
 pub mod integrate;
 mod model;
 pub mod models;
@@ -58,6 +59,7 @@ mod projection;
 mod schedule;
 pub mod solve;
 pub mod sparse;
+mod stage;
 mod system;
 mod vector;
 

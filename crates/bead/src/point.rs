@@ -171,6 +171,26 @@ pub(crate) fn point_kinematics(
     }
 }
 
+/// `Σ_k g_k ∂²x_k/∂q_b²` of an operand at coordinates `x`, for a weighted gradient `g`: the
+/// curvature the chain rule adds to a constraint's Hessian in body coordinates. Only a point on a
+/// rigid body is curved, along its angle: `∂²x/∂θ² = −R(θ) r = −(x − p)`. Returns the body
+/// coordinate and the value, or `None` when the operand is linear in its body's coordinates.
+pub(crate) fn curvature(
+    op: &Operand,
+    body: &Body,
+    q: &[f64],
+    x: &[f64],
+    g: &[f64],
+) -> Option<(usize, f64)> {
+    match (op, &body.kind) {
+        (Operand::Point(Point::OnBody { .. }), BodyKind::Rigid2d { .. }) => {
+            let p = body.slice(q);
+            Some((2, -(g[0] * (x[0] - p[0]) + g[1] * (x[1] - p[1]))))
+        }
+        _ => None,
+    }
+}
+
 /// Whether `point` can live on `body` (a body-frame point needs a rigid body).
 pub(crate) fn point_fits(point: &Point, body: &Body) -> bool {
     matches!(

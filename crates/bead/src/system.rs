@@ -15,10 +15,11 @@ use crate::diagnostics::{ConstraintReport, Diagnostics};
 use crate::draw::{Canvas, Item, Role, View};
 use crate::error::{ModelError, StepError, StepFailure, WorstConstraint};
 use crate::force::{Force, ForceId};
-use crate::integrate::{Dynamics, Integrator, Rk4};
+use crate::integrate::{Integrator, Rk4};
 use crate::model::{ConstraintEntry, Model};
 use crate::point::{Operand, Point, point_position};
 use crate::solve::{ConjugateGradient, LinearSolver, SolveParams};
+use crate::stage::Stage;
 
 /// The feedback terms of seed 000 eq. 11: solve for `C̈ = −k_s C − k_d Ċ` instead of `C̈ = 0`,
 /// so that drift is pulled back with damping.
@@ -190,6 +191,9 @@ pub struct System {
     pub(crate) time_step: Option<f64>,
     /// Groups of particles kept apart by generated non-penetration constraints.
     pub(crate) contact_groups: Vec<crate::contact::ContactGroup>,
+    /// λ of the implicit step that reached the current state: the forces it applied, which
+    /// [`System::diagnostics`] reports rather than the acceleration-level λ of the state.
+    pub(crate) step_lambda: Option<Vec<f64>>,
 }
 
 impl System {
@@ -213,6 +217,7 @@ impl System {
             current_acceleration: None,
             time_step: None,
             contact_groups: Vec::new(),
+            step_lambda: None,
         })
     }
 
@@ -730,9 +735,10 @@ impl System {
 
     fn state_changed(&mut self) {
         self.current_acceleration = None;
+        self.step_lambda = None;
     }
 
-    fn ensure_layout(&mut self) {
+    pub(crate) fn ensure_layout(&mut self) {
         if self.layout_stale {
             let layout = Layout::build(&self.model, self.q.len());
             self.evaluator.set_layout(layout, self.q.len());
@@ -776,7 +782,11 @@ impl System {
         self.ensure_layout();
         // Platt's and the improved algorithm decide F⁺ for the next step from the λ and q̈ of this
         // step's start (seed 004 Alg. 1-2); that evaluation is the integrator's first stage anyway.
-        let persistent = self.settings.inequality.persistent()
+        // The implicit stepper holds its contacts at the step's end: no handled set to carry
+        // from step to step, no impact to locate inside the step.
+        let implicit = self.integrator.implicit();
+        let persistent = !implicit
+            && self.settings.inequality.persistent()
             && self.evaluator.layout.inequality.contains(&true);
         let start = if persistent {
             self.evaluate_current()?;
@@ -790,7 +800,8 @@ impl System {
         } else {
             None
         };
-        let events = self.settings.impacts && self.evaluator.layout.inequality.contains(&true);
+        let events =
+            !implicit && self.settings.impacts && self.evaluator.layout.inequality.contains(&true);
         let stats = if events {
             self.advance_with_events(t_end)?
         } else {
@@ -869,6 +880,8 @@ impl System {
             first: self.current_acceleration.take(),
             started: false,
             velocity_rate,
+            assembled_t: self.t,
+            assembled_q: Vec::new(),
         };
         let result = self.integrator.step(
             &mut stage,
@@ -903,6 +916,9 @@ impl System {
         std::mem::swap(&mut self.v, &mut self.v_next);
         self.t = t_end;
         self.state_changed();
+        if self.integrator.implicit() {
+            self.step_lambda = Some(self.evaluator.lambda.clone());
+        }
         Ok(stats)
     }
 
@@ -973,6 +989,19 @@ impl System {
         }
     }
 
+    /// Refreshes C, Ċ and J at the current state for a report: after an implicit step only
+    /// these (its λ is the step's, and an acceleration-level solve of a 10,000-link chain would
+    /// cost more than the step); otherwise the whole evaluation, as [`Self::evaluate_current`].
+    fn evaluate_for_report(&mut self) -> Result<(), StepError> {
+        if self.step_lambda.is_none() {
+            return self.evaluate_current();
+        }
+        let (t, q, v) = (self.t, &self.q, &self.v);
+        self.evaluator
+            .evaluate_constraints(&self.model, t, q, v)
+            .map_err(|e| self.step_error(e.into()))
+    }
+
     /// Evaluates `q̈` at the current state if not done yet (also refreshes C, Ċ, λ).
     fn evaluate_current(&mut self) -> Result<(), StepError> {
         if self.current_acceleration.is_some() {
@@ -1005,7 +1034,7 @@ impl System {
     /// `(max |C|, max |Ċ|)` at the current state: a cheap health check to call every step (the
     /// evaluation is reused by the next step, like [`System::diagnostics`]'s).
     pub fn constraint_error(&mut self) -> Result<(f64, f64), StepError> {
-        self.evaluate_current()?;
+        self.evaluate_for_report()?;
         Ok(self.evaluator.constraint_errors())
     }
 
@@ -1082,7 +1111,7 @@ impl System {
     /// The evaluation it needs is reused by the next step's first stage, so calling this after
     /// every step costs nothing extra with RK4 and the other schemes here.
     pub fn diagnostics(&mut self) -> Result<Diagnostics, StepError> {
-        self.evaluate_current()?;
+        self.evaluate_for_report()?;
         let ev = &self.evaluator;
         let kinetic_energy = self
             .model
@@ -1107,7 +1136,7 @@ impl System {
             .filter_map(|(band, slot)| {
                 let entry = self.model.constraints.get(slot.id)?;
                 let j = &ev.layout.jacobian;
-                let lambda = &ev.lambda[slot.rows.clone()];
+                let lambda = &self.step_lambda.as_deref().unwrap_or(&ev.lambda)[slot.rows.clone()];
                 // Jᵀλ restricted to this constraint's blocks (its band of J, one band per slot):
                 // the generalized force on each body.
                 let (_, blocks) = &j.bands()[band];
@@ -1160,68 +1189,6 @@ impl System {
             solver_residual: ev.last_solve.residual,
             constraints,
         })
-    }
-}
-
-/// The model seen by an integrator: each call runs the four-step evaluation.
-struct Stage<'a> {
-    model: &'a Model,
-    evaluator: &'a mut Evaluator,
-    settings: &'a Settings,
-    stats: &'a mut StepStats,
-    /// `q̈` already known at the step's start state (from diagnostics), used by the first call.
-    first: Option<Vec<f64>>,
-    /// Whether the first evaluation of the step (the one that chooses the active set) is done.
-    started: bool,
-    /// Rate of the velocity rows.
-    velocity_rate: f64,
-}
-
-impl Dynamics for Stage<'_> {
-    fn acceleration(
-        &mut self,
-        t: f64,
-        q: &[f64],
-        v: &[f64],
-        a: &mut [f64],
-    ) -> Result<(), EvalError> {
-        if let Some(known) = self.first.take() {
-            // Integrators evaluate first at the step's start state, where `known` was computed
-            // (choosing the active set there).
-            a.copy_from_slice(&known);
-        } else {
-            // The first evaluation of a step chooses the rows that take part; the later stages
-            // keep them (seed 004: the set is chosen at the start of each time step).
-            let mode = Mode {
-                choose: !self.started,
-                velocity_rate: self.velocity_rate,
-            };
-            self.evaluator
-                .evaluate(self.model, self.settings, mode, t, q, v, a)?;
-            // An unstable integration stays finite long after it stops meaning anything, while C
-            // grows geometrically (1e-6 to 1e150 in a few dozen steps): stop at the first stage
-            // past the limit. Only stepping checks; a query at any state (diagnostics) may not fail.
-            let (max_abs_c, _) = self.evaluator.constraint_errors();
-            let limit = self.settings.divergence_limit;
-            if max_abs_c > limit {
-                return Err(EvalError::Diverged { max_abs_c, limit });
-            }
-        }
-        self.started = true;
-        self.stats.evaluations += 1;
-        self.stats.active_set_passes = self
-            .stats
-            .active_set_passes
-            .max(self.evaluator.active_set_passes.max(1));
-        self.stats.solver_iterations = self
-            .stats
-            .solver_iterations
-            .max(self.evaluator.last_solve.iterations);
-        self.stats.solver_residual = self
-            .stats
-            .solver_residual
-            .max(self.evaluator.last_solve.residual);
-        Ok(())
     }
 }
 

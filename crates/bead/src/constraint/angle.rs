@@ -75,4 +75,14 @@ impl Constraint for Angle {
         }
         Ok(())
     }
+
+    /// Linear in its operands: no geometric stiffness.
+    fn weighted_hessian(
+        &self,
+        _at: &super::HessianEval<'_>,
+        _weights: &[f64],
+        _hessian: &mut [f64],
+    ) -> Result<(), ConstraintError> {
+        Ok(())
+    }
 }

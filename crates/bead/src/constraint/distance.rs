@@ -5,6 +5,7 @@
 //! C   = |d| − L
 //! Ċ   = u·w                          ∂C/∂x₁ = uᵀ,  ∂C/∂x₂ = −uᵀ
 //! J̇ẋ  = (|w|² − (u·w)²) / |d|        (the rate of turn of u, projected on w)
+//! ∂²C/∂x₁² = (I − u uᵀ) / |d| = −∂²C/∂x₁∂x₂   (the geometric stiffness: a rod resists turning)
 //! ```
 //!
 //! The gradient has unit length, so λ is the rod's force in newtons: the rod pushes x₁ by `λ u`
@@ -89,6 +90,15 @@ impl Constraint for Distance {
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
         separation_row(eval, self.length, 1.0)
     }
+
+    fn weighted_hessian(
+        &self,
+        at: &super::HessianEval<'_>,
+        weights: &[f64],
+        hessian: &mut [f64],
+    ) -> Result<(), ConstraintError> {
+        separation_hessian(at, weights[0], hessian)
+    }
 }
 
 /// Writes row 0 as `sign · (|x₀ − x₁| − length)` (shared with the contact constraints: a
@@ -113,5 +123,34 @@ pub(super) fn separation_row(
     eval.set_gradient(0, 0, &u[..dim]);
     eval.set_gradient(0, 1, &u.map(|x| -x)[..dim]);
     eval.set_jdot_xdot(0, sign * (dot(&w, &w) - uw * uw) / len);
+    Ok(())
+}
+
+/// Adds `w ∂²C/∂x²` of [`separation_row`] (either sign: `|d|` is curved the same way) into
+/// `hessian`: `[[A, −A], [−A, A]]` with `A = w (I − u uᵀ) / |d|`.
+pub(super) fn separation_hessian(
+    at: &super::HessianEval<'_>,
+    weight: f64,
+    hessian: &mut [f64],
+) -> Result<(), ConstraintError> {
+    let dim = at.dim();
+    let d = sub(at.x(0), at.x(1));
+    let len = norm(&d[..dim]);
+    if !(len > 0.0) {
+        return Err(ConstraintError::new(
+            "the two points coincide: the direction between them is undefined",
+        ));
+    }
+    let n = 2 * dim;
+    for i in 0..dim {
+        for j in 0..dim {
+            let identity = if i == j { 1.0 } else { 0.0 };
+            let a = weight * (identity - d[i] * d[j] / (len * len)) / len;
+            hessian[i * n + j] += a;
+            hessian[(i + dim) * n + j + dim] += a;
+            hessian[i * n + j + dim] -= a;
+            hessian[(i + dim) * n + j] -= a;
+        }
+    }
     Ok(())
 }

@@ -95,4 +95,14 @@ impl Constraint for HalfPlane {
         eval.set_value(0, g);
         Ok(())
     }
+
+    /// Linear in its operands: no geometric stiffness.
+    fn weighted_hessian(
+        &self,
+        _at: &super::HessianEval<'_>,
+        _weights: &[f64],
+        _hessian: &mut [f64],
+    ) -> Result<(), ConstraintError> {
+        Ok(())
+    }
 }

@@ -68,4 +68,14 @@ impl Constraint for Linear {
         eval.set_gradient(0, 0, &self.a);
         Ok(())
     }
+
+    /// Linear in its operands: no geometric stiffness.
+    fn weighted_hessian(
+        &self,
+        _at: &super::HessianEval<'_>,
+        _weights: &[f64],
+        _hessian: &mut [f64],
+    ) -> Result<(), ConstraintError> {
+        Ok(())
+    }
 }

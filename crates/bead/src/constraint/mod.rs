@@ -183,6 +183,191 @@ pub trait Constraint: Any + Debug + Send + Sync {
     ///
     /// Rows and gradients not written are zero.
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError>;
+
+    /// Adds `Σ_r w_r ∂²C_r/∂x∂x` over all operand coordinates (row-major `n × n`, `n` the sum
+    /// of the operands' sizes) into `hessian`, which the caller zeroes: the constraint's
+    /// *geometric stiffness* under multipliers `w`, which the implicit steppers
+    /// ([`crate::integrate::ImplicitEuler`]) put into their Newton matrix.
+    ///
+    /// The default recovers it exactly from [`Constraint::evaluate`]'s `J̇ẋ`, which is a
+    /// quadratic form in `ẋ` (see [`polarized_hessian`]); it costs `n² + n + 1` evaluations, so the
+    /// built-ins write theirs by hand (and those that are linear in their operands write nothing).
+    fn weighted_hessian(
+        &self,
+        at: &HessianEval<'_>,
+        weights: &[f64],
+        hessian: &mut [f64],
+    ) -> Result<(), ConstraintError> {
+        polarized_hessian(self, at, weights, hessian)
+    }
+}
+
+/// One constraint's operand coordinates at an instant, for [`Constraint::weighted_hessian`].
+#[derive(Debug)]
+pub struct HessianEval<'a> {
+    pub(crate) t: f64,
+    pub(crate) dim: usize,
+    /// Start of each operand in `x`, plus the total length at the end.
+    pub(crate) offsets: &'a [usize],
+    pub(crate) x: &'a [f64],
+}
+
+impl HessianEval<'_> {
+    /// Time, in seconds.
+    pub fn time(&self) -> f64 {
+        self.t
+    }
+
+    /// Dimension of the space (2 or 3).
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    /// Coordinates of operand `i`.
+    pub fn x(&self, i: usize) -> &[f64] {
+        &self.x[self.offsets[i]..self.offsets[i + 1]]
+    }
+
+    /// Index of operand `i`'s first coordinate in the Hessian's rows and columns.
+    pub fn offset(&self, i: usize) -> usize {
+        self.offsets[i]
+    }
+
+    /// Total number of operand coordinates `n` (the Hessian is `n × n`).
+    pub fn len(&self) -> usize {
+        self.x.len()
+    }
+
+    /// Whether the constraint has no operand coordinates.
+    pub fn is_empty(&self) -> bool {
+        self.x.is_empty()
+    }
+}
+
+/// `Σ_r w_r ∂²C_r/∂x∂x` recovered from `constraint`'s `J̇ẋ`, added into `hessian`.
+///
+/// `J̇ẋ(ẋ) = ẋᵀHẋ + 2 b·ẋ + c` (its time terms are the `b` and `c`), so with `Q(ẋ) = Σ w_r J̇ẋ_r`:
+/// `H_ii = (Q(e_i) + Q(−e_i))/2 − Q(0)` and
+/// `H_ij = ((Q(e_i + e_j) + Q(−e_i − e_j))/2 − Q(0) − H_ii − H_jj) / 2`: exact up to rounding,
+/// whatever the constraint, because only its even part in `ẋ` is used.
+///
+/// ```
+/// use bead::constraint::{hessian_at, Distance};
+/// use bead::{Particle, System};
+/// let mut sys = System::new(2)?;
+/// let a = sys.add_particle(Particle::new(&[0.0, 0.0]))?;
+/// let b = sys.add_particle(Particle::new(&[2.0, 0.0]))?;
+/// // A rod along x: ∂²C/∂y₁² = 1/|d|, and nothing along the rod.
+/// let h = hessian_at(&Distance::new(a, b, 2.0), 2, 0.0, &[0.0, 0.0, 2.0, 0.0], &[1.0]).unwrap();
+/// assert_eq!(h[0], 0.0);
+/// assert!((h[5] - 0.5).abs() < 1e-15);
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+pub fn polarized_hessian<C: Constraint + ?Sized>(
+    constraint: &C,
+    at: &HessianEval<'_>,
+    weights: &[f64],
+    hessian: &mut [f64],
+) -> Result<(), ConstraintError> {
+    let (rows, n) = (weights.len(), at.x.len());
+    let mut v = vec![0.0; n];
+    let (mut c, mut c_t, mut jdot) = (vec![0.0; rows], vec![0.0; rows], vec![0.0; rows]);
+    let mut gradient = vec![0.0; rows * n];
+    let mut q = |v: &[f64]| -> Result<f64, ConstraintError> {
+        jdot.fill(0.0);
+        let mut eval = ConstraintEval {
+            t: at.t,
+            dim: at.dim,
+            offsets: at.offsets,
+            x: at.x,
+            v,
+            c: &mut c,
+            c_t: &mut c_t,
+            jdot_xdot: &mut jdot,
+            gradient: &mut gradient,
+        };
+        constraint.evaluate(&mut eval)?;
+        Ok(jdot.iter().zip(weights).map(|(j, w)| j * w).sum())
+    };
+    let q0 = q(&v)?;
+    let mut even = |v: &mut [f64], i: usize, j: Option<usize>| -> Result<f64, ConstraintError> {
+        let set = |v: &mut [f64], s: f64| {
+            v[i] = s;
+            if let Some(j) = j {
+                v[j] = s;
+            }
+        };
+        set(v, 1.0);
+        let plus = q(v)?;
+        set(v, -1.0);
+        let minus = q(v)?;
+        set(v, 0.0);
+        Ok(0.5 * (plus + minus) - q0)
+    };
+    let mut diagonal = vec![0.0; n];
+    for i in 0..n {
+        diagonal[i] = even(&mut v, i, None)?;
+        hessian[i * n + i] += diagonal[i];
+    }
+    for i in 0..n {
+        for j in i + 1..n {
+            let h = 0.5 * (even(&mut v, i, Some(j))? - diagonal[i] - diagonal[j]);
+            hessian[i * n + j] += h;
+            hessian[j * n + i] += h;
+        }
+    }
+    Ok(())
+}
+
+/// `Σ_r w_r ∂²C_r/∂x∂x` of `constraint` at operand coordinates `x` (concatenated in operand order)
+/// and time `t`, row-major `n × n`: the tool for testing a constraint's second derivatives.
+///
+/// ```
+/// use bead::constraint::{hessian_at, Nail};
+/// use bead::{Particle, System};
+/// let mut sys = System::new(2)?;
+/// let p = sys.add_particle(Particle::new(&[1.0, 2.0]))?;
+/// // A nail is linear in its point: no geometric stiffness.
+/// let h = hessian_at(&Nail::new(p, &[1.0, 2.0]), 2, 0.0, &[1.0, 2.0], &[3.0, -4.0]).unwrap();
+/// assert_eq!(h, [0.0; 4]);
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+pub fn hessian_at(
+    constraint: &dyn Constraint,
+    dim: usize,
+    t: f64,
+    x: &[f64],
+    weights: &[f64],
+) -> Result<Vec<f64>, ConstraintError> {
+    let offsets = operand_offsets(constraint, dim);
+    let n = offsets.last().copied().unwrap_or_default();
+    if x.len() != n || weights.len() != constraint.rows(dim) {
+        return Err(ConstraintError::new(format!(
+            "expected {n} coordinates and {} weights",
+            constraint.rows(dim)
+        )));
+    }
+    let mut hessian = vec![0.0; n * n];
+    let at = HessianEval {
+        t,
+        dim,
+        offsets: &offsets,
+        x,
+    };
+    constraint.weighted_hessian(&at, weights, &mut hessian)?;
+    Ok(hessian)
+}
+
+/// Start of each operand of `constraint` in its coordinate buffer, then the total.
+fn operand_offsets(constraint: &dyn Constraint, dim: usize) -> Vec<usize> {
+    let mut offsets = vec![0];
+    for op in constraint.operands() {
+        offsets.push(
+            // Body coordinates here are a 2D rigid body's [x, y, θ], the only kind that has them.
+            offsets.last().copied().unwrap_or_default() + crate::point::operand_size(&op, dim, 3),
+        );
+    }
+    offsets
 }
 
 /// One constraint's view of the state, and the buffers it writes its rows into.
@@ -349,13 +534,7 @@ pub fn evaluate_at(
     v: &[f64],
 ) -> Result<Evaluation, ConstraintError> {
     let rows = constraint.rows(dim);
-    let mut offsets = vec![0];
-    for op in constraint.operands() {
-        offsets.push(
-            // Body coordinates here are a 2D rigid body's [x, y, θ], the only kind that has them.
-            offsets.last().copied().unwrap_or_default() + crate::point::operand_size(&op, dim, 3),
-        );
-    }
+    let offsets = operand_offsets(constraint, dim);
     let n = offsets.last().copied().unwrap_or_default();
     if x.len() != n || v.len() != n {
         return Err(ConstraintError::new(format!(

@@ -9,7 +9,7 @@
 //! with the derivatives of [`Distance`](super::Distance) (signs flipped for the rope). λ ≥ 0 is the
 //! contact force (the rope's tension), in newtons.
 
-use super::distance::separation_row;
+use super::distance::{separation_hessian, separation_row};
 use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind};
 use crate::draw::{Canvas, Role, View};
 use crate::point::{Operand, Point};
@@ -94,5 +94,15 @@ impl Constraint for NonPenetration {
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
         separation_row(eval, self.distance, if self.rope { -1.0 } else { 1.0 })
+    }
+
+    fn weighted_hessian(
+        &self,
+        at: &super::HessianEval<'_>,
+        weights: &[f64],
+        hessian: &mut [f64],
+    ) -> Result<(), ConstraintError> {
+        let sign = if self.rope { -1.0 } else { 1.0 };
+        separation_hessian(at, sign * weights[0], hessian)
     }
 }

@@ -19,7 +19,7 @@
 //! set; its λ is λ₀ divided by |x| (see the bead-on-a-wire tests).
 
 use super::on_plane::planar_row;
-use super::on_sphere::{check_radius, radial_row};
+use super::on_sphere::{check_radius, radial_hessian, radial_row};
 use super::{Constraint, ConstraintError, ConstraintEval, check_len};
 use crate::draw::{Canvas, Role, View};
 use crate::motion::Motion;
@@ -107,5 +107,15 @@ impl Constraint for OnCircle {
             planar_row(eval, 1, &n, &center);
         }
         Ok(())
+    }
+
+    /// The radial row is curved; the plane row (3D) is linear.
+    fn weighted_hessian(
+        &self,
+        at: &super::HessianEval<'_>,
+        weights: &[f64],
+        hessian: &mut [f64],
+    ) -> Result<(), ConstraintError> {
+        radial_hessian(at, &self.center.sample(at.time()), weights[0], hessian)
     }
 }

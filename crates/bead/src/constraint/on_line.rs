@@ -95,4 +95,14 @@ impl Constraint for OnLine {
         }
         Ok(())
     }
+
+    /// Linear in its operands: no geometric stiffness.
+    fn weighted_hessian(
+        &self,
+        _at: &super::HessianEval<'_>,
+        _weights: &[f64],
+        _hessian: &mut [f64],
+    ) -> Result<(), ConstraintError> {
+        Ok(())
+    }
 }

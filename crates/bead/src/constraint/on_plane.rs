@@ -77,6 +77,16 @@ impl Constraint for OnPlane {
         planar_row(eval, 0, &n, &self.through.sample(eval.time()));
         Ok(())
     }
+
+    /// Linear in its operands: no geometric stiffness.
+    fn weighted_hessian(
+        &self,
+        _at: &super::HessianEval<'_>,
+        _weights: &[f64],
+        _hessian: &mut [f64],
+    ) -> Result<(), ConstraintError> {
+        Ok(())
+    }
 }
 
 /// Writes row `row` as `n̂·(x₀ − p(t))` for operand 0 (shared with [`OnLine`](super::OnLine)).

@@ -73,6 +73,15 @@ impl Constraint for OnSphere {
         let center = self.center.sample(eval.time());
         radial_row(eval, 0, &center, self.radius)
     }
+
+    fn weighted_hessian(
+        &self,
+        at: &super::HessianEval<'_>,
+        weights: &[f64],
+        hessian: &mut [f64],
+    ) -> Result<(), ConstraintError> {
+        radial_hessian(at, &self.center.sample(at.time()), weights[0], hessian)
+    }
 }
 
 pub(super) fn check_radius(radius: f64) -> Result<(), String> {
@@ -108,5 +117,30 @@ pub(super) fn radial_row(
         row,
         (dot(&w, &w) - uw * uw) / len - dot(&u, &center.acceleration),
     );
+    Ok(())
+}
+
+/// Adds `w ∂²C/∂x₀²` of [`radial_row`] into `hessian` (operand 0's block): `w (I − u uᵀ) / |d|`.
+pub(super) fn radial_hessian(
+    at: &super::HessianEval<'_>,
+    center: &MotionSample,
+    weight: f64,
+    hessian: &mut [f64],
+) -> Result<(), ConstraintError> {
+    let dim = at.dim();
+    let n = at.len();
+    let d = sub(at.x(0), &center.position[..dim]);
+    let len = norm(&d);
+    if !(len > 0.0) {
+        return Err(ConstraintError::new(
+            "the point is at the centre: the normal is undefined",
+        ));
+    }
+    for i in 0..dim {
+        for j in 0..dim {
+            let identity = if i == j { 1.0 } else { 0.0 };
+            hessian[i * n + j] += weight * (identity - d[i] * d[j] / (len * len)) / len;
+        }
+    }
     Ok(())
 }

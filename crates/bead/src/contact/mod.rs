@@ -61,6 +61,21 @@ impl InequalityMethod {
         })
     }
 
+    /// The name [`InequalityMethod::by_name`] takes.
+    ///
+    /// ```
+    /// use bead::InequalityMethod;
+    /// assert_eq!(InequalityMethod::by_name(InequalityMethod::Lcp.name()), Some(InequalityMethod::Lcp));
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            InequalityMethod::Platt => "platt",
+            InequalityMethod::Improved => "improved",
+            InequalityMethod::Jonquet => "jonquet",
+            InequalityMethod::Lcp => "lcp",
+        }
+    }
+
     /// Whether the handled set is kept from step to step (Platt's and the improved algorithm) rather
     /// than chosen afresh at every evaluation.
     pub(crate) fn persistent(self) -> bool {

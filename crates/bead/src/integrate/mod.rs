@@ -1,16 +1,24 @@
-//! Explicit ODE integrators driving Witkin's derivative evaluation (seed 000 §4.1).
+//! The two families of steppers.
 //!
-//! The state is `(q, q̇)`; the derivative is `(q̇, q̈)` with `q̈ = W (Q + Jᵀλ)` computed by the
-//! four-step evaluation behind [`Dynamics`]. An integrator only sees that function, so the same
-//! constraint machinery serves every scheme, and the implicit steppers that stiff systems need
-//! (DESIGN.md §1) can later sit behind the same trait.
+//! **Explicit** ODE integrators drive Witkin's derivative evaluation (seed 000 §4.1): the state is
+//! `(q, q̇)`; the derivative is `(q̇, q̈)` with `q̈ = W (Q + Jᵀλ)` computed by the four-step
+//! evaluation behind [`Dynamics`]. They only see that function, so the same constraint machinery
+//! serves every scheme.
+//!
+//! **Implicit** steppers ([`ImplicitEuler`]) solve for the end-of-step positions with the
+//! constraints holding there, which stiff systems (long chains, cloth) need: no explicit scheme
+//! survives a chain's fastest mode, however exactly λ is solved. They see the model through the
+//! narrower [`ConstrainedModel`]: its forces, its constraints and their Jacobian at a state, their
+//! geometric stiffness, and solves with `J W̃ Jᵀ` for a modified `W̃`.
 
 mod euler;
+mod implicit_euler;
 mod midpoint;
 mod rk4;
 mod symplectic_euler;
 
 pub use euler::Euler;
+pub use implicit_euler::ImplicitEuler;
 pub use midpoint::Midpoint;
 pub use rk4::Rk4;
 pub use symplectic_euler::SymplecticEuler;
@@ -18,6 +26,8 @@ pub use symplectic_euler::SymplecticEuler;
 use std::fmt::Debug;
 
 use crate::derivative::EvalError;
+use crate::solve::SolveInfo;
+use crate::sparse::BlockSparse;
 
 /// The second-order system `q̈ = a(t, q, q̇)` an integrator advances.
 pub trait Dynamics {
@@ -29,6 +39,98 @@ pub trait Dynamics {
         v: &[f64],
         a: &mut [f64],
     ) -> Result<(), EvalError>;
+
+    /// The constrained model behind the accelerations, for the implicit steppers; `None` (the
+    /// default) for a plain ODE, which they then advance with its accelerations alone.
+    fn constrained(&mut self) -> Option<&mut dyn ConstrainedModel> {
+        None
+    }
+}
+
+/// What a position-level implicit stepper needs of a constrained model (DESIGN.md §1): assemble
+/// at a state, then solve.
+///
+/// The constraint rows are equalities `C(q, t) = 0`, velocity rows (motors, whose speed error
+/// `J q̇ + ∂C/∂t` must vanish) and inequalities `g(q, t) ≥ 0`, whose multipliers the model keeps
+/// complementary in [`ConstrainedModel::solve`].
+pub trait ConstrainedModel {
+    /// The diagonal of `W = M⁻¹` (0 for what cannot move).
+    fn inv_mass(&self) -> &[f64];
+
+    /// Writes `W Q`, the acceleration the applied forces alone give at `(t, q, q̇)`.
+    fn free_acceleration(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        a: &mut [f64],
+    ) -> Result<(), EvalError>;
+
+    /// Evaluates every constraint at `(t, q, q̇)`: [`values`](Self::values),
+    /// [`time_derivatives`](Self::time_derivatives) and the [`jacobian`](Self::jacobian) then
+    /// hold their rows.
+    fn assemble(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<(), EvalError>;
+
+    /// `C` at the last assembled state (0 for velocity rows).
+    fn values(&self) -> &[f64];
+
+    /// `∂C/∂t` at the last assembled state.
+    fn time_derivatives(&self) -> &[f64];
+
+    /// `J` at the last assembled state.
+    fn jacobian(&self) -> &BlockSparse;
+
+    /// Whether each row holds a velocity only (a motor).
+    fn velocity_rows(&self) -> &[bool];
+
+    /// Whether each row is an inequality `g ≥ 0`.
+    fn inequality_rows(&self) -> &[bool];
+
+    /// Each row's own bounds on λ (a motor's torque limit), `(−∞, ∞)` for most.
+    fn multiplier_bounds(&self) -> &[(f64, f64)];
+
+    /// Adds a positive diagonal bound `D` of the geometric stiffness `K = Σ λ_r ∇²C_r` at the
+    /// last assembled state into `out`: `D_ii = Σ_j |K_ij|`, so that `D ± K` is positive
+    /// semi-definite whatever the signs of λ (compression makes `K` indefinite).
+    fn stiffness(&mut self, lambda: &[f64], out: &mut [f64]) -> Result<(), EvalError>;
+
+    /// Solves `(J W̃ Jᵀ) μ = b` with the diagonal `W̃` given, keeping inequality rows
+    /// complementary (`μ ≥ 0 ⊥ (J W̃ Jᵀ μ − b) ≥ 0`) and bounded rows within their bounds scaled by
+    /// `scale` (`μ = scale · λ`). `mu` holds a warm start on entry.
+    fn solve(
+        &mut self,
+        inv_mass: &[f64],
+        b: &[f64],
+        scale: f64,
+        mu: &mut [f64],
+    ) -> Result<SolveInfo, EvalError>;
+
+    /// One Newton step on the whole KKT system `[M + h² K̃, Jᵀ; J, 0]` at the last assembled
+    /// state, for the residuals `momentum = M (q − q̃) − Jᵀμ` (per coordinate) and `residual`
+    /// (per row): writes `Δq` and `Δμ` (`μ = h² λ`). With `refactor`, the matrix is assembled
+    /// with the geometric stiffness `K̃` of multipliers `lambda` (kept positive) and factored;
+    /// without, the last factor is reused (a chord iteration) if it fits the model's structure.
+    /// Returns whether it factored, or `None`, writing nothing, when the model cannot take this
+    /// path (its rows have bounds or are inequalities, which need
+    /// [`ConstrainedModel::solve`]'s complementarity).
+    #[allow(clippy::too_many_arguments)]
+    fn newton_step(
+        &mut self,
+        refactor: bool,
+        h2: f64,
+        lambda: &[f64],
+        momentum: &[f64],
+        residual: &[f64],
+        dq: &mut [f64],
+        dmu: &mut [f64],
+    ) -> Result<Option<bool>, EvalError>;
+
+    /// The multipliers of the step just taken, in the units of the explicit path's λ (the force
+    /// is `Jᵀλ`), for the model to report.
+    fn record(&mut self, lambda: &[f64]);
+
+    /// λ of the last step, the stepper's starting guess for the geometric stiffness.
+    fn last_multipliers(&self) -> &[f64];
 }
 
 /// One step of an ODE scheme over `(q, q̇)`.
@@ -61,6 +163,12 @@ pub trait Integrator: Debug + Send {
     /// Order of accuracy of the global error.
     fn order(&self) -> u32;
 
+    /// Whether the scheme is implicit at the position level (its constraints hold at the step's
+    /// end by construction, so impacts need no event location). `false` by default.
+    fn implicit(&self) -> bool {
+        false
+    }
+
     /// Advances `(q, v)` at time `t` by `h` into `(q_out, v_out)`. The first derivative evaluation
     /// is always at `(t, q, v)`.
     #[allow(clippy::too_many_arguments)]
@@ -77,19 +185,26 @@ pub trait Integrator: Debug + Send {
 }
 
 /// The integrator called `name` in scene files and on the command line
-/// (`euler`, `symplectic-euler`, `midpoint`, `rk4`).
+/// (`euler`, `symplectic-euler`, `midpoint`, `rk4`, `implicit-euler`), with default settings.
 pub fn by_name(name: &str) -> Option<Box<dyn Integrator>> {
     Some(match name {
         "euler" => Box::new(Euler::default()),
         "symplectic-euler" => Box::new(SymplecticEuler::default()),
         "midpoint" => Box::new(Midpoint::default()),
         "rk4" => Box::new(Rk4::default()),
+        "implicit-euler" => Box::new(ImplicitEuler::default()),
         _ => return None,
     })
 }
 
 /// The names [`by_name`] accepts.
-pub const INTEGRATOR_NAMES: [&str; 4] = ["euler", "symplectic-euler", "midpoint", "rk4"];
+pub const INTEGRATOR_NAMES: [&str; 5] = [
+    "euler",
+    "symplectic-euler",
+    "midpoint",
+    "rk4",
+    "implicit-euler",
+];
 
 /// `out = x + h y`.
 fn axpy(out: &mut [f64], x: &[f64], h: f64, y: &[f64]) {

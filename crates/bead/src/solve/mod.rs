@@ -12,6 +12,8 @@
 mod cg;
 mod dense;
 mod gauss_seidel;
+pub(crate) mod kkt;
+mod lower_triangle;
 mod sparse_ldlt;
 
 pub use cg::ConjugateGradient;

@@ -28,13 +28,13 @@
 
 use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
 use faer::linalg::cholesky::ldlt::factor::LdltRegularization;
-use faer::sparse::linalg::cholesky::{
-    CholeskySymbolicParams, SymbolicCholesky, SymmetricOrdering, factorize_symbolic_cholesky,
-};
+use faer::sparse::linalg::cholesky::SymbolicCholesky;
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
 use faer::{Conj, MatMut, Par, Side};
 
-use super::{LinearSolver, MultiplierMatrix, SolveError, SolveInfo, SolveParams, norm};
+use super::{
+    LinearSolver, MultiplierMatrix, SolveError, SolveInfo, SolveParams, lower_triangle, norm,
+};
 use crate::sparse::{Block, BlockSparse};
 
 /// Sparse LDLᵀ of `J W Jᵀ`, with the symbolic factorization reused while the structure holds.
@@ -167,40 +167,18 @@ impl Pattern {
                 }
             }
         }
-        // Column-major order of the lower triangle; every diagonal entry exists so that rows
-        // without a finite-mass body (or left out by a mask) still get a pivot.
-        let mut entries: Vec<(usize, usize)> = terms.iter().map(|(c, r, _)| (*c, *r)).collect();
-        entries.extend((0..m).map(|i| (i, i)));
-        entries.sort_unstable();
-        entries.dedup();
-        let mut col_ptr = vec![0usize; m + 1];
-        for &(c, _) in &entries {
-            col_ptr[c + 1] += 1;
-        }
-        for c in 0..m {
-            col_ptr[c + 1] += col_ptr[c];
-        }
-        let row_idx: Vec<usize> = entries.iter().map(|&(_, r)| r).collect();
-        let slot = |c: usize, r: usize| -> usize {
-            let rows = &row_idx[col_ptr[c]..col_ptr[c + 1]];
-            col_ptr[c] + rows.partition_point(|&x| x < r)
-        };
+        let entries = terms.iter().map(|(c, r, _)| (*c, *r)).collect();
+        let (matrix, symbolic) = lower_triangle::analyse(m, entries)?;
         let contributions = terms
             .iter()
             .map(|&(c, r, t)| Contribution {
-                slot: slot(c, r),
+                slot: lower_triangle::slot(&matrix, c, r),
                 ..t
             })
             .collect();
-        let diagonal = (0..m).map(|i| slot(i, i)).collect();
-        let matrix = SymbolicSparseColMat::new_checked(m, m, col_ptr, None, row_idx);
-        let symbolic = factorize_symbolic_cholesky(
-            matrix.as_ref(),
-            Side::Lower,
-            SymmetricOrdering::Amd,
-            CholeskySymbolicParams::default(),
-        )
-        .map_err(|_| SolveError::NonFinite)?;
+        let diagonal = (0..m)
+            .map(|i| lower_triangle::slot(&matrix, i, i))
+            .collect();
         Ok(Pattern {
             blocks: blocks.to_vec(),
             anchored,

@@ -1,11 +1,12 @@
 //! Every hand-written constraint against the same C written once as a scalar function and
-//! differentiated by dual numbers: C, ∇C, Ċ and J̇ẋ agree on random states. (Joints between rigid
+//! differentiated by dual numbers: C, ∇C, Ċ, J̇ẋ and the Hessian ∇²C (the geometric stiffness of
+//! the implicit stepper) agree on random states. (Joints between rigid
 //! bodies, gears and racks included, are compared in `rigid.rs`, through a system's Jacobian.)
 
 use bead::autodiff::{Custom, DualNum, Scalar};
 use bead::constraint::{
     AngleLimit, Constraint, Distance, HalfPlane, Linear, Motor, Nail, NonPenetration, OnCircle,
-    OnLine, OnPlane, OnSphere, evaluate_at,
+    OnLine, OnPlane, OnSphere, evaluate_at, hessian_at,
 };
 use bead::{Motion, Operand, Particle, RigidBody, RigidBodyId, System};
 use proptest::prelude::*;
@@ -55,6 +56,25 @@ fn compare(
             a.jdot_xdot[0],
             b.jdot_xdot[r]
         );
+        // ∇²C_r: the built-in's own, weighted by the unit vector of row r, against the dual
+        // numbers' second derivatives.
+        let mut weights = vec![0.0; rows.len()];
+        weights[r] = 1.0;
+        let hb = hessian_at(builtin, dim, t, x, &weights)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let ha = hessian_at(custom, dim, t, x, &[1.0])
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let scale = ha.iter().chain(&hb).fold(1.0_f64, |m, h| m.max(h.abs()));
+        for (i, (p, q)) in ha.iter().zip(&hb).enumerate() {
+            prop_assert!(
+                (p - q).abs() <= 1e-8 * scale,
+                "∇²C row {} entry {}: autodiff {} vs {}",
+                r,
+                i,
+                p,
+                q
+            );
+        }
     }
     Ok(())
 }

@@ -13,6 +13,7 @@ mod failures;
 mod forces;
 mod gears;
 mod impacts;
+mod implicit;
 mod jacobians;
 mod motors;
 mod moving_contact;

@@ -1,0 +1,242 @@
+//! The geometric stiffness `K = Σ_r λ_r ∇²C_r` in body coordinates, bounded by a positive
+//! diagonal for the implicit steppers' Newton matrix.
+//!
+//! A rod under tension resists turning: its constraint force `Jᵀλ` changes with the positions at
+//! the rate `K`, which for a hanging chain of N links reaches `λ/ℓ ~ N² m g` and is why every
+//! explicit integrator fails on long chains (DESIGN.md §1). The implicit steppers' Newton matrix
+//! is `M − h² K` (with `Jᵀλ` the force, `K` as defined here). Compression makes `K` indefinite,
+//! so the steppers use the diagonal `D` with `D_ii = Σ_j |K_ij|` (per constraint, summed): `D ± K`
+//! is diagonally dominant, so `M + h² D` bounds `M − h² K` from above whatever the signs of λ.
+//! Andrews, Teichmann and Kry 2017 ("Geometric stiffness for real-time constrained multibody
+//! dynamics") introduced a diagonal of this kind; it keeps `J (M + h² D)⁻¹ Jᵀ` the same sparse
+//! matrix as the explicit path's `J W Jᵀ`, so every solver serves both families.
+//!
+//! Each constraint gives its Hessian over its operands ([`Constraint::weighted_hessian`]); the
+//! chain rule through each point adds its own curvature: for a point `x = p + R(θ) r` on a rigid
+//! body, `∂²x/∂θ² = −R(θ) r`, the same term as the velocity product `−ω² R r` of
+//! [`crate::point`].
+//!
+//! [`Constraint::weighted_hessian`]: crate::constraint::Constraint::weighted_hessian
+
+use crate::constraint::HessianEval;
+use crate::derivative::{EvalError, Evaluator};
+use crate::model::Model;
+
+impl Evaluator {
+    /// Adds the diagonal bound `D` of the geometric stiffness under multipliers `lambda` into
+    /// `out` (one entry per coordinate of `q`). The constraints must have been evaluated at
+    /// `(t, q)` ([`Evaluator::evaluate_constraints`]): the operands and gradients are theirs.
+    pub(crate) fn stiffness_diagonal(
+        &self,
+        model: &Model,
+        t: f64,
+        q: &[f64],
+        lambda: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), EvalError> {
+        self.constraint_stiffness(model, t, q, lambda, |band, hessian| {
+            let blocks = &self.layout.jacobian.bands()[band].1;
+            let m = hessian.len().isqrt();
+            let mut r = 0;
+            for b in blocks.clone() {
+                let block = self.layout.jacobian.blocks()[b];
+                for col in block.col..block.col + block.ncols {
+                    let row = &hessian[r * m..(r + 1) * m];
+                    out[col] += row.iter().map(|h| h.abs()).sum::<f64>();
+                    r += 1;
+                }
+            }
+        })?;
+        if !crate::vector::all_finite(out) {
+            return Err(EvalError::NonFinite("the geometric stiffness".into()));
+        }
+        Ok(())
+    }
+
+    /// Calls `sink(band, K_c)` for every constraint `c` whose multipliers are not all zero, with
+    /// `K_c = Σ_r λ_r ∇²C_r` over the coordinates of its band's blocks of `J` (in block order),
+    /// row-major. The constraints must have been evaluated at `(t, q)`.
+    pub(crate) fn constraint_stiffness(
+        &self,
+        model: &Model,
+        t: f64,
+        q: &[f64],
+        lambda: &[f64],
+        mut sink: impl FnMut(usize, &[f64]),
+    ) -> Result<(), EvalError> {
+        let layout = &self.layout;
+        let (mut hessian, mut body_hessian, mut weighted) = (Vec::new(), Vec::new(), Vec::new());
+        for (band, slot) in layout.constraints.iter().enumerate() {
+            let weights = &lambda[slot.rows.clone()];
+            if weights.iter().all(|w| *w == 0.0) {
+                continue;
+            }
+            let Some(entry) = model.constraints.get(slot.id) else {
+                continue;
+            };
+            let n = slot.offsets.last().copied().unwrap_or_default();
+            hessian.clear();
+            hessian.resize(n * n, 0.0);
+            let at = HessianEval {
+                t,
+                dim: model.dim,
+                offsets: &slot.offsets,
+                x: &self.op_x[slot.x_offset..slot.x_offset + n],
+            };
+            entry
+                .constraint
+                .weighted_hessian(&at, weights, &mut hessian)
+                .map_err(|source| EvalError::Constraint {
+                    id: slot.id,
+                    name: entry.name.clone(),
+                    source,
+                })?;
+            // Body coordinates of the slot's blocks, one after the other.
+            let mut starts = vec![0];
+            for b in slot.blocks.clone() {
+                let ndof = model.body(layout.block_bodies[b]).ndof;
+                starts.push(starts.last().copied().unwrap_or_default() + ndof);
+            }
+            let m = starts.last().copied().unwrap_or_default();
+            body_hessian.clear();
+            body_hessian.resize(m * m, 0.0);
+            let ops = &layout.operands[slot.operands.clone()];
+            let nrows = slot.rows.len();
+            let grad = &self.grad[slot.grad_offset..slot.grad_offset + nrows * n];
+            for (i, oi) in ops.iter().enumerate() {
+                let pi = &self.op_pjac[oi.pjac_offset..oi.pjac_offset + oi.k * oi.ndof];
+                let bi = starts[oi.block - slot.blocks.start];
+                for (j, oj) in ops.iter().enumerate() {
+                    let pj = &self.op_pjac[oj.pjac_offset..oj.pjac_offset + oj.k * oj.ndof];
+                    let bj = starts[oj.block - slot.blocks.start];
+                    // Pᵢᵀ H_ij Pⱼ
+                    for a in 0..oi.k {
+                        for c in 0..oj.k {
+                            let h = hessian[(slot.offsets[i] + a) * n + slot.offsets[j] + c];
+                            if h == 0.0 {
+                                continue;
+                            }
+                            for r in 0..oi.ndof {
+                                let left = h * pi[a * oi.ndof + r];
+                                if left == 0.0 {
+                                    continue;
+                                }
+                                for s in 0..oj.ndof {
+                                    body_hessian[(bi + r) * m + bj + s] +=
+                                        left * pj[c * oj.ndof + s];
+                                }
+                            }
+                        }
+                    }
+                }
+                // The point's own curvature, weighted by Σ_r w_r ∂C_r/∂x_i.
+                weighted.clear();
+                weighted.resize(oi.k, 0.0);
+                let gi = &grad[nrows * slot.offsets[i]..nrows * (slot.offsets[i] + oi.k)];
+                for (r, w) in weights.iter().enumerate() {
+                    for (kk, g) in gi[r * oi.k..(r + 1) * oi.k].iter().enumerate() {
+                        weighted[kk] += w * g;
+                    }
+                }
+                let body = model.body(oi.body);
+                let x = &self.op_x[slot.x_offset + slot.offsets[i]..][..oi.k];
+                if let Some((coordinate, curvature)) =
+                    crate::point::curvature(&entry.operands[i], body, q, x, &weighted)
+                {
+                    body_hessian[(bi + coordinate) * m + bi + coordinate] += curvature;
+                }
+            }
+            sink(band, &body_hessian);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::constraint::{Distance, OnCircle, Revolute};
+    use crate::{Motion, Particle, Point, RigidBody, System};
+
+    /// `Σ λ ∇²C` in body coordinates (with the rigid points' own curvature) equals the derivative
+    /// of the generalized constraint force `J(q)ᵀλ`, by central differences.
+    #[test]
+    fn body_hessian_is_the_derivative_of_the_constraint_force() {
+        let mut sys = System::new(2).unwrap();
+        let a = sys
+            .add_rigid_body(RigidBody::new(&[0.3, -0.2], 0.7).mass(2.0).inertia(0.1))
+            .unwrap();
+        let b = sys
+            .add_rigid_body(RigidBody::new(&[1.1, 0.4], -0.4).mass(1.0).inertia(0.05))
+            .unwrap();
+        let p = sys.add_particle(Particle::new(&[-0.5, 0.9])).unwrap();
+        sys.add_constraint(Distance::new(
+            Point::on_body(a, [0.4, 0.1]),
+            Point::on_body(b, [-0.2, 0.3]),
+            1.0,
+        ))
+        .unwrap();
+        sys.add_constraint(Distance::new(p, Point::on_body(a, [-0.3, 0.2]), 1.0))
+            .unwrap();
+        sys.add_constraint(OnCircle::new(
+            Point::on_body(b, [0.1, -0.2]),
+            Motion::fixed(&[0.0, 0.0]),
+            1.3,
+        ))
+        .unwrap();
+        sys.add_constraint(Revolute::new(
+            Point::on_body(a, [0.2, 0.2]),
+            Point::on_body(b, [0.1, 0.1]),
+        ))
+        .unwrap();
+        sys.ensure_layout();
+        let q = sys.q.clone();
+        let n = q.len();
+        let m = sys.evaluator.layout.rows();
+        let lambda: Vec<f64> = (0..m).map(|r| 0.7 - 0.45 * r as f64).collect();
+        let force = |sys: &mut System, q: &[f64]| {
+            let v = vec![0.0; q.len()];
+            sys.evaluator
+                .evaluate_constraints(&sys.model, 0.0, q, &v)
+                .unwrap();
+            let mut f = vec![0.0; q.len()];
+            sys.evaluator.layout.jacobian.mul_transpose(&lambda, &mut f);
+            f
+        };
+        // K summed over constraints, assembled from each band's block.
+        let _ = force(&mut sys, &q);
+        let mut k = vec![0.0; n * n];
+        let ev = &sys.evaluator;
+        ev.constraint_stiffness(&sys.model, 0.0, &q, &lambda, |band, h| {
+            let cols: Vec<usize> = ev.layout.jacobian.bands()[band]
+                .1
+                .clone()
+                .flat_map(|bk| {
+                    let block = ev.layout.jacobian.blocks()[bk];
+                    block.col..block.col + block.ncols
+                })
+                .collect();
+            let size = cols.len();
+            for (i, ci) in cols.iter().enumerate() {
+                for (j, cj) in cols.iter().enumerate() {
+                    k[ci * n + cj] += h[i * size + j];
+                }
+            }
+        })
+        .unwrap();
+        let eps = 1e-6;
+        for c in 0..n {
+            let (mut plus, mut minus) = (q.clone(), q.clone());
+            plus[c] += eps;
+            minus[c] -= eps;
+            let (fp, fm) = (force(&mut sys, &plus), force(&mut sys, &minus));
+            for r in 0..n {
+                let fd = (fp[r] - fm[r]) / (2.0 * eps);
+                assert!(
+                    (fd - k[r * n + c]).abs() < 1e-7,
+                    "K[{r}][{c}] = {} but d(Jᵀλ)/dq = {fd}",
+                    k[r * n + c]
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! The model as the steppers see it: [`Stage`] runs the four-step evaluation for the explicit
+//! integrators ([`Dynamics`]) and assembles, bounds the geometric stiffness and solves for the
+//! implicit ones ([`ConstrainedModel`]), over the same evaluator, layout and solver.
+
+use crate::contact::InequalityMethod;
+use crate::contact::active_set::{Rows, threshold};
+use crate::derivative::{EvalError, Evaluator, Mode};
+use crate::integrate::{ConstrainedModel, Dynamics};
+use crate::model::Model;
+use crate::solve::kkt::KktMatrix;
+use crate::solve::{MultiplierMatrix, SolveInfo, SolveParams};
+use crate::sparse::BlockSparse;
+use crate::system::{Settings, StepStats};
+
+/// The model seen by an integrator: each call runs the four-step evaluation.
+pub(crate) struct Stage<'a> {
+    pub(crate) model: &'a Model,
+    pub(crate) evaluator: &'a mut Evaluator,
+    pub(crate) settings: &'a Settings,
+    pub(crate) stats: &'a mut StepStats,
+    /// `q̈` already known at the step's start state (from diagnostics), used by the first call.
+    pub(crate) first: Option<Vec<f64>>,
+    /// Whether the first evaluation of the step (the one that chooses the active set) is done.
+    pub(crate) started: bool,
+    /// Rate of the velocity rows.
+    pub(crate) velocity_rate: f64,
+    /// Time and positions of the last assembly, for the geometric stiffness.
+    pub(crate) assembled_t: f64,
+    pub(crate) assembled_q: Vec<f64>,
+}
+
+impl Dynamics for Stage<'_> {
+    fn acceleration(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        a: &mut [f64],
+    ) -> Result<(), EvalError> {
+        if let Some(known) = self.first.take() {
+            // Integrators evaluate first at the step's start state, where `known` was computed
+            // (choosing the active set there).
+            a.copy_from_slice(&known);
+        } else {
+            // The first evaluation of a step chooses the rows that take part; the later stages
+            // keep them (seed 004: the set is chosen at the start of each time step).
+            let mode = Mode {
+                choose: !self.started,
+                velocity_rate: self.velocity_rate,
+            };
+            self.evaluator
+                .evaluate(self.model, self.settings, mode, t, q, v, a)?;
+            // An unstable integration stays finite long after it stops meaning anything, while C
+            // grows geometrically (1e-6 to 1e150 in a few dozen steps): stop at the first stage
+            // past the limit. Only stepping checks; a query at any state (diagnostics) may not fail.
+            let (max_abs_c, _) = self.evaluator.constraint_errors();
+            let limit = self.settings.divergence_limit;
+            if max_abs_c > limit {
+                return Err(EvalError::Diverged { max_abs_c, limit });
+            }
+        }
+        self.started = true;
+        self.stats.evaluations += 1;
+        self.stats.active_set_passes = self
+            .stats
+            .active_set_passes
+            .max(self.evaluator.active_set_passes.max(1));
+        self.stats.solver_iterations = self
+            .stats
+            .solver_iterations
+            .max(self.evaluator.last_solve.iterations);
+        self.stats.solver_residual = self
+            .stats
+            .solver_residual
+            .max(self.evaluator.last_solve.residual);
+        Ok(())
+    }
+
+    fn constrained(&mut self) -> Option<&mut dyn ConstrainedModel> {
+        Some(self)
+    }
+}
+
+impl Stage<'_> {
+    fn count(&mut self, info: SolveInfo, passes: usize) {
+        self.stats.active_set_passes = self.stats.active_set_passes.max(passes);
+        self.stats.solver_iterations = self.stats.solver_iterations.max(info.iterations);
+        self.stats.solver_residual = self.stats.solver_residual.max(info.residual);
+    }
+}
+
+impl ConstrainedModel for Stage<'_> {
+    fn inv_mass(&self) -> &[f64] {
+        &self.evaluator.layout.inv_mass
+    }
+
+    fn free_acceleration(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        a: &mut [f64],
+    ) -> Result<(), EvalError> {
+        let ev = &mut *self.evaluator;
+        ev.clear_forces();
+        ev.apply_forces(self.model, t, q, v)?;
+        for (i, ai) in a.iter_mut().enumerate() {
+            *ai = ev.layout.inv_mass[i] * ev.applied[i];
+        }
+        Ok(())
+    }
+
+    fn assemble(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<(), EvalError> {
+        self.evaluator.evaluate_constraints(self.model, t, q, v)?;
+        self.assembled_t = t;
+        self.assembled_q.clear();
+        self.assembled_q.extend_from_slice(q);
+        self.stats.evaluations += 1;
+        Ok(())
+    }
+
+    fn values(&self) -> &[f64] {
+        &self.evaluator.c
+    }
+
+    fn time_derivatives(&self) -> &[f64] {
+        &self.evaluator.c_t
+    }
+
+    fn jacobian(&self) -> &BlockSparse {
+        &self.evaluator.layout.jacobian
+    }
+
+    fn velocity_rows(&self) -> &[bool] {
+        &self.evaluator.layout.velocity
+    }
+
+    fn inequality_rows(&self) -> &[bool] {
+        &self.evaluator.layout.inequality
+    }
+
+    fn multiplier_bounds(&self) -> &[(f64, f64)] {
+        &self.evaluator.layout.bounds
+    }
+
+    fn stiffness(&mut self, lambda: &[f64], out: &mut [f64]) -> Result<(), EvalError> {
+        self.evaluator.stiffness_diagonal(
+            self.model,
+            self.assembled_t,
+            &self.assembled_q,
+            lambda,
+            out,
+        )
+    }
+
+    fn solve(
+        &mut self,
+        inv_mass: &[f64],
+        b: &[f64],
+        scale: f64,
+        mu: &mut [f64],
+    ) -> Result<SolveInfo, EvalError> {
+        let ev = &mut *self.evaluator;
+        // b is in metres: what is left below rounding of the positions cannot be solved further.
+        let params = SolveParams {
+            absolute_tolerance: self
+                .settings
+                .solve
+                .absolute_tolerance
+                .max(1e-15 * (b.len() as f64).sqrt()),
+            ..self.settings.solve
+        };
+        let matrix = MultiplierMatrix::new(&ev.layout.jacobian, inv_mass);
+        if !ev.layout.has_bounded_rows() {
+            let info = ev.solver.solve(&matrix, b, mu, &params)?;
+            self.count(info, 1);
+            return Ok(info);
+        }
+        let method = match self.settings.inequality {
+            m @ (InequalityMethod::Jonquet | InequalityMethod::Lcp) => m,
+            other => {
+                return Err(EvalError::Unsupported(format!(
+                    "inequality = \"{}\" chooses contacts at the acceleration level, for the \
+                     explicit integrators; the implicit stepper keeps them complementary at the \
+                     position level: use \"jonquet\" or \"lcp\"",
+                    other.name()
+                )));
+            }
+        };
+        // μ = h² λ: the rows' own bounds scale with it. Every inequality row is a candidate: one
+        // still apart keeps μ = 0 unless this step would close it.
+        let bounds: Vec<(f64, f64)> = ev
+            .layout
+            .bounds
+            .iter()
+            .map(|(lo, hi)| (lo * scale, hi * scale))
+            .collect();
+        let allowance = vec![0.0; b.len()];
+        let mut w = vec![0.0; b.len()];
+        let rows = Rows {
+            a: matrix,
+            b,
+            inequality: &ev.layout.inequality,
+            bounds: &bounds,
+            candidates: &ev.layout.inequality,
+            allowance: &allowance,
+            eps: threshold(b),
+        };
+        let effort = ev
+            .active
+            .choose(method, &rows, ev.solver.as_mut(), &params, mu, &mut w)
+            .map_err(|f| ev.complementarity_error(self.model, f))?;
+        let info = SolveInfo {
+            iterations: effort.iterations,
+            residual: effort.residual,
+        };
+        self.count(info, effort.solves);
+        Ok(info)
+    }
+
+    fn newton_step(
+        &mut self,
+        refactor: bool,
+        h2: f64,
+        lambda: &[f64],
+        momentum: &[f64],
+        residual: &[f64],
+        dq: &mut [f64],
+        dmu: &mut [f64],
+    ) -> Result<Option<bool>, EvalError> {
+        let ev = &mut *self.evaluator;
+        if ev.layout.has_bounded_rows() {
+            return Ok(None);
+        }
+        let refactor = refactor
+            || !ev
+                .kkt
+                .has_factor_for(&ev.layout.jacobian, &ev.layout.inv_mass);
+        if refactor {
+            let mut kkt = std::mem::take(&mut ev.kkt);
+            let matrix = KktMatrix {
+                jacobian: &ev.layout.jacobian,
+                inv_mass: &ev.layout.inv_mass,
+                h2,
+            };
+            let (model, t, q) = (self.model, self.assembled_t, &self.assembled_q);
+            let evaluator = &*ev;
+            let outcome = kkt.factor(&matrix, |sink| {
+                evaluator.constraint_stiffness(model, t, q, lambda, sink)
+            });
+            ev.kkt = kkt;
+            outcome?;
+        }
+        ev.kkt.solve(momentum, residual, dq, dmu)?;
+        self.count(
+            SolveInfo {
+                iterations: 1,
+                residual: 0.0,
+            },
+            1,
+        );
+        Ok(Some(refactor))
+    }
+
+    fn record(&mut self, lambda: &[f64]) {
+        self.evaluator.lambda.clear();
+        self.evaluator.lambda.extend_from_slice(lambda);
+    }
+
+    fn last_multipliers(&self) -> &[f64] {
+        &self.evaluator.lambda
+    }
+}
