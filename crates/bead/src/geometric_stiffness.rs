@@ -1,20 +1,12 @@
-//! The geometric stiffness `K = Σ_r λ_r ∇²C_r` in body coordinates, bounded by a positive
-//! diagonal for the implicit steppers' Newton matrix.
+//! The geometric stiffness `K = Σ_r λ_r ∇²C_r` in body coordinates, per constraint, for the
+//! implicit steppers' Newton matrix `M − h² K` (see [`crate::integrate::ImplicitEuler`]).
 //!
 //! A rod under tension resists turning: its constraint force `Jᵀλ` changes with the positions at
 //! the rate `K`, which for a hanging chain of N links reaches `λ/ℓ ~ N² m g` and is why every
-//! explicit integrator fails on long chains (DESIGN.md §1). The implicit steppers' Newton matrix
-//! is `M − h² K` (with `Jᵀλ` the force, `K` as defined here). Compression makes `K` indefinite,
-//! so the steppers use the diagonal `D` with `D_ii = Σ_j |K_ij|` (per constraint, summed): `D ± K`
-//! is diagonally dominant, so `M + h² D` bounds `M − h² K` from above whatever the signs of λ.
-//! Andrews, Teichmann and Kry 2017 ("Geometric stiffness for real-time constrained multibody
-//! dynamics") introduced a diagonal of this kind; it keeps `J (M + h² D)⁻¹ Jᵀ` the same sparse
-//! matrix as the explicit path's `J W Jᵀ`, so every solver serves both families.
-//!
-//! Each constraint gives its Hessian over its operands ([`Constraint::weighted_hessian`]); the
-//! chain rule through each point adds its own curvature: for a point `x = p + R(θ) r` on a rigid
-//! body, `∂²x/∂θ² = −R(θ) r`, the same term as the velocity product `−ω² R r` of
-//! [`crate::point`].
+//! explicit integrator fails on long chains. Each constraint gives its Hessian over its operands
+//! ([`Constraint::weighted_hessian`]); the chain rule through each point adds its own curvature:
+//! for a point `x = p + R(θ) r` on a rigid body, `∂²x/∂θ² = −R(θ) r`, the same term as the
+//! velocity product `−ω² R r` of [`crate::point`].
 //!
 //! [`Constraint::weighted_hessian`]: crate::constraint::Constraint::weighted_hessian
 
@@ -23,36 +15,6 @@ use crate::derivative::{EvalError, Evaluator};
 use crate::model::Model;
 
 impl Evaluator {
-    /// Adds the diagonal bound `D` of the geometric stiffness under multipliers `lambda` into
-    /// `out` (one entry per coordinate of `q`). The constraints must have been evaluated at
-    /// `(t, q)` ([`Evaluator::evaluate_constraints`]): the operands and gradients are theirs.
-    pub(crate) fn stiffness_diagonal(
-        &self,
-        model: &Model,
-        t: f64,
-        q: &[f64],
-        lambda: &[f64],
-        out: &mut [f64],
-    ) -> Result<(), EvalError> {
-        self.constraint_stiffness(model, t, q, lambda, |band, hessian| {
-            let blocks = &self.layout.jacobian.bands()[band].1;
-            let m = hessian.len().isqrt();
-            let mut r = 0;
-            for b in blocks.clone() {
-                let block = self.layout.jacobian.blocks()[b];
-                for col in block.col..block.col + block.ncols {
-                    let row = &hessian[r * m..(r + 1) * m];
-                    out[col] += row.iter().map(|h| h.abs()).sum::<f64>();
-                    r += 1;
-                }
-            }
-        })?;
-        if !crate::vector::all_finite(out) {
-            return Err(EvalError::NonFinite("the geometric stiffness".into()));
-        }
-        Ok(())
-    }
-
     /// Calls `sink(band, K_c)` for every constraint `c` whose multipliers are not all zero, with
     /// `K_c = Σ_r λ_r ∇²C_r` over the coordinates of its band's blocks of `J` (in block order),
     /// row-major. The constraints must have been evaluated at `(t, q)`.

@@ -2,13 +2,11 @@
 //! integrators ([`Dynamics`]) and assembles, bounds the geometric stiffness and solves for the
 //! implicit ones ([`ConstrainedModel`]), over the same evaluator, layout and solver.
 
-use crate::contact::InequalityMethod;
-use crate::contact::active_set::{Rows, threshold};
 use crate::derivative::{EvalError, Evaluator, Mode};
-use crate::integrate::{ConstrainedModel, Dynamics};
+use crate::integrate::{ConstrainedModel, Dynamics, Role};
 use crate::model::Model;
+use crate::solve::SolveInfo;
 use crate::solve::kkt::KktMatrix;
-use crate::solve::{MultiplierMatrix, SolveInfo, SolveParams};
 use crate::sparse::BlockSparse;
 use crate::system::{Settings, StepStats};
 
@@ -143,95 +141,18 @@ impl ConstrainedModel for Stage<'_> {
         &self.evaluator.layout.bounds
     }
 
-    fn stiffness(&mut self, lambda: &[f64], out: &mut [f64]) -> Result<(), EvalError> {
-        self.evaluator.stiffness_diagonal(
-            self.model,
-            self.assembled_t,
-            &self.assembled_q,
-            lambda,
-            out,
-        )
-    }
-
-    fn solve(
-        &mut self,
-        inv_mass: &[f64],
-        b: &[f64],
-        scale: f64,
-        mu: &mut [f64],
-    ) -> Result<SolveInfo, EvalError> {
-        let ev = &mut *self.evaluator;
-        // b is in metres: what is left below rounding of the positions cannot be solved further.
-        let params = SolveParams {
-            absolute_tolerance: self
-                .settings
-                .solve
-                .absolute_tolerance
-                .max(1e-15 * (b.len() as f64).sqrt()),
-            ..self.settings.solve
-        };
-        let matrix = MultiplierMatrix::new(&ev.layout.jacobian, inv_mass);
-        if !ev.layout.has_bounded_rows() {
-            let info = ev.solver.solve(&matrix, b, mu, &params)?;
-            self.count(info, 1);
-            return Ok(info);
-        }
-        let method = match self.settings.inequality {
-            m @ (InequalityMethod::Jonquet | InequalityMethod::Lcp) => m,
-            other => {
-                return Err(EvalError::Unsupported(format!(
-                    "inequality = \"{}\" chooses contacts at the acceleration level, for the \
-                     explicit integrators; the implicit stepper keeps them complementary at the \
-                     position level: use \"jonquet\" or \"lcp\"",
-                    other.name()
-                )));
-            }
-        };
-        // μ = h² λ: the rows' own bounds scale with it. Every inequality row is a candidate: one
-        // still apart keeps μ = 0 unless this step would close it.
-        let bounds: Vec<(f64, f64)> = ev
-            .layout
-            .bounds
-            .iter()
-            .map(|(lo, hi)| (lo * scale, hi * scale))
-            .collect();
-        let allowance = vec![0.0; b.len()];
-        let mut w = vec![0.0; b.len()];
-        let rows = Rows {
-            a: matrix,
-            b,
-            inequality: &ev.layout.inequality,
-            bounds: &bounds,
-            candidates: &ev.layout.inequality,
-            allowance: &allowance,
-            eps: threshold(b),
-        };
-        let effort = ev
-            .active
-            .choose(method, &rows, ev.solver.as_mut(), &params, mu, &mut w)
-            .map_err(|f| ev.complementarity_error(self.model, f))?;
-        let info = SolveInfo {
-            iterations: effort.iterations,
-            residual: effort.residual,
-        };
-        self.count(info, effort.solves);
-        Ok(info)
-    }
-
     fn newton_step(
         &mut self,
         refactor: bool,
         h2: f64,
         lambda: &[f64],
+        roles: &[Role],
         momentum: &[f64],
-        residual: &[f64],
+        rows: &[f64],
         dq: &mut [f64],
         dmu: &mut [f64],
-    ) -> Result<Option<bool>, EvalError> {
+    ) -> Result<bool, EvalError> {
         let ev = &mut *self.evaluator;
-        if ev.layout.has_bounded_rows() {
-            return Ok(None);
-        }
         let refactor = refactor
             || !ev
                 .kkt
@@ -242,6 +163,7 @@ impl ConstrainedModel for Stage<'_> {
                 jacobian: &ev.layout.jacobian,
                 inv_mass: &ev.layout.inv_mass,
                 h2,
+                roles,
             };
             let (model, t, q) = (self.model, self.assembled_t, &self.assembled_q);
             let evaluator = &*ev;
@@ -251,7 +173,7 @@ impl ConstrainedModel for Stage<'_> {
             ev.kkt = kkt;
             outcome?;
         }
-        ev.kkt.solve(momentum, residual, dq, dmu)?;
+        ev.kkt.solve(momentum, rows, dq, dmu)?;
         self.count(
             SolveInfo {
                 iterations: 1,
@@ -259,7 +181,7 @@ impl ConstrainedModel for Stage<'_> {
             },
             1,
         );
-        Ok(Some(refactor))
+        Ok(refactor)
     }
 
     fn record(&mut self, lambda: &[f64]) {

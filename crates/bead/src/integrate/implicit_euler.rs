@@ -14,25 +14,28 @@
 //! inequality row holds `g ≥ 0` with `λ ≥ 0` complementary to it, so contact needs no event
 //! location and is perfectly inelastic.
 //!
-//! Newton's method on this system, with `μ = h² λ` and `e = q_k − q̃`, eliminates the position
-//! update through the diagonal `Ã = M + h² D` (`D` bounds the geometric stiffness, see
-//! [`ConstrainedModel::stiffness`]), `W̃ = Ã⁻¹`, `s = W̃ M`:
+//! Newton's method on this system, with `μ = h² λ`, solves the KKT system (seed 004 eq. 6)
 //!
 //! ```text
-//! (J W̃ Jᵀ) μ = −C(q_k) + J (s ∘ e)        the same sparse matrix as the explicit path's J W Jᵀ
-//! Δq = W̃ Jᵀ μ − s ∘ e
+//! [ M + h² K̃   Jᵀ ] [  Δq ]     [ M (q − q̃) − Jᵀμ ]
+//! [ J         0  ] [ −Δμ ] = − [ r                ]
 //! ```
 //!
-//! until `|C|∞` and the momentum residual `|W (M e − Jᵀ μ)|∞` are both within the tolerance.
-//! Because `Ã` bounds the true Newton matrix `M − h² K` from above, each iteration moves less
-//! than a Newton step would and the iteration converges where Newton's would, linearly rather
-//! than quadratically; at the fixed point the equations above hold exactly, whatever `D`.
+//! with `K̃ = −K` the geometric stiffness of the constraints (`K = Σ λ ∇²C`), each constraint's
+//! part kept where it is positive (a rod in tension) and bounded by a positive diagonal where not
+//! (a rod in compression), factored by a sparse LDLᵀ whose analysis is reused while the structure
+//! holds. Chord iterations reuse a factor, across steps too, while the residual falls fast; a
+//! backtracking line search keeps far starts from wandering. Inequalities and bounded rows (a
+//! motor's limit) enter by a primal-dual active set: each iteration holds the rows whose trial
+//! multiplier lies within their bounds and fixes the others at the bound they cross (a
+//! semismooth Newton method for the complementarity). It stops when `|C|∞` (complementarity
+//! aware) and the momentum residual `|W (M (q − q̃) − Jᵀμ)|∞` are both within the tolerance.
 //!
 //! Implicit Euler damps: its energy error is first order in `h`, largest on the fastest modes.
 //! That is what makes it stable on a 10,000-link chain, and why it is not the integrator to
 //! measure a pendulum's period with.
 
-use super::{ConstrainedModel, Dynamics, Integrator, resize};
+use super::{ConstrainedModel, Dynamics, Integrator, Role, resize};
 use crate::derivative::EvalError;
 
 /// Position-level implicit Euler: unconditionally stable on stiff constraints (long chains,
@@ -111,11 +114,11 @@ impl ImplicitEuler {
 #[derive(Clone, Debug, Default)]
 struct Work {
     predicted: Vec<f64>,
-    inv_mass: Vec<f64>,
-    scale: Vec<f64>,
-    stiffness: Vec<f64>,
-    e: Vec<f64>,
-    rhs: Vec<f64>,
+    /// The rows' right-hand sides as the Newton step takes them (see [`Role`]).
+    rows: Vec<f64>,
+    /// Each row's `(J W Jᵀ)_rr`.
+    mass: Vec<f64>,
+    roles: Vec<Role>,
     mu: Vec<f64>,
     lambda: Vec<f64>,
     force: Vec<f64>,
@@ -208,18 +211,7 @@ fn newton(
 ) -> Result<(), EvalError> {
     let n = q.len();
     let h2 = h * h;
-    resize(
-        n,
-        &mut [
-            &mut w.inv_mass,
-            &mut w.scale,
-            &mut w.stiffness,
-            &mut w.e,
-            &mut w.force,
-            &mut w.momentum,
-            &mut w.dq,
-        ],
-    );
+    resize(n, &mut [&mut w.force, &mut w.momentum, &mut w.dq]);
     let mut previous = f64::INFINITY;
     let mut first = true;
     // The length of the Newton step on trial, while a line search is under way.
@@ -237,15 +229,16 @@ fn newton(
             w.lambda.resize(m, 0.0);
             w.mu.clear();
             w.mu.extend(w.lambda.iter().map(|l| l * h2));
-            for buffer in [&mut w.residual, &mut w.rhs, &mut w.dmu] {
+            for buffer in [&mut w.residual, &mut w.rows, &mut w.dmu, &mut w.mass] {
                 buffer.resize(m, 0.0);
             }
+            w.roles.resize(m, Role::Held);
         }
-        // The rows' residuals: C, or a velocity row's J (q − qₙ) + h ∂C/∂t.
+        // The rows' residuals: C (g for an inequality), or a velocity row's J (q − qₙ) + h ∂C/∂t.
         for i in 0..n {
-            w.e[i] = q[i] - q_start[i];
+            w.force[i] = q[i] - q_start[i];
         }
-        model.jacobian().mul(&w.e, &mut w.residual);
+        model.jacobian().mul(&w.force, &mut w.residual);
         {
             let (c, c_t, velocity) = (
                 model.values(),
@@ -265,9 +258,8 @@ fn newton(
         let inv_mass = model.inv_mass();
         let mut momentum = 0.0_f64;
         for i in 0..n {
-            w.e[i] = q[i] - w.predicted[i];
             w.momentum[i] = if inv_mass[i] > 0.0 {
-                let r = w.e[i] / inv_mass[i] - w.force[i];
+                let r = (q[i] - w.predicted[i]) / inv_mass[i] - w.force[i];
                 momentum = momentum.max((inv_mass[i] * r).abs());
                 r
             } else {
@@ -278,13 +270,11 @@ fn newton(
         // row at one of its bounds has given up its target.
         let mut max_c = 0.0_f64;
         {
-            let (inequality, bounds) = (model.inequality_rows(), model.multiplier_bounds());
+            let bounds = RowBounds::of(model, h2);
             for r in 0..m {
                 let (raw, mu) = (w.residual[r], w.mu[r]);
-                let (lo, hi) = (bounds[r].0 * h2, bounds[r].1 * h2);
-                let off = if inequality[r] && mu <= 0.0 {
-                    (-raw).max(0.0)
-                } else if (mu >= hi && raw < 0.0) || (mu <= lo && raw > 0.0) {
+                let (lo, hi) = bounds.get(r);
+                let off = if (mu >= hi && raw <= 0.0) || (mu <= lo && raw >= 0.0) {
                     0.0
                 } else {
                     raw.abs()
@@ -327,63 +317,134 @@ fn newton(
             });
         }
         w.iterations += 1;
+        // Which rows hold their target in this iteration, and which keep a fixed multiplier
+        // (an inequality apart, a motor at its limit): the primal-dual active set, a
+        // semismooth Newton method for the complementarity. Each row's trial multiplier
+        // μ − m_eff r tells: below its lower bound the row is left at it, above its upper bound
+        // at that, in between the row is held.
+        let changed = choose_roles(model, w, h2);
+        // A fixed row's multiplier takes its value now, and the momentum residual with it: the
+        // step then leaves it be (its column of Jᵀ is out of the matrix).
+        if w.roles.iter().any(|r| matches!(r, Role::Fixed(_))) {
+            for r in 0..m {
+                if let Role::Fixed(target) = w.roles[r] {
+                    w.mu[r] = target;
+                    w.lambda[r] = target / h2;
+                }
+            }
+            model.jacobian().mul_transpose(&w.mu, &mut w.force);
+            let inv_mass = model.inv_mass();
+            for i in 0..n {
+                if inv_mass[i] > 0.0 {
+                    w.momentum[i] = (q[i] - w.predicted[i]) / inv_mass[i] - w.force[i];
+                }
+            }
+        }
         // Chord iterations: the factor is kept, across steps too, while it keeps the residual
-        // falling fast; a step that falls by less than a quarter asks for a fresh one.
-        let refactor = w.refactor || (!first && residual > 0.25 * previous);
+        // falling fast; a step that falls by less than a quarter, or a new active set, asks for
+        // a fresh one.
+        let refactor = w.refactor || changed || (!first && residual > 0.25 * previous);
         previous = residual;
         first = false;
-        let outcome = model.newton_step(
+        for r in 0..m {
+            w.rows[r] = match w.roles[r] {
+                Role::Held => w.residual[r],
+                Role::Fixed(target) => w.mu[r] - target,
+            };
+        }
+        let factored = model.newton_step(
             refactor,
             h2,
             &w.lambda,
+            &w.roles,
             &w.momentum,
-            &w.residual,
+            &w.rows,
             &mut w.dq,
             &mut w.dmu,
         )?;
-        if let Some(factored) = outcome {
-            w.refactor = false;
-            w.factorizations += usize::from(factored);
-            w.base_q.clear();
-            w.base_q.extend_from_slice(q);
-            w.base_mu.clone_from(&w.mu);
-            for (qi, dq) in q.iter_mut().zip(&w.dq) {
-                *qi += dq;
-            }
-            for ((mu, dmu), l) in w.mu.iter_mut().zip(&w.dmu).zip(w.lambda.iter_mut()) {
-                *mu += dmu;
-                *l = *mu / h2;
-            }
-            // The first step of each time step projects the prediction onto the constraints,
-            // which a merit that starts at M (q − q̃) = 0 would always refuse: it is taken whole.
-            trial = (w.iterations > 1).then_some(1.0);
-            continue;
+        w.refactor = false;
+        w.factorizations += usize::from(factored);
+        w.base_q.clear();
+        w.base_q.extend_from_slice(q);
+        w.base_mu.clone_from(&w.mu);
+        for (qi, dq) in q.iter_mut().zip(&w.dq) {
+            *qi += dq;
         }
-        // Bounded rows: the Schur complement with the diagonal bound, whose multiplier problem
-        // the model keeps complementary. Ã = M + h² D, W̃ = Ã⁻¹ = W / (1 + h² D W), s = W̃ M;
-        // (J W̃ Jᵀ) μ = −r + J (s ∘ e), Δq = W̃ Jᵀ μ − s ∘ e.
-        w.stiffness.fill(0.0);
-        model.stiffness(&w.lambda, &mut w.stiffness)?;
-        let inv_mass = model.inv_mass();
-        for i in 0..n {
-            let s = 1.0 / (1.0 + h2 * w.stiffness[i] * inv_mass[i]);
-            w.scale[i] = s;
-            w.inv_mass[i] = inv_mass[i] * s;
-            w.force[i] = s * w.e[i];
+        for ((mu, dmu), l) in w.mu.iter_mut().zip(&w.dmu).zip(w.lambda.iter_mut()) {
+            *mu += dmu;
+            *l = *mu / h2;
         }
-        model.jacobian().mul(&w.force, &mut w.rhs);
-        for r in 0..m {
-            w.rhs[r] -= w.residual[r];
-        }
-        model.solve(&w.inv_mass, &w.rhs, h2, &mut w.mu)?;
-        model.jacobian().mul_transpose(&w.mu, &mut w.force);
-        for i in 0..n {
-            q[i] += w.inv_mass[i] * w.force[i] - w.scale[i] * w.e[i];
-        }
-        for (l, mu) in w.lambda.iter_mut().zip(&w.mu) {
-            *l = mu / h2;
-        }
+        // The first step of each time step projects the prediction onto the constraints,
+        // which a merit that starts at M (q − q̃) = 0 would always refuse: it is taken whole.
+        trial = (w.iterations > 1).then_some(1.0);
     }
     model.record(&w.lambda);
     Ok(())
+}
+
+/// Each row's bounds on `μ = h² λ`: its own (a motor's limit), and `μ ≥ 0` for an inequality.
+struct RowBounds<'a> {
+    bounds: &'a [(f64, f64)],
+    inequality: &'a [bool],
+    h2: f64,
+}
+
+impl<'a> RowBounds<'a> {
+    fn of(model: &'a dyn ConstrainedModel, h2: f64) -> Self {
+        RowBounds {
+            bounds: model.multiplier_bounds(),
+            inequality: model.inequality_rows(),
+            h2,
+        }
+    }
+
+    fn get(&self, r: usize) -> (f64, f64) {
+        let (lo, hi) = self.bounds[r];
+        let lo = if self.inequality[r] { lo.max(0.0) } else { lo };
+        (lo * self.h2, hi * self.h2)
+    }
+}
+
+/// Sets each row's role for the next Newton step (see [`Role`]); returns whether any changed.
+fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> bool {
+    let m = w.roles.len();
+    // Effective mass of each row, 1 / (J W Jᵀ)_rr: it turns a gap into a multiplier.
+    w.mass.fill(0.0);
+    let (j, inv_mass) = (model.jacobian(), model.inv_mass());
+    for block in j.blocks() {
+        let values = &j.values()[block.offset..block.offset + block.nrows * block.ncols];
+        for r in 0..block.nrows {
+            let row = &values[r * block.ncols..(r + 1) * block.ncols];
+            w.mass[block.row + r] += row
+                .iter()
+                .zip(&inv_mass[block.col..block.col + block.ncols])
+                .map(|(x, wi)| x * x * wi)
+                .sum::<f64>();
+        }
+    }
+    let bounds = RowBounds::of(model, h2);
+    let mut changed = false;
+    for r in 0..m {
+        let (lo, hi) = bounds.get(r);
+        let role = if lo == f64::NEG_INFINITY && hi == f64::INFINITY {
+            Role::Held
+        } else {
+            let effective = if w.mass[r] > 0.0 {
+                1.0 / w.mass[r]
+            } else {
+                0.0
+            };
+            let trial = w.mu[r] - effective * w.residual[r];
+            if trial <= lo {
+                Role::Fixed(lo)
+            } else if trial >= hi {
+                Role::Fixed(hi)
+            } else {
+                Role::Held
+            }
+        };
+        changed |= role != w.roles[r];
+        w.roles[r] = role;
+    }
+    changed
 }

@@ -8,8 +8,8 @@
 //! **Implicit** steppers ([`ImplicitEuler`]) solve for the end-of-step positions with the
 //! constraints holding there, which stiff systems (long chains, cloth) need: no explicit scheme
 //! survives a chain's fastest mode, however exactly λ is solved. They see the model through the
-//! narrower [`ConstrainedModel`]: its forces, its constraints and their Jacobian at a state, their
-//! geometric stiffness, and solves with `J W̃ Jᵀ` for a modified `W̃`.
+//! narrower [`ConstrainedModel`]: assemble its forces, its constraints and their Jacobian at a
+//! state; factor and solve its Newton (KKT) system.
 
 mod euler;
 mod implicit_euler;
@@ -26,7 +26,6 @@ pub use symplectic_euler::SymplecticEuler;
 use std::fmt::Debug;
 
 use crate::derivative::EvalError;
-use crate::solve::SolveInfo;
 use crate::sparse::BlockSparse;
 
 /// The second-order system `q̈ = a(t, q, q̇)` an integrator advances.
@@ -45,6 +44,16 @@ pub trait Dynamics {
     fn constrained(&mut self) -> Option<&mut dyn ConstrainedModel> {
         None
     }
+}
+
+/// How a constraint row takes part in one Newton step of an implicit stepper.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Role {
+    /// The row holds its target (`C = 0`, a motor's speed): an equality in the step.
+    Held,
+    /// The row's multiplier `μ = h² λ` is set to this value (0 for an inequality apart, `h²`
+    /// times a motor's limit when saturated); its target is given up.
+    Fixed(f64),
 }
 
 /// What a position-level implicit stepper needs of a constrained model (DESIGN.md §1): assemble
@@ -89,41 +98,25 @@ pub trait ConstrainedModel {
     /// Each row's own bounds on λ (a motor's torque limit), `(−∞, ∞)` for most.
     fn multiplier_bounds(&self) -> &[(f64, f64)];
 
-    /// Adds a positive diagonal bound `D` of the geometric stiffness `K = Σ λ_r ∇²C_r` at the
-    /// last assembled state into `out`: `D_ii = Σ_j |K_ij|`, so that `D ± K` is positive
-    /// semi-definite whatever the signs of λ (compression makes `K` indefinite).
-    fn stiffness(&mut self, lambda: &[f64], out: &mut [f64]) -> Result<(), EvalError>;
-
-    /// Solves `(J W̃ Jᵀ) μ = b` with the diagonal `W̃` given, keeping inequality rows
-    /// complementary (`μ ≥ 0 ⊥ (J W̃ Jᵀ μ − b) ≥ 0`) and bounded rows within their bounds scaled by
-    /// `scale` (`μ = scale · λ`). `mu` holds a warm start on entry.
-    fn solve(
-        &mut self,
-        inv_mass: &[f64],
-        b: &[f64],
-        scale: f64,
-        mu: &mut [f64],
-    ) -> Result<SolveInfo, EvalError>;
-
     /// One Newton step on the whole KKT system `[M + h² K̃, Jᵀ; J, 0]` at the last assembled
-    /// state, for the residuals `momentum = M (q − q̃) − Jᵀμ` (per coordinate) and `residual`
-    /// (per row): writes `Δq` and `Δμ` (`μ = h² λ`). With `refactor`, the matrix is assembled
+    /// state, for the residuals `momentum = M (q − q̃) − Jᵀμ` (per coordinate) and `rows` (per
+    /// row: a held row's `r`, or `μ − target` for a row whose multiplier is fixed, see
+    /// [`Role`]): writes `Δq` and `Δμ` (`μ = h² λ`). With `refactor`, the matrix is assembled
     /// with the geometric stiffness `K̃` of multipliers `lambda` (kept positive) and factored;
-    /// without, the last factor is reused (a chord iteration) if it fits the model's structure.
-    /// Returns whether it factored, or `None`, writing nothing, when the model cannot take this
-    /// path (its rows have bounds or are inequalities, which need
-    /// [`ConstrainedModel::solve`]'s complementarity).
+    /// without, the last factor is reused (a chord iteration) if it fits the model's structure
+    /// and roles. Returns whether it factored.
     #[allow(clippy::too_many_arguments)]
     fn newton_step(
         &mut self,
         refactor: bool,
         h2: f64,
         lambda: &[f64],
+        roles: &[Role],
         momentum: &[f64],
-        residual: &[f64],
+        rows: &[f64],
         dq: &mut [f64],
         dmu: &mut [f64],
-    ) -> Result<Option<bool>, EvalError>;
+    ) -> Result<bool, EvalError>;
 
     /// The multipliers of the step just taken, in the units of the explicit path's λ (the force
     /// is `Jᵀλ`), for the model to report.

@@ -28,6 +28,7 @@ use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
 use faer::{Conj, MatMut, Par, Side};
 
 use super::{SolveError, lower_triangle};
+use crate::integrate::Role;
 use crate::sparse::{Block, BlockSparse};
 
 /// Pivots below this (on the scaled matrix) are taken for redundancy.
@@ -199,6 +200,9 @@ pub(crate) struct KktMatrix<'a> {
     pub(crate) inv_mass: &'a [f64],
     /// `h²`.
     pub(crate) h2: f64,
+    /// How each row takes part: a row with a fixed multiplier has the row `−Δν = ·` in place
+    /// of its constraint (the pattern stays; its entries of `J` are zero).
+    pub(crate) roles: &'a [Role],
 }
 
 impl Kkt {
@@ -281,9 +285,22 @@ impl Kkt {
                 "the geometric stiffness".into(),
             ));
         }
-        for (v, &s) in j.values().iter().zip(&p.j_slots) {
-            if s != usize::MAX {
-                self.values[s] += v;
+        for block in j.blocks() {
+            for r in 0..block.nrows {
+                if system.roles[block.row + r] != Role::Held {
+                    continue;
+                }
+                let at = block.offset + r * block.ncols..block.offset + (r + 1) * block.ncols;
+                for (v, &s) in j.values()[at.clone()].iter().zip(&p.j_slots[at]) {
+                    if s != usize::MAX {
+                        self.values[s] += v;
+                    }
+                }
+            }
+        }
+        for (r, role) in system.roles.iter().enumerate() {
+            if *role != Role::Held {
+                self.values[p.diagonal[n + r]] = -1.0;
             }
         }
         // Symmetric scaling to a unit diagonal on the coordinates.
@@ -328,8 +345,8 @@ impl Kkt {
     }
 
     /// Solves the factored system for the Newton correction of the residuals
-    /// `F₁ = M (q − q̃) − Jᵀμ` (per coordinate of `q`) and `F₂ = r` (per row): writes `Δq` (zero
-    /// where nothing moves) and `Δμ`.
+    /// `F₁ = M (q − q̃) − Jᵀμ` (per coordinate of `q`) and `F₂` (per row: a held row's `r`, a
+    /// fixed row's `μ − target`): writes `Δq` (zero where nothing moves) and `Δμ`.
     pub(crate) fn solve(
         &mut self,
         momentum: &[f64],

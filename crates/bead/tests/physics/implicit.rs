@@ -3,7 +3,7 @@
 //! first-order convergence, and the features it meets (rigid bodies, motors and their limits,
 //! moving targets, contact).
 
-use bead::constraint::{HalfPlane, Motor, Nail};
+use bead::constraint::{HalfPlane, Motor, Nail, NonPenetration};
 use bead::force::{Gravity, Torque};
 use bead::integrate::{ImplicitEuler, Rk4};
 use bead::models::{G, chain, pendulum};
@@ -298,4 +298,47 @@ fn a_dropped_ball_rests_on_the_floor_with_its_weight() {
     let lambda = d.constraint(floor).unwrap().lambda[0];
     assert!((lambda - 2.0 * G).abs() < 1e-8, "λ = {lambda}");
     assert!(sys.velocity(ball)[1].abs() < 1e-9);
+}
+
+/// Two balls dropped one above the other onto a floor: both land (the upper one on the lower),
+/// nothing sinks, and at rest the floor carries both weights and the contact between them the
+/// upper one's, each λ ≥ 0.
+#[test]
+fn a_stack_of_two_balls_settles_with_each_contact_carrying_the_weight_above() {
+    let mut sys = System::new(2).unwrap();
+    let radius = 0.05;
+    let (m_low, m_up) = (1.0, 0.5);
+    let low = sys
+        .add_particle(Particle::new(&[0.0, 0.2]).mass(m_low).radius(radius))
+        .unwrap();
+    let up = sys
+        .add_particle(Particle::new(&[0.0, 0.45]).mass(m_up).radius(radius))
+        .unwrap();
+    sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
+    let floor = sys
+        .add_constraint(HalfPlane::new(
+            low,
+            Motion::fixed(&[0.0, 0.0]),
+            &[0.0, 1.0],
+            radius,
+        ))
+        .unwrap();
+    let between = sys
+        .add_constraint(NonPenetration::new(up, low, 2.0 * radius))
+        .unwrap();
+    sys.set_integrator(implicit(1e-12));
+    for _ in 0..800 {
+        sys.step(1e-3).unwrap();
+        let (y_low, y_up) = (sys.position(low)[1], sys.position(up)[1]);
+        assert!(y_low >= radius - 1e-10, "lower ball sank to {y_low}");
+        assert!(y_up - y_low >= 2.0 * radius - 1e-10, "balls overlap");
+    }
+    let d = sys.diagnostics().unwrap();
+    let on_floor = d.constraint(floor).unwrap().lambda[0];
+    let on_lower = d.constraint(between).unwrap().lambda[0];
+    assert!(
+        (on_floor - (m_low + m_up) * G).abs() < 1e-8,
+        "floor λ = {on_floor}"
+    );
+    assert!((on_lower - m_up * G).abs() < 1e-8, "contact λ = {on_lower}");
 }
