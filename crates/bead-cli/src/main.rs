@@ -4,6 +4,7 @@
 //! forces could be found — the message names the time, the step and the constraint); 2 bad input
 //! or usage. Errors print as one `error: ...` message with its causes, never a backtrace.
 
+mod bench;
 mod output;
 mod plot;
 mod render;
@@ -64,6 +65,31 @@ enum Command {
         #[arg(long, default_value = "800x500", value_parser = parse_size)]
         size: (u32, u32),
     },
+    /// Measure the engine on the chain-swing scene: N particles of 1 kg on rigid rods, 1 m in
+    /// all, swinging at 1 rad/s (the scene `scripts/compare` builds in pymunk and MuJoCo).
+    Bench {
+        /// The benchmark scene (only `chain` so far).
+        #[arg(value_parser = ["chain"])]
+        scene: String,
+        /// Chain lengths, comma-separated.
+        #[arg(long, default_value = "100,300,1000", value_parser = bench::parse_sizes)]
+        n: std::vec::Vec<usize>,
+        /// Steps per run.
+        #[arg(long, default_value_t = 2000)]
+        steps: usize,
+        /// Time step, s.
+        #[arg(long, default_value_t = 1e-3)]
+        dt: f64,
+        /// Integrator.
+        #[arg(long, default_value = "implicit-euler")]
+        integrator: String,
+        /// Solver (for the explicit integrators' multiplier solve).
+        #[arg(long, default_value = "sparse")]
+        solver: String,
+        /// Print CSV (engine,n,s_per_step,link_error,status) rather than a table.
+        #[arg(long)]
+        csv: bool,
+    },
     /// Render an animation of a scene's run as a GIF.
     Render {
         /// The scene file.
@@ -94,7 +120,7 @@ struct Overrides {
     /// Duration, s.
     #[arg(long)]
     duration: Option<f64>,
-    /// euler | symplectic-euler | midpoint | rk4 | implicit-euler.
+    /// euler | symplectic-euler | midpoint | rk4 | implicit-euler | bdf2.
     #[arg(long)]
     integrator: Option<String>,
     /// Implicit integrators: Newton's tolerance on |C| and the momentum residual.
@@ -240,6 +266,37 @@ fn execute(command: Command) -> Result<(), Failure> {
                 size,
             };
             plot::plot(&request).map_err(Failure::Input)
+        }
+        Command::Bench {
+            scene: _,
+            n,
+            steps,
+            dt,
+            integrator,
+            solver,
+            csv,
+        } => {
+            if bead::integrate::by_name(&integrator).is_none() {
+                return Err(Failure::Input(anyhow::anyhow!(
+                    "unknown integrator '{integrator}' (one of: {})",
+                    bead::integrate::INTEGRATOR_NAMES.join(", ")
+                )));
+            }
+            if bead::solve::by_name(&solver).is_none() {
+                return Err(Failure::Input(anyhow::anyhow!(
+                    "unknown solver '{solver}' (one of: {})",
+                    bead::solve::SOLVER_NAMES.join(", ")
+                )));
+            }
+            let request = bench::BenchRequest {
+                sizes: n,
+                steps,
+                dt,
+                integrator,
+                solver,
+                csv,
+            };
+            bench::bench(&request).map_err(Failure::Run)
         }
         Command::Render {
             scene,

@@ -187,6 +187,16 @@ fn broken_scenes_fail_with_located_messages() {
             "integrator = \"rk5\"",
             "unknown integrator 'rk5'",
         ),
+        (
+            "integrator = \"rk4\"",
+            "integrator = \"rk4\"\nnewton_tolerance = 1e-9",
+            "simulation.newton_tolerance: integrator 'rk4' is explicit",
+        ),
+        (
+            "integrator = \"rk4\"",
+            "integrator = \"implicit-euler\"\nnewton_iterations = 0",
+            "simulation.newton_iterations: must be at least 1",
+        ),
     ];
     let dir = tempfile::tempdir().unwrap();
     for (from, to, expected) in cases {
@@ -570,4 +580,62 @@ fn corner_example_through_the_command_line() {
         .output()
         .unwrap();
     assert!(output.status.success());
+}
+
+/// The implicit integrators from a scene file and from the command line: the chain holds its
+/// rods to Newton's tolerance, and the summary records the integrator.
+#[test]
+fn implicit_integrators_run_scenes_with_exact_rods() {
+    for integrator in ["implicit-euler", "bdf2"] {
+        let out = tempfile::tempdir().unwrap();
+        bead()
+            .args([
+                "run",
+                "--quiet",
+                "--duration",
+                "0.2",
+                "--integrator",
+                integrator,
+            ])
+            .args(["--newton-tolerance", "1e-11", "--out"])
+            .arg(out.path())
+            .arg(scene("hanging_chain.toml"))
+            .assert()
+            .success();
+        let summary: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(out.path().join("summary.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(summary["integrator"], integrator);
+        assert!(summary["max_abs_C"].as_f64().unwrap() <= 1e-11, "{summary}");
+    }
+}
+
+/// `bead bench chain --csv` prints the comparison script's columns, one row per size, and bad
+/// names are input errors (exit 2).
+#[test]
+fn bench_prints_the_comparison_columns() {
+    let output = bead()
+        .args(["bench", "chain", "--n", "10,20", "--steps", "20", "--csv"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "engine,n,s_per_step,link_error,status");
+    assert_eq!(lines.len(), 3, "{stdout}");
+    for (line, n) in lines[1..].iter().zip(["10", "20"]) {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields[0], "bead implicit-euler");
+        assert_eq!(fields[1], n);
+        assert!(fields[2].parse::<f64>().unwrap() > 0.0);
+        assert!(fields[3].parse::<f64>().unwrap() <= 1e-10, "{line}");
+        assert_eq!(fields[4], "ok");
+    }
+    let output = bead()
+        .args(["bench", "chain", "--integrator", "rk5"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unknown integrator 'rk5'"));
 }

@@ -94,11 +94,15 @@ impl RunSettings {
     /// The integrator these settings name, with Newton's settings for an implicit one; `None`
     /// for a name that is not an integrator (checked when the settings were read).
     pub fn make_integrator(&self) -> Option<Box<dyn bead::integrate::Integrator>> {
-        if self.integrator == "implicit-euler" {
-            return Some(Box::new(bead::integrate::ImplicitEuler::new(
-                self.newton_tolerance,
-                self.newton_iterations,
-            )));
+        let (tolerance, iterations) = (self.newton_tolerance, self.newton_iterations);
+        match self.integrator.as_str() {
+            "implicit-euler" => {
+                return Some(Box::new(bead::integrate::ImplicitEuler::new(
+                    tolerance, iterations,
+                )));
+            }
+            "bdf2" => return Some(Box::new(bead::integrate::Bdf2::new(tolerance, iterations))),
+            _ => {}
         }
         bead::integrate::by_name(&self.integrator)
     }
@@ -324,7 +328,9 @@ fn run_settings(sim: &Simulation) -> Result<RunSettings> {
                     field,
                     format!("integrator '{integrator}' is explicit and uses no Newton iteration"),
                 )
-                .hint("Newton's settings apply to integrator = \"implicit-euler\""));
+                .hint(
+                    "Newton's settings apply to the implicit integrators, implicit-euler and bdf2",
+                ));
             }
         }
     }

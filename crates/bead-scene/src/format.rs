@@ -64,7 +64,8 @@ pub struct Simulation {
     pub dt: f64,
     /// Length of the run, in seconds.
     pub duration: f64,
-    /// `euler`, `symplectic-euler`, `midpoint`, `rk4` (default) or `implicit-euler`.
+    /// `euler`, `symplectic-euler`, `midpoint`, `rk4` (default), or the implicit `implicit-euler`
+    /// and `bdf2`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub integrator: Option<String>,
     /// `cg` (default with the explicit integrators), `sparse` (default with the implicit ones),
@@ -75,7 +76,7 @@ pub struct Simulation {
     /// method stops (default 1e-10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newton_tolerance: Option<f64>,
-    /// Implicit integrators: Newton iterations allowed per step (default 50).
+    /// Implicit integrators: Newton iterations allowed per step (default 200).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newton_iterations: Option<usize>,
     /// Relative residual of the λ solve (default 1e-10).

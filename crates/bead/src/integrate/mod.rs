@@ -5,18 +5,21 @@
 //! evaluation behind [`Dynamics`]. They only see that function, so the same constraint machinery
 //! serves every scheme.
 //!
-//! **Implicit** steppers ([`ImplicitEuler`]) solve for the end-of-step positions with the
+//! **Implicit** steppers ([`ImplicitEuler`], [`Bdf2`]) solve for the end-of-step positions with the
 //! constraints holding there, which stiff systems (long chains, cloth) need: no explicit scheme
 //! survives a chain's fastest mode, however exactly λ is solved. They see the model through the
 //! narrower [`ConstrainedModel`]: assemble its forces, its constraints and their Jacobian at a
 //! state; factor and solve its Newton (KKT) system.
 
+mod bdf2;
 mod euler;
 mod implicit_euler;
 mod midpoint;
+mod position_level;
 mod rk4;
 mod symplectic_euler;
 
+pub use bdf2::Bdf2;
 pub use euler::Euler;
 pub use implicit_euler::ImplicitEuler;
 pub use midpoint::Midpoint;
@@ -178,7 +181,8 @@ pub trait Integrator: Debug + Send {
 }
 
 /// The integrator called `name` in scene files and on the command line
-/// (`euler`, `symplectic-euler`, `midpoint`, `rk4`, `implicit-euler`), with default settings.
+/// (`euler`, `symplectic-euler`, `midpoint`, `rk4`, `implicit-euler`, `bdf2`), with default
+/// settings.
 pub fn by_name(name: &str) -> Option<Box<dyn Integrator>> {
     Some(match name {
         "euler" => Box::new(Euler::default()),
@@ -186,17 +190,19 @@ pub fn by_name(name: &str) -> Option<Box<dyn Integrator>> {
         "midpoint" => Box::new(Midpoint::default()),
         "rk4" => Box::new(Rk4::default()),
         "implicit-euler" => Box::new(ImplicitEuler::default()),
+        "bdf2" => Box::new(Bdf2::default()),
         _ => return None,
     })
 }
 
 /// The names [`by_name`] accepts.
-pub const INTEGRATOR_NAMES: [&str; 5] = [
+pub const INTEGRATOR_NAMES: [&str; 6] = [
     "euler",
     "symplectic-euler",
     "midpoint",
     "rk4",
     "implicit-euler",
+    "bdf2",
 ];
 
 /// `out = x + h y`.

@@ -5,7 +5,7 @@
 
 use bead::constraint::{HalfPlane, Motor, Nail, NonPenetration};
 use bead::force::{Gravity, Torque};
-use bead::integrate::{ImplicitEuler, Rk4};
+use bead::integrate::{Bdf2, ImplicitEuler, Integrator, Rk4};
 use bead::models::{G, chain, pendulum};
 use bead::{Motion, Particle, Point, RigidBody, Shape, System};
 
@@ -21,12 +21,23 @@ fn swing(
     duration: f64,
     exact: bool,
 ) -> (System, bead::ParticleId, bead::ConstraintId) {
-    let (mut sys, bob, rod) = pendulum(1.0, angle, 1.0).unwrap();
-    if exact {
-        sys.set_integrator(Rk4::default());
+    let integrator: Box<dyn Integrator> = if exact {
+        Box::new(Rk4::default())
     } else {
-        sys.set_integrator(implicit(1e-13));
-    }
+        Box::new(implicit(1e-13))
+    };
+    swing_with(integrator, angle, h, duration)
+}
+
+/// The pendulum of [`swing`] stepped by `integrator`.
+fn swing_with(
+    integrator: Box<dyn Integrator>,
+    angle: f64,
+    h: f64,
+    duration: f64,
+) -> (System, bead::ParticleId, bead::ConstraintId) {
+    let (mut sys, bob, rod) = pendulum(1.0, angle, 1.0).unwrap();
+    sys.set_integrator_boxed(integrator);
     let steps = (duration / h).round() as usize;
     for k in 1..=steps {
         sys.step_to(k as f64 * h).unwrap();
@@ -336,9 +347,86 @@ fn a_stack_of_two_balls_settles_with_each_contact_carrying_the_weight_above() {
     let d = sys.diagnostics().unwrap();
     let on_floor = d.constraint(floor).unwrap().lambda[0];
     let on_lower = d.constraint(between).unwrap().lambda[0];
+    // λ is as exact as Newton's tolerance in positions allows: M · 1e-12 m / h² ≈ 1.5e-6 N.
     assert!(
-        (on_floor - (m_low + m_up) * G).abs() < 1e-8,
+        (on_floor - (m_low + m_up) * G).abs() < 1e-5,
         "floor λ = {on_floor}"
     );
-    assert!((on_lower - m_up * G).abs() < 1e-8, "contact λ = {on_lower}");
+    assert!((on_lower - m_up * G).abs() < 1e-5, "contact λ = {on_lower}");
+}
+
+/// BDF2 is second order: on the pendulum, halving h quarters the position error at t = 0.5 s.
+#[test]
+fn bdf2_converges_at_second_order_on_the_pendulum() {
+    let angle = 30f64.to_radians();
+    let reference = swing(angle, 1e-4, 0.5, true);
+    let (rx, ry) = (
+        reference.0.position(reference.1)[0],
+        reference.0.position(reference.1)[1],
+    );
+    let error = |h: f64| {
+        let (sys, bob, _) = swing_with(Box::new(Bdf2::new(1e-13, 50)), angle, h, 0.5);
+        let p = sys.position(bob);
+        ((p[0] - rx).powi(2) + (p[1] - ry).powi(2)).sqrt()
+    };
+    let (e1, e2, e3) = (error(4e-3), error(2e-3), error(1e-3));
+    for (coarse, fine) in [(e1, e2), (e2, e3)] {
+        let ratio = coarse / fine;
+        assert!(
+            (3.4..4.6).contains(&ratio),
+            "errors {e1:.3e} {e2:.3e} {e3:.3e}: ratio {ratio}"
+        );
+    }
+}
+
+/// Both implicit schemes lose energy on a pendulum (they are stable because they damp); BDF2
+/// loses far less: over 5 s at h = 1e-3 implicit Euler loses percents, BDF2 a small fraction
+/// of that. Neither ever has more than it started with. (BDF2's energy is not monotone step by
+/// step: the quantity it never increases is a two-step norm, and E wobbles within 1e-8 J of it.)
+#[test]
+fn bdf2_damps_far_less_than_implicit_euler() {
+    let angle = 30f64.to_radians();
+    let loss = |integrator: Box<dyn Integrator>| {
+        let (mut sys, _, _) = swing_with(integrator, angle, 1e-3, 0.0);
+        let energy = |sys: &mut System| {
+            let d = sys.diagnostics().unwrap();
+            d.kinetic_energy + d.potential_energy
+        };
+        let e0 = energy(&mut sys);
+        let mut previous = e0;
+        for k in 1..=5000 {
+            sys.step_to(k as f64 * 1e-3).unwrap();
+            let e = energy(&mut sys);
+            assert!(
+                e <= e0 + 1e-9,
+                "energy above its start at step {k}: {e0} → {e}"
+            );
+            previous = e;
+        }
+        (e0 - previous) / (e0 - (-G))
+    };
+    let euler = loss(Box::new(implicit(1e-12)));
+    let bdf2 = loss(Box::new(Bdf2::new(1e-12, 50)));
+    assert!(
+        euler > 0.01,
+        "implicit Euler lost {euler} of the swing's energy"
+    );
+    assert!(
+        bdf2 < euler / 1000.0,
+        "BDF2 lost {bdf2}, implicit Euler {euler}"
+    );
+    println!("energy lost over 5 s: implicit Euler {euler:.3e}, BDF2 {bdf2:.3e}");
+}
+
+/// BDF2 keeps the stiff chain's stability: 1,000 links released horizontally, rods exact.
+#[test]
+fn bdf2_is_stable_on_a_thousand_link_chain() {
+    let n = 1000;
+    let mut c = chain(n, 1.0 / n as f64, 1.0 / n as f64, 0.0).unwrap();
+    c.system.set_integrator(Bdf2::default());
+    for step in 0..100 {
+        c.system.step(1e-3).unwrap();
+        let (max_c, _) = c.system.constraint_error().unwrap();
+        assert!(max_c <= 1e-8, "step {step}: max |C| = {max_c}");
+    }
 }

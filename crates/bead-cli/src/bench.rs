@@ -1,0 +1,143 @@
+//! `bead bench`: the performance table of docs/performance.md, measured on the machine it runs
+//! on.
+//!
+//! The chain-swing scene: N particles of 1 kg on rigid rods, 1 m in all, hanging from an anchor
+//! and given a rigid swing of 1 rad/s about it; dt = 1e-3 s. The same scene is built in pymunk and
+//! MuJoCo by `scripts/compare/chain_swing.py`, which prints the same CSV columns, so the engines
+//! can be compared in one run (`scripts/compare/run`).
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use bead::System;
+use bead::models::chain;
+
+/// What to measure.
+pub struct BenchRequest {
+    /// Chain lengths (links).
+    pub sizes: Vec<usize>,
+    /// Steps per run.
+    pub steps: usize,
+    /// Step, s.
+    pub dt: f64,
+    /// Integrator name.
+    pub integrator: String,
+    /// Solver name (used by the explicit integrators).
+    pub solver: String,
+    /// CSV rather than a table.
+    pub csv: bool,
+}
+
+/// One run's figures.
+struct Row {
+    n: usize,
+    seconds_per_step: f64,
+    link_error: f64,
+    evaluations_per_step: f64,
+    status: String,
+}
+
+/// The chain-swing scene with `n` links.
+fn chain_swing(n: usize) -> Result<System> {
+    let mut c = chain(n, 1.0 / n as f64, 1.0, -std::f64::consts::FRAC_PI_2)?;
+    // A rigid rotation at ω = 1 rad/s about the anchor: v = ω × r.
+    let omega = 1.0;
+    for &p in &c.particles[1..] {
+        let x = c.system.position(p).to_vec();
+        c.system.set_velocity(p, &[-omega * x[1], omega * x[0]])?;
+    }
+    Ok(c.system)
+}
+
+fn measure(request: &BenchRequest, n: usize) -> Result<Row> {
+    let mut sys = chain_swing(n)?;
+    let integrator = bead::integrate::by_name(&request.integrator)
+        .with_context(|| format!("unknown integrator '{}'", request.integrator))?;
+    sys.set_integrator_boxed(integrator);
+    let solver = bead::solve::by_name(&request.solver)
+        .with_context(|| format!("unknown solver '{}'", request.solver))?;
+    sys.set_solver_boxed(solver);
+    let (mut stepping, mut link_error, mut evaluations) = (Duration::ZERO, 0.0_f64, 0usize);
+    let mut status = "ok".to_string();
+    let mut done = 0;
+    for step in 1..=request.steps {
+        let start = Instant::now();
+        let outcome = sys.step(request.dt);
+        stepping += start.elapsed();
+        match outcome {
+            Ok(stats) => evaluations += stats.evaluations,
+            Err(e) => {
+                status = format!("diverged at step {step}: {}", e.cause);
+                break;
+            }
+        }
+        done = step;
+        // Measured outside the timed step: the largest rod error of the run.
+        let (max_c, _) = sys.constraint_error()?;
+        link_error = link_error.max(max_c);
+        if max_c > 1.0 {
+            status = format!("diverged at step {step}");
+            break;
+        }
+    }
+    let per = |x: f64| if done > 0 { x / done as f64 } else { f64::NAN };
+    Ok(Row {
+        n,
+        seconds_per_step: per(stepping.as_secs_f64()),
+        link_error,
+        evaluations_per_step: per(evaluations as f64),
+        status,
+    })
+}
+
+/// Runs the chain-swing scene at each size and prints the table (or CSV).
+pub fn bench(request: &BenchRequest) -> Result<()> {
+    if request.sizes.is_empty() {
+        bail!("no chain sizes given");
+    }
+    if !(request.dt > 0.0 && request.dt.is_finite()) {
+        bail!("--dt must be positive, got {}", request.dt);
+    }
+    let engine = format!("bead {}", request.integrator);
+    if request.csv {
+        println!("engine,n,s_per_step,link_error,status");
+    } else {
+        println!(
+            "{:<22} {:>7} {:>12} {:>11} {:>11}  status",
+            "engine", "n", "s/step", "link error", "evals/step"
+        );
+    }
+    for &n in &request.sizes {
+        let row = measure(request, n)?;
+        if request.csv {
+            println!(
+                "{engine},{},{:.3e},{:.3e},{}",
+                row.n, row.seconds_per_step, row.link_error, row.status
+            );
+        } else {
+            println!(
+                "{:<22} {:>7} {:>12.3e} {:>11.2e} {:>11.2}  {}",
+                engine,
+                row.n,
+                row.seconds_per_step,
+                row.link_error,
+                row.evaluations_per_step,
+                row.status
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Parses `100,300,1000`.
+pub fn parse_sizes(s: &str) -> std::result::Result<Vec<usize>, String> {
+    s.split(',')
+        .map(|v| {
+            v.trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| format!("'{v}' in '{s}' is not a positive whole number of links"))
+        })
+        .collect()
+}

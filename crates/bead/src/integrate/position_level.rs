@@ -1,0 +1,390 @@
+//! The Newton solve shared by the position-level implicit steppers ([`super::ImplicitEuler`],
+//! [`super::Bdf2`]).
+//!
+//! Both reduce a step to one problem: given a base `q_b`, a velocity scale `ĥ` (so that
+//! `q̇ₙ₊₁ = (q − q_b)/ĥ`) and a prediction `q̃` (where the applied forces alone would take the
+//! state), find `q` and `λ` with
+//!
+//! ```text
+//! M (q − q̃) − ĥ² J(q)ᵀ λ = 0,   C(q, tₙ₊₁) = 0
+//! ```
+//!
+//! (a velocity row holds `J (q − q_b) + ĥ ∂C/∂t = 0`; inequality and bounded rows are kept
+//! complementary). Implicit Euler has `q_b = qₙ`, `ĥ = h`; BDF2 `q_b = (4qₙ − qₙ₋₁)/3`,
+//! `ĥ = 2h/3`.
+//!
+//! Newton's method on this system, with `μ = ĥ² λ`, solves the KKT system (seed 004 eq. 6)
+//!
+//! ```text
+//! [ M + ĥ² K̃   Jᵀ ] [  Δq ]     [ M (q − q̃) − Jᵀμ ]
+//! [ J         0  ] [ −Δμ ] = − [ r                ]
+//! ```
+//!
+//! with `K̃ = −K` the geometric stiffness of the constraints (`K = Σ λ ∇²C`), each constraint's
+//! part kept where it is positive (a rod in tension) and bounded by a positive diagonal where not
+//! (a rod in compression), factored by a sparse LDLᵀ whose analysis is reused while the structure
+//! holds. Chord iterations reuse a factor, across steps too, while the residual falls fast; a
+//! backtracking line search keeps far starts from wandering. Inequalities and bounded rows (a
+//! motor's limit) enter by a primal-dual active set: each iteration holds the rows whose trial
+//! multiplier lies within their bounds and fixes the others at the bound they cross (a
+//! semismooth Newton method for the complementarity). It stops when `|C|∞` (complementarity
+//! aware) and the momentum residual `|W (M (q − q̃) − Jᵀμ)|∞` are both within the tolerance.
+
+use super::{ConstrainedModel, Role, resize};
+use crate::derivative::EvalError;
+
+/// The momentum residual allowed relative to the constraints' correction `W Jᵀμ`.
+const RELATIVE_MOMENTUM: f64 = 1e-8;
+
+/// The Newton solve's buffers and what it carries from step to step.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Work {
+    /// `q̃`, written by the stepper before [`Work::solve`].
+    pub(super) predicted: Vec<f64>,
+    /// `W Jᵀλ` of the last step, and the state it ended at.
+    constraint_acceleration: Vec<f64>,
+    last_end_q: Vec<f64>,
+    last_end_v: Vec<f64>,
+    /// The rows' right-hand sides as the Newton step takes them (see [`Role`]).
+    rows: Vec<f64>,
+    /// Each row's `(J W Jᵀ)_rr`.
+    mass: Vec<f64>,
+    roles: Vec<Role>,
+    mu: Vec<f64>,
+    lambda: Vec<f64>,
+    force: Vec<f64>,
+    residual: Vec<f64>,
+    momentum: Vec<f64>,
+    dq: Vec<f64>,
+    dmu: Vec<f64>,
+    /// Where the Newton step on trial started.
+    base_q: Vec<f64>,
+    base_mu: Vec<f64>,
+    /// Newton iterations of the last step.
+    pub(super) iterations: usize,
+    /// Numeric factorizations of the KKT matrix so far.
+    pub(super) factorizations: usize,
+    /// The next iteration must factor afresh (the last step ended on a slow iteration).
+    refactor: bool,
+}
+
+impl Work {
+    /// Solves the step from `q_start` (with velocity `v_start`) to time `t_end`, for the base
+    /// `q_base`, velocity scale `hv` and the prediction in [`Work::predicted`]: writes `q_out`
+    /// and `v_out = (q_out − q_base)/hv`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn solve(
+        &mut self,
+        model: &mut dyn ConstrainedModel,
+        t_end: f64,
+        hv: f64,
+        q_start: &[f64],
+        v_start: &[f64],
+        q_base: &[f64],
+        q_out: &mut [f64],
+        v_out: &mut [f64],
+        tolerance: f64,
+        max_iterations: usize,
+    ) -> Result<(), EvalError> {
+        let n = q_out.len();
+        self.iterations = 0;
+        // Newton starts from the prediction moved on by the last step's constraint
+        // acceleration when this step continues it (its end state is this one's start): the
+        // constraint forces change little from step to step, and q̃ alone ignores them.
+        let continues = self.last_end_q.as_slice() == q_start
+            && self.last_end_v.as_slice() == v_start
+            && self.constraint_acceleration.len() == n;
+        for i in 0..n {
+            q_out[i] = self.predicted[i]
+                + if continues {
+                    hv * hv * self.constraint_acceleration[i]
+                } else {
+                    0.0
+                };
+        }
+        newton(
+            model,
+            self,
+            t_end,
+            hv,
+            q_base,
+            q_out,
+            v_out,
+            tolerance,
+            max_iterations,
+        )?;
+        for i in 0..n {
+            v_out[i] = (q_out[i] - q_base[i]) / hv;
+        }
+        // W Jᵀλ of this step, (q − q̃)/ĥ², for the next start.
+        self.constraint_acceleration.resize(n, 0.0);
+        for i in 0..n {
+            self.constraint_acceleration[i] = (q_out[i] - self.predicted[i]) / (hv * hv);
+        }
+        self.last_end_q.clear();
+        self.last_end_q.extend_from_slice(q_out);
+        self.last_end_v.clear();
+        self.last_end_v.extend_from_slice(v_out);
+        Ok(())
+    }
+}
+
+/// Solves `M (q − q̃) − ĥ² J(q)ᵀ λ = 0`, `C(q, t) = 0` from the `q` given, in place.
+#[allow(clippy::too_many_arguments)]
+fn newton(
+    model: &mut dyn ConstrainedModel,
+    w: &mut Work,
+    t: f64,
+    h: f64,
+    q_base: &[f64],
+    q: &mut [f64],
+    v: &mut [f64],
+    tolerance: f64,
+    max_iterations: usize,
+) -> Result<(), EvalError> {
+    let n = q.len();
+    let h2 = h * h;
+    resize(n, &mut [&mut w.force, &mut w.momentum, &mut w.dq]);
+    let mut previous = f64::INFINITY;
+    let mut first = true;
+    // The length of the Newton step on trial, while a line search is under way.
+    let mut trial: Option<f64> = None;
+    loop {
+        for i in 0..n {
+            v[i] = (q[i] - q_base[i]) / h;
+        }
+        model.assemble(t, q, v)?;
+        let m = model.values().len();
+        if first {
+            // λ of the last step is the first guess of this one's.
+            w.lambda.clear();
+            w.lambda.extend_from_slice(model.last_multipliers());
+            w.lambda.resize(m, 0.0);
+            w.mu.clear();
+            w.mu.extend(w.lambda.iter().map(|l| l * h2));
+            for buffer in [&mut w.residual, &mut w.rows, &mut w.dmu, &mut w.mass] {
+                buffer.resize(m, 0.0);
+            }
+            w.roles.resize(m, Role::Held);
+        }
+        // The rows' residuals: C (g for an inequality), or a velocity row's J (q − q_b) + ĥ ∂C/∂t.
+        for i in 0..n {
+            w.force[i] = q[i] - q_base[i];
+        }
+        model.jacobian().mul(&w.force, &mut w.residual);
+        {
+            let (c, c_t, velocity) = (
+                model.values(),
+                model.time_derivatives(),
+                model.velocity_rows(),
+            );
+            for r in 0..m {
+                w.residual[r] = if velocity[r] {
+                    w.residual[r] + h * c_t[r]
+                } else {
+                    c[r]
+                };
+            }
+        }
+        // The momentum residual F₁ = M (q − q̃) − Jᵀμ, measured as W F₁ (metres).
+        model.jacobian().mul_transpose(&w.mu, &mut w.force);
+        let inv_mass = model.inv_mass();
+        let (mut momentum, mut correction) = (0.0_f64, 0.0_f64);
+        for i in 0..n {
+            w.momentum[i] = if inv_mass[i] > 0.0 {
+                let r = (q[i] - w.predicted[i]) / inv_mass[i] - w.force[i];
+                momentum = momentum.max((inv_mass[i] * r).abs());
+                correction = correction.max((inv_mass[i] * w.force[i]).abs());
+                r
+            } else {
+                0.0
+            };
+        }
+        // The momentum balance is met to the tolerance, or to a relative 1e-8 of the
+        // constraints' own correction W Jᵀμ when that is larger (a whipping cloth corner moves
+        // centimetres in a step under forces that rounding alone puts 1e-10 m off).
+        let momentum_tolerance = tolerance.max(RELATIVE_MOMENTUM * correction);
+        // How far each row is from holding: an inequality apart (μ = 0) holds while g ≥ 0, and a
+        // row at one of its bounds has given up its target.
+        let mut max_c = 0.0_f64;
+        {
+            let bounds = RowBounds::of(model, h2);
+            for r in 0..m {
+                let (raw, mu) = (w.residual[r], w.mu[r]);
+                let (lo, hi) = bounds.get(r);
+                let off = if (mu >= hi && raw <= 0.0) || (mu <= lo && raw >= 0.0) {
+                    0.0
+                } else {
+                    raw.abs()
+                };
+                max_c = max_c.max(off);
+            }
+        }
+        if !(max_c.is_finite() && momentum.is_finite()) {
+            return Err(EvalError::NonFinite("the implicit step's residual".into()));
+        }
+        if max_c <= tolerance && momentum <= momentum_tolerance {
+            break;
+        }
+        let residual = max_c.max(momentum);
+        // A safeguard against divergence: a Newton step that more than doubles the residual is
+        // halved, from the same start (a few times at most). A stricter line search (demanding
+        // a decrease) stalls the modified Newton iteration where compression leaves its matrix
+        // an overestimate, as on a whipping cloth, whose steps may raise one residual while
+        // lowering the other.
+        if let Some(alpha) = trial.take()
+            && residual > 2.0 * previous
+            && alpha > 1.0 / 16.0
+        {
+            let alpha = alpha / 2.0;
+            for i in 0..n {
+                q[i] = w.base_q[i] + alpha * w.dq[i];
+            }
+            for r in 0..m {
+                w.mu[r] = w.base_mu[r] + alpha * w.dmu[r];
+                w.lambda[r] = w.mu[r] / h2;
+            }
+            // The factor did not serve: the next step gets a fresh one.
+            w.refactor = true;
+            trial = Some(alpha);
+            continue;
+        }
+        if w.iterations >= max_iterations {
+            return Err(EvalError::NoConvergence {
+                iterations: w.iterations,
+                max_abs_c: max_c,
+                momentum_residual: momentum,
+            });
+        }
+        w.iterations += 1;
+        // Which rows hold their target in this iteration, and which keep a fixed multiplier
+        // (an inequality apart, a motor at its limit): the primal-dual active set, a
+        // semismooth Newton method for the complementarity. Each row's trial multiplier
+        // μ − m_eff r tells: below its lower bound the row is left at it, above its upper bound
+        // at that, in between the row is held.
+        let changed = choose_roles(model, w, h2);
+        // A fixed row's multiplier takes its value now, and the momentum residual with it: the
+        // step then leaves it be (its column of Jᵀ is out of the matrix).
+        if w.roles.iter().any(|r| matches!(r, Role::Fixed(_))) {
+            for r in 0..m {
+                if let Role::Fixed(target) = w.roles[r] {
+                    w.mu[r] = target;
+                    w.lambda[r] = target / h2;
+                }
+            }
+            model.jacobian().mul_transpose(&w.mu, &mut w.force);
+            let inv_mass = model.inv_mass();
+            for i in 0..n {
+                if inv_mass[i] > 0.0 {
+                    w.momentum[i] = (q[i] - w.predicted[i]) / inv_mass[i] - w.force[i];
+                }
+            }
+        }
+        // Chord iterations: the factor is kept, across steps too, while it keeps the residual
+        // falling fast; a step that falls by less than a quarter, or a new active set, asks for
+        // a fresh one.
+        let refactor = w.refactor || changed || (!first && residual > 0.25 * previous);
+        previous = residual;
+        first = false;
+        for r in 0..m {
+            w.rows[r] = match w.roles[r] {
+                Role::Held => w.residual[r],
+                Role::Fixed(target) => w.mu[r] - target,
+            };
+        }
+        let factored = model.newton_step(
+            refactor,
+            h2,
+            &w.lambda,
+            &w.roles,
+            &w.momentum,
+            &w.rows,
+            &mut w.dq,
+            &mut w.dmu,
+        )?;
+        w.refactor = false;
+        w.factorizations += usize::from(factored);
+        w.base_q.clear();
+        w.base_q.extend_from_slice(q);
+        w.base_mu.clone_from(&w.mu);
+        for (qi, dq) in q.iter_mut().zip(&w.dq) {
+            *qi += dq;
+        }
+        for ((mu, dmu), l) in w.mu.iter_mut().zip(&w.dmu).zip(w.lambda.iter_mut()) {
+            *mu += dmu;
+            *l = *mu / h2;
+        }
+        // The first step of each time step projects the prediction onto the constraints,
+        // which a merit that starts at M (q − q̃) = 0 would always refuse: it is taken whole.
+        trial = (w.iterations > 1).then_some(1.0);
+    }
+    model.record(&w.lambda);
+    Ok(())
+}
+
+/// Each row's bounds on `μ = h² λ`: its own (a motor's limit), and `μ ≥ 0` for an inequality.
+struct RowBounds<'a> {
+    bounds: &'a [(f64, f64)],
+    inequality: &'a [bool],
+    h2: f64,
+}
+
+impl<'a> RowBounds<'a> {
+    fn of(model: &'a dyn ConstrainedModel, h2: f64) -> Self {
+        RowBounds {
+            bounds: model.multiplier_bounds(),
+            inequality: model.inequality_rows(),
+            h2,
+        }
+    }
+
+    fn get(&self, r: usize) -> (f64, f64) {
+        let (lo, hi) = self.bounds[r];
+        let lo = if self.inequality[r] { lo.max(0.0) } else { lo };
+        (lo * self.h2, hi * self.h2)
+    }
+}
+
+/// Sets each row's role for the next Newton step (see [`Role`]); returns whether any changed.
+fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> bool {
+    let m = w.roles.len();
+    // Effective mass of each row, 1 / (J W Jᵀ)_rr: it turns a gap into a multiplier.
+    w.mass.fill(0.0);
+    let (j, inv_mass) = (model.jacobian(), model.inv_mass());
+    for block in j.blocks() {
+        let values = &j.values()[block.offset..block.offset + block.nrows * block.ncols];
+        for r in 0..block.nrows {
+            let row = &values[r * block.ncols..(r + 1) * block.ncols];
+            w.mass[block.row + r] += row
+                .iter()
+                .zip(&inv_mass[block.col..block.col + block.ncols])
+                .map(|(x, wi)| x * x * wi)
+                .sum::<f64>();
+        }
+    }
+    let bounds = RowBounds::of(model, h2);
+    let mut changed = false;
+    for r in 0..m {
+        let (lo, hi) = bounds.get(r);
+        let role = if lo == f64::NEG_INFINITY && hi == f64::INFINITY {
+            Role::Held
+        } else {
+            let effective = if w.mass[r] > 0.0 {
+                1.0 / w.mass[r]
+            } else {
+                0.0
+            };
+            let trial = w.mu[r] - effective * w.residual[r];
+            if trial <= lo {
+                Role::Fixed(lo)
+            } else if trial >= hi {
+                Role::Fixed(hi)
+            } else {
+                Role::Held
+            }
+        };
+        changed |= role != w.roles[r];
+        w.roles[r] = role;
+    }
+    changed
+}
