@@ -1,20 +1,31 @@
-//! `bead bench`: the performance table of docs/performance.md, measured on the machine it runs
+//! `bead bench`: the performance tables of docs/performance.md, measured on the machine it runs
 //! on.
 //!
-//! The chain-swing scene: N particles of 1 kg on rigid rods, 1 m in all, hanging from an anchor
-//! and given a rigid swing of 1 rad/s about it; dt = 1e-3 s. The same scene is built in pymunk and
-//! MuJoCo by `scripts/compare/chain_swing.py`, which prints the same CSV columns, so the engines
-//! can be compared in one run (`scripts/compare/run`).
+//! - `chain`: the chain-swing scene. N particles of 1 kg on rigid rods, 1 m in all, hanging from
+//!   an anchor and given a rigid swing of 1 rad/s about it. The same scene is built in pymunk and
+//!   MuJoCo by `scripts/compare/chain_swing.py`, which prints the same CSV columns, so the
+//!   engines can be compared in one run (`scripts/compare/run`).
+//! - `cloth`: an N × N cloth, 1 m wide and 1 kg, hanging from a rail along its top edge and
+//!   released flat ([`bead::models::cloth`]).
 
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use bead::System;
-use bead::models::chain;
+
+/// The benchmark scenes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchScene {
+    /// The chain-swing scene: N links.
+    Chain,
+    /// The hanging cloth: N × N particles.
+    Cloth,
+}
 
 /// What to measure.
 pub struct BenchRequest {
-    /// Chain lengths (links).
+    /// The scene.
+    pub scene: BenchScene,
+    /// Sizes: links of the chain, particles along the cloth's side.
     pub sizes: Vec<usize>,
     /// Steps per run.
     pub steps: usize,
@@ -37,20 +48,11 @@ struct Row {
     status: String,
 }
 
-/// The chain-swing scene with `n` links.
-fn chain_swing(n: usize) -> Result<System> {
-    let mut c = chain(n, 1.0 / n as f64, 1.0, -std::f64::consts::FRAC_PI_2)?;
-    // A rigid rotation at ω = 1 rad/s about the anchor: v = ω × r.
-    let omega = 1.0;
-    for &p in &c.particles[1..] {
-        let x = c.system.position(p).to_vec();
-        c.system.set_velocity(p, &[-omega * x[1], omega * x[0]])?;
-    }
-    Ok(c.system)
-}
-
 fn measure(request: &BenchRequest, n: usize) -> Result<Row> {
-    let mut sys = chain_swing(n)?;
+    let mut sys = match request.scene {
+        BenchScene::Chain => bead::models::chain_swing(n, 1.0)?.system,
+        BenchScene::Cloth => bead::models::cloth(n, 1.0, 1.0)?.0,
+    };
     let integrator = bead::integrate::by_name(&request.integrator)
         .with_context(|| format!("unknown integrator '{}'", request.integrator))?;
     sys.set_integrator_boxed(integrator);
@@ -97,6 +99,9 @@ pub fn bench(request: &BenchRequest) -> Result<()> {
     }
     if !(request.dt > 0.0 && request.dt.is_finite()) {
         bail!("--dt must be positive, got {}", request.dt);
+    }
+    if request.scene == BenchScene::Cloth && request.sizes.contains(&1) {
+        bail!("a cloth needs at least 2 × 2 particles");
     }
     let engine = format!("bead {}", request.integrator);
     if request.csv {

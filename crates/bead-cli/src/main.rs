@@ -65,13 +65,14 @@ enum Command {
         #[arg(long, default_value = "800x500", value_parser = parse_size)]
         size: (u32, u32),
     },
-    /// Measure the engine on the chain-swing scene: N particles of 1 kg on rigid rods, 1 m in
-    /// all, swinging at 1 rad/s (the scene `scripts/compare` builds in pymunk and MuJoCo).
+    /// Measure the engine: `chain` is N particles of 1 kg on rigid rods, 1 m in all, swinging
+    /// at 1 rad/s (the scene `scripts/compare` builds in pymunk and MuJoCo); `cloth` an N × N
+    /// cloth hanging from a rail.
     Bench {
-        /// The benchmark scene (only `chain` so far).
-        #[arg(value_parser = ["chain"])]
-        scene: String,
-        /// Chain lengths, comma-separated.
+        /// The benchmark scene.
+        #[arg(value_enum)]
+        scene: bench::BenchScene,
+        /// Sizes, comma-separated: links of the chain, particles along the cloth's side.
         #[arg(long, default_value = "100,300,1000", value_parser = bench::parse_sizes)]
         n: std::vec::Vec<usize>,
         /// Steps per run.
@@ -268,7 +269,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             plot::plot(&request).map_err(Failure::Input)
         }
         Command::Bench {
-            scene: _,
+            scene,
             n,
             steps,
             dt,
@@ -289,6 +290,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                 )));
             }
             let request = bench::BenchRequest {
+                scene,
                 sizes: n,
                 steps,
                 dt,

@@ -18,12 +18,13 @@
 
 use std::ops::Range;
 
+use crate::body::BodyKind;
 use crate::constraint::{ConstraintError, ConstraintEval, ConstraintId, ConstraintKind};
 use crate::contact::active_set::{ActiveSet, Effort, Rows, threshold};
 use crate::contact::complementarity::Failure;
 use crate::force::ForceContext;
 use crate::model::Model;
-use crate::point::{OperandKinematics, operand_size, write_operand};
+use crate::point::{Operand, OperandKinematics, Point, operand_size, write_operand};
 use crate::solve::{MultiplierMatrix, SolveError, SolveInfo, SolveParams};
 use crate::sparse::BlockSparse;
 use crate::system::Settings;
@@ -132,6 +133,8 @@ pub(crate) struct OperandSlot {
     pub(crate) ndof: usize,
     pub(crate) pjac_offset: usize,
     pub(crate) block: usize,
+    /// Whether `∂x/∂q_b` is the identity (a particle's point, a body's own coordinates).
+    pub(crate) identity: bool,
 }
 
 impl Layout {
@@ -183,12 +186,21 @@ impl Layout {
                 let k = operand_size(op, model.dim, model.body(body).ndof);
                 let ndof = model.body(body).ndof;
                 let position = bodies.iter().position(|&b| b == body).unwrap_or_default();
+                let identity = k == ndof
+                    && match op {
+                        Operand::Point(Point::Particle(_)) => {
+                            matches!(model.body(body).kind, BodyKind::Particle)
+                        }
+                        Operand::Coordinates(_) => true,
+                        Operand::Point(_) => false,
+                    };
                 layout.operands.push(OperandSlot {
                     body,
                     k,
                     ndof,
                     pjac_offset: layout.pjac_len,
                     block: first_block + position,
+                    identity,
                 });
                 layout.pjac_len += k * ndof;
                 offsets.push(offsets.last().copied().unwrap_or_default() + k);
@@ -701,10 +713,18 @@ impl Evaluator {
                 let block = layout.jacobian.block_values_mut(os.block);
                 for r in 0..nrows {
                     let gr = &gi[r * os.k..(r + 1) * os.k];
-                    for (kk, gk) in gr.iter().enumerate() {
-                        if *gk != 0.0 {
-                            for col in 0..os.ndof {
-                                block[r * os.ndof + col] += gk * p[kk * os.ndof + col];
+                    let row = &mut block[r * os.ndof..(r + 1) * os.ndof];
+                    if os.identity {
+                        // A particle's point or a body's own coordinates: P = I.
+                        for (b, gk) in row.iter_mut().zip(gr) {
+                            *b += gk;
+                        }
+                    } else {
+                        for (kk, gk) in gr.iter().enumerate() {
+                            if *gk != 0.0 {
+                                for (col, b) in row.iter_mut().enumerate() {
+                                    *b += gk * p[kk * os.ndof + col];
+                                }
                             }
                         }
                     }

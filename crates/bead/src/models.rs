@@ -46,6 +46,25 @@ pub fn chain(n: usize, link: f64, mass: f64, angle: f64) -> Result<Chain, ModelE
     })
 }
 
+/// The chain-swing scene of the benchmarks and of `scripts/compare`: `n` particles of 1 kg on
+/// rods, 1 m long in all, hanging from an anchor at the origin and turning rigidly about it at
+/// `omega` rad/s (each particle's velocity is `ω × r`).
+///
+/// ```
+/// let c = bead::models::chain_swing(10, 1.0)?;
+/// let tip = *c.particles.last().unwrap();
+/// assert!((c.system.velocity(tip)[0] - 1.0).abs() < 1e-12); // ω r at r = 1 m
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+pub fn chain_swing(n: usize, omega: f64) -> Result<Chain, ModelError> {
+    let mut c = chain(n, 1.0 / n as f64, 1.0, -std::f64::consts::FRAC_PI_2)?;
+    for &p in &c.particles[1..] {
+        let x = c.system.position(p).to_vec();
+        c.system.set_velocity(p, &[-omega * x[1], omega * x[0]])?;
+    }
+    Ok(c)
+}
+
 /// A simple pendulum: a bob of `mass` kg on a rod of `length` m from an anchor at the origin,
 /// released at rest `angle` radians from the downward vertical. Returns the system, the bob and
 /// the rod.
@@ -119,4 +138,61 @@ pub fn ball_pile(n: usize, r: f64, width: f64) -> Result<(System, Vec<ParticleId
     }
     system.add_contacts(&balls, None)?;
     Ok((system, balls))
+}
+
+/// A square cloth of `n × n` particles (3D, gravity along −z) joined by rods to their right and
+/// lower neighbours, `size` metres wide and `mass` kg in all, its top row held by a rail
+/// (kinematic particles, with no rods between them: a rod between two fixed points holds
+/// nothing). It starts flat and horizontal, hanging from the rail, and swings down under
+/// gravity: the cloth scene of the implicit stepper's benchmarks. Returns the system and the
+/// particles row by row.
+///
+/// ```
+/// let (sys, particles) = bead::models::cloth(10, 1.0, 1.0)?;
+/// assert_eq!(particles.len(), 100);
+/// assert_eq!(sys.constraint_rows(), 2 * 9 * 10 - 9);
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+pub fn cloth(n: usize, size: f64, mass: f64) -> Result<(System, Vec<ParticleId>), ModelError> {
+    if n < 2 {
+        return Err(ModelError::Setting(format!(
+            "a cloth needs at least 2 × 2 particles, got {n}"
+        )));
+    }
+    let mut system = System::new(3)?;
+    system.add_force(Gravity::new(&[0.0, 0.0, -G]))?;
+    let spacing = size / (n - 1) as f64;
+    let m = mass / (n * n) as f64;
+    let mut particles = Vec::with_capacity(n * n);
+    for row in 0..n {
+        for col in 0..n {
+            let x = [col as f64 * spacing, row as f64 * spacing, 0.0];
+            let particle = if row == 0 {
+                Particle::anchor(&x)
+            } else {
+                Particle::new(&x).mass(m)
+            };
+            particles.push(system.add_particle(particle)?);
+        }
+    }
+    for row in 0..n {
+        for col in 0..n {
+            let here = particles[row * n + col];
+            if col + 1 < n && row > 0 {
+                system.add_constraint(Distance::new(
+                    here,
+                    particles[row * n + col + 1],
+                    spacing,
+                ))?;
+            }
+            if row + 1 < n {
+                system.add_constraint(Distance::new(
+                    here,
+                    particles[(row + 1) * n + col],
+                    spacing,
+                ))?;
+            }
+        }
+    }
+    Ok((system, particles))
 }

@@ -35,11 +35,9 @@ use crate::sparse::{Block, BlockSparse};
 const PIVOT_EPSILON: f64 = 1e-11;
 /// The regularization `−δ I` of the constraint block (on the scaled matrix): with it the matrix
 /// is quasi-definite and factors in the fill-reducing order (a zero block would give zero pivots
-/// to the λ rows that order puts first). Iterative refinement against the unregularized matrix
-/// removes its effect.
+/// to the λ rows that order puts first). The Newton iteration removes its effect: its residuals
+/// are those of the unregularized system.
 const DELTA: f64 = 1e-8;
-/// Steps of iterative refinement at most.
-const REFINEMENTS: usize = 8;
 
 /// Sparse LDLᵀ of the implicit steppers' KKT matrix.
 #[derive(Default)]
@@ -50,8 +48,6 @@ pub(crate) struct Kkt {
     workspace: Option<MemBuffer>,
     scale: Vec<f64>,
     rhs: Vec<f64>,
-    solution: Vec<f64>,
-    residual: Vec<f64>,
     /// Numeric factorizations done (for the statistics).
     pub(crate) factorizations: usize,
     /// Whether `factor` holds the factor of the current pattern.
@@ -372,52 +368,26 @@ impl Kkt {
         for r in 0..m {
             self.rhs[n + r] = -residual[r];
         }
-        // Solve, then refine against the matrix without −δ I.
-        self.solution.clear();
-        self.solution.resize(n + m, 0.0);
-        self.residual.clear();
-        self.residual.extend_from_slice(&self.rhs);
-        let target = 1e-14 * (1.0 + self.rhs.iter().fold(0.0_f64, |a, x| a.max(x.abs())));
-        for _ in 0..=REFINEMENTS {
-            ldlt.solve_in_place_with_conj(
-                Conj::No,
-                MatMut::from_column_major_slice_mut(&mut self.residual, n + m, 1),
-                Par::Seq,
-                stack,
-            );
-            for (x, d) in self.solution.iter_mut().zip(&self.residual) {
-                *x += d;
-            }
-            // residual = rhs − K x, with K the stored lower triangle and δ back on the diagonal.
-            self.residual.copy_from_slice(&self.rhs);
-            let (col_ptr, row_idx) = (p.matrix.col_ptr(), p.matrix.row_idx());
-            for c in 0..n + m {
-                for k in col_ptr[c]..col_ptr[c + 1] {
-                    let (r, v) = (row_idx[k], self.values[k]);
-                    self.residual[r] -= v * self.solution[c];
-                    if r != c {
-                        self.residual[c] -= v * self.solution[r];
-                    }
-                }
-            }
-            for r in 0..m {
-                self.residual[n + r] -= DELTA * self.solution[n + r];
-            }
-            let worst = self.residual.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
-            if !(worst > target) {
-                break;
-            }
-        }
+        // One solve: the −δ I it carries leaves an error of relative size δ, which the Newton
+        // iteration around it removes with the rest (refining here would double the cost of
+        // every iteration for nothing the next one does not do anyway).
+        ldlt.solve_in_place_with_conj(
+            Conj::No,
+            MatMut::from_column_major_slice_mut(&mut self.rhs, n + m, 1),
+            Par::Seq,
+            stack,
+        );
+        let solution = &self.rhs;
         for (i, &u) in p.unknown.iter().enumerate() {
             dq[i] = if u == usize::MAX {
                 0.0
             } else {
-                self.solution[u] * self.scale[u]
+                solution[u] * self.scale[u]
             };
         }
         // ν = −μ
         for r in 0..m {
-            dmu[r] = -self.solution[n + r];
+            dmu[r] = -solution[n + r];
         }
         if !dq.iter().chain(dmu.iter()).all(|x| x.is_finite()) {
             return Err(SolveError::NonFinite.into());
