@@ -16,10 +16,10 @@
 //! so Newton's method converges quadratically even where the tension of a long chain makes
 //! `h² K` thousands of times the mass.
 //!
-//! The matrix is scaled symmetrically to a unit diagonal on the coordinates, so that masses of
-//! 1e-4 kg and tensions of 1e4 N meet pivots of comparable size; redundant rows then show as
-//! vanishing λ pivots, which the factorization replaces by huge ones (the row drops out, as in
-//! [`super::SparseLdlt`]).
+//! The matrix is scaled symmetrically, to a unit diagonal on the coordinates and to Schur pivots
+//! of about one on the constraint rows, so that masses of 1e-4 kg and tensions of 1e6 N meet
+//! pivots of comparable size; redundant rows then show as vanishing λ pivots, which the
+//! factorization replaces by huge ones (the row drops out, as in [`super::SparseLdlt`]).
 
 use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
 use faer::linalg::cholesky::ldlt::factor::LdltRegularization;
@@ -37,7 +37,7 @@ const PIVOT_EPSILON: f64 = 1e-11;
 /// is quasi-definite and factors in the fill-reducing order (a zero block would give zero pivots
 /// to the λ rows that order puts first). The Newton iteration removes its effect: its residuals
 /// are those of the unregularized system.
-const DELTA: f64 = 1e-8;
+const DELTA: f64 = 1e-10;
 
 /// Sparse LDLᵀ of the implicit steppers' KKT matrix.
 #[derive(Default)]
@@ -299,11 +299,31 @@ impl Kkt {
                 self.values[p.diagonal[n + r]] = -1.0;
             }
         }
-        // Symmetric scaling to a unit diagonal on the coordinates.
+        // Symmetric scaling: a unit diagonal on the coordinates, and each held row scaled so
+        // that its Schur pivot (J Ã⁻¹ Jᵀ)_rr is about 1. Then δ and the pivot threshold are
+        // relative everywhere: a 1e5-link chain's top rods, under 1e6 N, have pivots 1e5 times
+        // smaller than its free end's.
         self.scale.clear();
-        self.scale.resize(n + m, 1.0);
+        self.scale.resize(n + m, 0.0);
         for u in 0..n {
             self.scale[u] = 1.0 / self.values[p.diagonal[u]].sqrt();
+        }
+        for block in j.blocks() {
+            for r in 0..block.nrows {
+                if system.roles[block.row + r] != Role::Held {
+                    continue;
+                }
+                let at = block.offset + r * block.ncols;
+                for (c, v) in j.values()[at..at + block.ncols].iter().enumerate() {
+                    let u = p.unknown[block.col + c];
+                    if u != usize::MAX {
+                        self.scale[n + block.row + r] += (v * self.scale[u]).powi(2);
+                    }
+                }
+            }
+        }
+        for s in &mut self.scale[n..] {
+            *s = if *s > 0.0 { 1.0 / s.sqrt() } else { 1.0 };
         }
         let (col_ptr, row_idx) = (p.matrix.col_ptr(), p.matrix.row_idx());
         for c in 0..n + m {
@@ -366,7 +386,7 @@ impl Kkt {
             }
         }
         for r in 0..m {
-            self.rhs[n + r] = -residual[r];
+            self.rhs[n + r] = -residual[r] * self.scale[n + r];
         }
         // One solve: the −δ I it carries leaves an error of relative size δ, which the Newton
         // iteration around it removes with the rest (refining here would double the cost of
@@ -387,7 +407,7 @@ impl Kkt {
         }
         // ν = −μ
         for r in 0..m {
-            dmu[r] = -solution[n + r];
+            dmu[r] = -solution[n + r] * self.scale[n + r];
         }
         if !dq.iter().chain(dmu.iter()).all(|x| x.is_finite()) {
             return Err(SolveError::NonFinite.into());

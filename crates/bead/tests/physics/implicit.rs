@@ -307,7 +307,8 @@ fn a_dropped_ball_rests_on_the_floor_with_its_weight() {
     }
     let d = sys.diagnostics().unwrap();
     let lambda = d.constraint(floor).unwrap().lambda[0];
-    assert!((lambda - 2.0 * G).abs() < 1e-8, "λ = {lambda}");
+    // As exact as Newton's tolerance in positions allows: M · 1e-12 m / h² = 2e-6 N.
+    assert!((lambda - 2.0 * G).abs() < 1e-5, "λ = {lambda}");
     assert!(sys.velocity(ball)[1].abs() < 1e-9);
 }
 
