@@ -59,12 +59,13 @@ pub enum Role {
     Fixed(f64),
 }
 
-/// What a position-level implicit stepper needs of a constrained model (DESIGN.md §1): assemble
-/// at a state, then solve.
+/// What a position-level implicit stepper needs of a constrained model: assemble at a state,
+/// then factor and solve its Newton system.
 ///
 /// The constraint rows are equalities `C(q, t) = 0`, velocity rows (motors, whose speed error
-/// `J q̇ + ∂C/∂t` must vanish) and inequalities `g(q, t) ≥ 0`, whose multipliers the model keeps
-/// complementary in [`ConstrainedModel::solve`].
+/// `J q̇ + ∂C/∂t` must vanish) and inequalities `g(q, t) ≥ 0`; the stepper keeps the
+/// inequalities and the bounded rows complementary by the [`Role`] it gives each row in
+/// [`ConstrainedModel::newton_step`].
 pub trait ConstrainedModel {
     /// The diagonal of `W = M⁻¹` (0 for what cannot move).
     fn inv_mass(&self) -> &[f64];
