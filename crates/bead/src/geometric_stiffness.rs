@@ -28,6 +28,7 @@ impl Evaluator {
     ) -> Result<(), EvalError> {
         let layout = &self.layout;
         let (mut hessian, mut body_hessian, mut weighted) = (Vec::new(), Vec::new(), Vec::new());
+        let mut starts = Vec::new();
         for (band, slot) in layout.constraints.iter().enumerate() {
             let weights = &lambda[slot.rows.clone()];
             if weights.iter().all(|w| *w == 0.0) {
@@ -54,7 +55,8 @@ impl Evaluator {
                     source,
                 })?;
             // Body coordinates of the slot's blocks, one after the other.
-            let mut starts = vec![0];
+            starts.clear();
+            starts.push(0);
             for b in slot.blocks.clone() {
                 let ndof = model.body(layout.block_bodies[b]).ndof;
                 starts.push(starts.last().copied().unwrap_or_default() + ndof);

@@ -208,17 +208,6 @@ pub(crate) fn write_operand(
     out: OperandKinematics<'_>,
 ) {
     match op {
-        // A particle's point is its coordinates: the most common operand, written directly.
-        Operand::Point(Point::Particle(_)) if matches!(body.kind, BodyKind::Particle) => {
-            let n = out.x.len();
-            out.x.copy_from_slice(&body.slice(q)[..n]);
-            out.v.copy_from_slice(&body.slice(v)[..n]);
-            out.jacobian.fill(0.0);
-            for i in 0..n {
-                out.jacobian[i * body.ndof + i] = 1.0;
-            }
-            out.velocity_product.fill(0.0);
-        }
         Operand::Point(point) => {
             let k = point_kinematics(point, body, q, v);
             let n = out.x.len();

@@ -18,7 +18,7 @@
 //! BDF2 damps too, but at second order in `h`: on a pendulum it keeps the amplitude hundreds of
 //! times better than implicit Euler at the same step, with the same stability on stiff chains.
 
-use super::position_level::Work;
+use super::position_level::{Work, free_acceleration};
 use super::{Dynamics, Integrator, resize};
 use crate::derivative::EvalError;
 
@@ -47,15 +47,16 @@ pub struct Bdf2 {
     history: History,
 }
 
-/// The previous step: where it started, its free acceleration, and its size and end state.
+/// The previous step (where it started, its free acceleration and its size), and this step's
+/// buffers.
 #[derive(Clone, Debug, Default)]
 struct History {
     q: Vec<f64>,
     v: Vec<f64>,
     free_acceleration: Vec<f64>,
     h: f64,
-    end_q: Vec<f64>,
-    end_v: Vec<f64>,
+    free: Vec<f64>,
+    base: Vec<f64>,
 }
 
 impl Default for Bdf2 {
@@ -110,62 +111,43 @@ impl Integrator for Bdf2 {
     ) -> Result<(), EvalError> {
         let n = q.len();
         let (w, past) = (&mut self.work, &mut self.history);
-        resize(n, &mut [&mut w.predicted]);
-        let mut free = vec![0.0; n];
-        match f.constrained() {
-            Some(model) => model.free_acceleration(t, q, v, &mut free)?,
-            // A plain ODE: its accelerations are the applied forces'.
-            None => f.acceleration(t, q, v, &mut free)?,
-        }
-        let continues = past.end_q.as_slice() == q
-            && past.end_v.as_slice() == v
-            && past.q.len() == n
-            && (past.h - h).abs() <= 1e-9 * h;
-        let (hv, base) = if continues {
-            let base: Vec<f64> = (0..n).map(|i| (4.0 * q[i] - past.q[i]) / 3.0).collect();
+        resize(n, &mut [&mut w.predicted, &mut past.free, &mut past.base]);
+        free_acceleration(f, t, q, v, &mut past.free)?;
+        let continues = w.continues(q, v) && past.q.len() == n && (past.h - h).abs() <= 1e-9 * h;
+        let hv = if continues {
             let hv = 2.0 * h / 3.0;
             for i in 0..n {
+                past.base[i] = (4.0 * q[i] - past.q[i]) / 3.0;
                 let vb = (4.0 * v[i] - past.v[i]) / 3.0;
-                let a = 2.0 * free[i] - past.free_acceleration[i];
-                w.predicted[i] = base[i] + hv * vb + hv * hv * a;
+                let a = 2.0 * past.free[i] - past.free_acceleration[i];
+                w.predicted[i] = past.base[i] + hv * vb + hv * hv * a;
             }
-            (hv, base)
+            hv
         } else {
             for i in 0..n {
-                w.predicted[i] = q[i] + h * v[i] + h * h * free[i];
+                past.base[i] = q[i];
+                w.predicted[i] = q[i] + h * v[i] + h * h * past.free[i];
             }
-            (h, q.to_vec())
+            h
         };
-        match f.constrained() {
-            Some(model) => w.solve(
-                model,
-                t + h,
-                hv,
-                q,
-                v,
-                &base,
-                q_out,
-                v_out,
-                self.tolerance,
-                self.max_iterations,
-            )?,
-            None => {
-                for i in 0..n {
-                    q_out[i] = w.predicted[i];
-                    v_out[i] = (q_out[i] - base[i]) / hv;
-                }
-            }
-        }
+        w.advance(
+            f,
+            t + h,
+            hv,
+            q,
+            v,
+            &past.base,
+            q_out,
+            v_out,
+            self.tolerance,
+            self.max_iterations,
+        )?;
         past.q.clear();
         past.q.extend_from_slice(q);
         past.v.clear();
         past.v.extend_from_slice(v);
-        past.free_acceleration = free;
+        std::mem::swap(&mut past.free_acceleration, &mut past.free);
         past.h = h;
-        past.end_q.clear();
-        past.end_q.extend_from_slice(q_out);
-        past.end_v.clear();
-        past.end_v.extend_from_slice(v_out);
         Ok(())
     }
 }

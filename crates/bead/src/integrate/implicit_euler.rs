@@ -20,7 +20,7 @@
 //! That is what makes it stable on a 10,000-link chain, and why it is not the integrator to
 //! measure a pendulum's period with.
 
-use super::position_level::Work;
+use super::position_level::{Work, free_acceleration};
 use super::{Dynamics, Integrator, resize};
 use crate::derivative::EvalError;
 
@@ -123,22 +123,12 @@ impl Integrator for ImplicitEuler {
         let n = q.len();
         let w = &mut self.work;
         resize(n, &mut [&mut w.predicted]);
-        w.iterations = 0;
-        let Some(model) = f.constrained() else {
-            // A plain ODE: no constraints to hold, the forces are explicit.
-            f.acceleration(t, q, v, &mut w.predicted)?;
-            for i in 0..n {
-                q_out[i] = q[i] + h * v[i] + h * h * w.predicted[i];
-                v_out[i] = (q_out[i] - q[i]) / h;
-            }
-            return Ok(());
-        };
-        model.free_acceleration(t, q, v, &mut w.predicted)?;
+        free_acceleration(f, t, q, v, &mut w.predicted)?;
         for i in 0..n {
             w.predicted[i] = q[i] + h * v[i] + h * h * w.predicted[i];
         }
-        w.solve(
-            model,
+        w.advance(
+            f,
             t + h,
             h,
             q,

@@ -30,7 +30,7 @@
 //! semismooth Newton method for the complementarity). It stops when `|C|∞` (complementarity
 //! aware) and the momentum residual `|W (M (q − q̃) − Jᵀμ)|∞` are both within the tolerance.
 
-use super::{ConstrainedModel, Role, resize};
+use super::{ConstrainedModel, Dynamics, Role, resize};
 use crate::derivative::EvalError;
 
 /// The momentum residual allowed relative to the constraints' correction `W Jᵀμ`.
@@ -39,7 +39,7 @@ const RELATIVE_MOMENTUM: f64 = 1e-8;
 /// The Newton solve's buffers and what it carries from step to step.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Work {
-    /// `q̃`, written by the stepper before [`Work::solve`].
+    /// `q̃`, written by the stepper before [`Work::advance`].
     pub(super) predicted: Vec<f64>,
     /// `W Jᵀλ` of the last step, and the state it ended at.
     constraint_acceleration: Vec<f64>,
@@ -68,14 +68,35 @@ pub(super) struct Work {
     refactor: bool,
 }
 
+/// Writes `W Q`, the acceleration of the applied forces alone: the constrained model's, or a
+/// plain ODE's accelerations.
+pub(super) fn free_acceleration(
+    f: &mut dyn Dynamics,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+    out: &mut [f64],
+) -> Result<(), EvalError> {
+    match f.constrained() {
+        Some(model) => model.free_acceleration(t, q, v, out),
+        None => f.acceleration(t, q, v, out),
+    }
+}
+
 impl Work {
-    /// Solves the step from `q_start` (with velocity `v_start`) to time `t_end`, for the base
-    /// `q_base`, velocity scale `hv` and the prediction in [`Work::predicted`]: writes `q_out`
-    /// and `v_out = (q_out − q_base)/hv`.
+    /// Whether a step from `(q, v)` continues the last one (starts where it ended).
+    pub(super) fn continues(&self, q: &[f64], v: &[f64]) -> bool {
+        self.last_end_q.as_slice() == q && self.last_end_v.as_slice() == v
+    }
+
+    /// Ends the step from `(q_start, v_start)` to time `t_end`, for the base `q_base`, velocity
+    /// scale `hv` and the prediction in [`Work::predicted`]: a constrained model by the Newton
+    /// solve, a plain ODE (nothing to hold) at the prediction. Writes `q_out` and
+    /// `v_out = (q_out − q_base)/hv`.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn solve(
+    pub(super) fn advance(
         &mut self,
-        model: &mut dyn ConstrainedModel,
+        f: &mut dyn Dynamics,
         t_end: f64,
         hv: f64,
         q_start: &[f64],
@@ -88,31 +109,35 @@ impl Work {
     ) -> Result<(), EvalError> {
         let n = q_out.len();
         self.iterations = 0;
-        // Newton starts from the prediction moved on by the last step's constraint
-        // acceleration when this step continues it (its end state is this one's start): the
-        // constraint forces change little from step to step, and q̃ alone ignores them.
-        let continues = self.last_end_q.as_slice() == q_start
-            && self.last_end_v.as_slice() == v_start
-            && self.constraint_acceleration.len() == n;
-        for i in 0..n {
-            q_out[i] = self.predicted[i]
-                + if continues {
-                    hv * hv * self.constraint_acceleration[i]
-                } else {
-                    0.0
-                };
+        match f.constrained() {
+            Some(model) => {
+                // Newton starts from the prediction moved on by the last step's constraint
+                // acceleration when this step continues it: the constraint forces change
+                // little from step to step, and q̃ alone ignores them.
+                let warm =
+                    self.continues(q_start, v_start) && self.constraint_acceleration.len() == n;
+                for i in 0..n {
+                    q_out[i] = self.predicted[i]
+                        + if warm {
+                            hv * hv * self.constraint_acceleration[i]
+                        } else {
+                            0.0
+                        };
+                }
+                newton(
+                    model,
+                    self,
+                    t_end,
+                    hv,
+                    q_base,
+                    q_out,
+                    v_out,
+                    tolerance,
+                    max_iterations,
+                )?;
+            }
+            None => q_out.copy_from_slice(&self.predicted),
         }
-        newton(
-            model,
-            self,
-            t_end,
-            hv,
-            q_base,
-            q_out,
-            v_out,
-            tolerance,
-            max_iterations,
-        )?;
         for i in 0..n {
             v_out[i] = (q_out[i] - q_base[i]) / hv;
         }

@@ -249,14 +249,14 @@ impl Kkt {
         let h2 = system.h2;
         let values = &mut self.values;
         let mut finite = true;
-        let mut newton = Vec::new();
+        let (mut newton, mut cholesky) = (Vec::new(), Vec::new());
         let mut add = |band: usize, k: &[f64]| {
             let size = k.len().isqrt();
             let slots = &p.band_slots[band];
             newton.clear();
             newton.extend(k.iter().map(|x| -h2 * x));
             finite &= newton.iter().all(|x| x.is_finite());
-            if positive_semidefinite(&newton, size) {
+            if positive_semidefinite(&newton, size, &mut cholesky) {
                 for (s, v) in slots.iter().zip(&newton) {
                     if *s != usize::MAX {
                         values[*s] += v;
@@ -417,14 +417,15 @@ impl Kkt {
 }
 
 /// Whether the symmetric `size × size` matrix `a` is positive semi-definite (up to rounding),
-/// by a Cholesky factorization of `a + ε I`.
-fn positive_semidefinite(a: &[f64], size: usize) -> bool {
+/// by a Cholesky factorization of `a + ε I` into the scratch `l`.
+fn positive_semidefinite(a: &[f64], size: usize, l: &mut Vec<f64>) -> bool {
     let trace: f64 = (0..size).map(|i| a[i * size + i].abs()).sum();
     if trace == 0.0 {
         return true;
     }
     let eps = 1e-12 * trace;
-    let mut l = vec![0.0; size * size];
+    l.clear();
+    l.resize(size * size, 0.0);
     for i in 0..size {
         for k in 0..=i {
             let mut sum = a[i * size + k] + if i == k { eps } else { 0.0 };

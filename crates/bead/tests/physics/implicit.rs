@@ -191,10 +191,9 @@ fn a_pinned_rigid_rod_swings_with_the_compound_pendulum_period() {
     );
 }
 
-/// A motor on a nailed wheel reaches its speed in one step (its row holds J q̇ₙ₊₁ + ∂C/∂t = 0),
-/// and against a load torque its λ is the load.
-#[test]
-fn a_motor_holds_its_speed_against_a_load() {
+/// A disc of 0.2 m and 1 kg nailed at its centre, under a load torque of `load` N·m against
+/// the positive sense.
+fn nailed_wheel(load: f64) -> (System, bead::RigidBodyId) {
     let mut sys = System::new(2).unwrap();
     let wheel = sys
         .add_rigid_body(RigidBody::new(&[0.0, 0.0], 0.0).shape(
@@ -202,10 +201,18 @@ fn a_motor_holds_its_speed_against_a_load() {
             1.0 / (std::f64::consts::PI * 0.04),
         ))
         .unwrap();
-    sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
-    sys.add_force(Torque::new(wheel, -0.3)).unwrap();
+    sys.add_force(Torque::new(wheel, -load)).unwrap();
     sys.add_constraint(Nail::new(Point::on_body(wheel, [0.0, 0.0]), &[0.0, 0.0]))
         .unwrap();
+    (sys, wheel)
+}
+
+/// A motor on a nailed wheel reaches its speed in one step (its row holds J q̇ₙ₊₁ + ∂C/∂t = 0),
+/// and against a load torque its λ is the load.
+#[test]
+fn a_motor_holds_its_speed_against_a_load() {
+    let (mut sys, wheel) = nailed_wheel(0.3);
+    sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
     let motor = sys.add_constraint(Motor::to_world(wheel, 3.0)).unwrap();
     sys.set_integrator(implicit(1e-12));
     sys.step(1e-3).unwrap();
@@ -225,17 +232,8 @@ fn a_motor_holds_its_speed_against_a_load() {
 /// at α = (τ_max − T) / I (its limit is a bounded row, kept by the complementarity solve).
 #[test]
 fn a_limited_motor_stalls_at_its_limit() {
-    let mut sys = System::new(2).unwrap();
-    let wheel = sys
-        .add_rigid_body(RigidBody::new(&[0.0, 0.0], 0.0).shape(
-            Shape::Disc { radius: 0.2 },
-            1.0 / (std::f64::consts::PI * 0.04),
-        ))
-        .unwrap();
+    let (mut sys, wheel) = nailed_wheel(1.5);
     let inertia = 0.5 * 1.0 * 0.2 * 0.2;
-    sys.add_force(Torque::new(wheel, -1.5)).unwrap();
-    sys.add_constraint(Nail::new(Point::on_body(wheel, [0.0, 0.0]), &[0.0, 0.0]))
-        .unwrap();
     let motor = sys
         .add_constraint(Motor::to_world(wheel, 2.0).max_torque(1.0))
         .unwrap();
