@@ -23,8 +23,11 @@ use crate::constraint::{ConstraintError, ConstraintEval, ConstraintId, Constrain
 use crate::contact::active_set::{ActiveSet, Effort, Rows, threshold};
 use crate::contact::complementarity::Failure;
 use crate::force::ForceContext;
+use crate::inverse_mass::InverseMass;
 use crate::model::Model;
-use crate::point::{Operand, OperandKinematics, Point, operand_size, write_operand};
+use crate::point::{
+    Operand, OperandKinematics, Point, operand_size, operand_time_rate, write_operand,
+};
 use crate::solve::{MultiplierMatrix, SolveError, SolveInfo, SolveParams};
 use crate::sparse::BlockSparse;
 use crate::system::Settings;
@@ -61,6 +64,18 @@ pub enum EvalError {
     /// The model asks for something the chosen stepper does not do.
     #[error("{0}")]
     Unsupported(String),
+    /// A parametric object's generalized mass `Σ m Jᵀ J` is singular: some motion of its
+    /// coordinates moves none of its points (a curve whose speed vanishes).
+    #[error(
+        "parametric object '{object}': its generalized mass is singular at u = {coordinates:?} \
+         (some change of u moves none of its points); choose coordinates that stay regular there"
+    )]
+    SingularMass {
+        /// The object's name.
+        object: String,
+        /// Its coordinates at the failing evaluation.
+        coordinates: Vec<f64>,
+    },
     /// The implicit stepper's Newton iteration did not reach its tolerance.
     #[error(
         "Newton's method did not converge in {iterations} iterations (max |C| = {max_abs_c:.3e}, \
@@ -103,7 +118,9 @@ pub(crate) struct Layout {
     pub(crate) velocity: Vec<bool>,
     /// Each row's own bounds on λ (a motor's torque limit), `(−∞, ∞)` for most.
     pub(crate) bounds: Vec<(f64, f64)>,
-    pub(crate) inv_mass: Vec<f64>,
+    pub(crate) inv_mass: InverseMass,
+    /// The parametric objects (body slots), in the order of `inv_mass`'s dense blocks.
+    pub(crate) objects: Vec<usize>,
     op_len: usize,
     grad_len: usize,
     pjac_len: usize,
@@ -144,10 +161,15 @@ impl Layout {
             jacobian: BlockSparse::new(ndof),
             ..Default::default()
         };
-        layout.inv_mass = vec![0.0; ndof];
-        for body in model.bodies.iter().flatten() {
-            body.write_inv_mass(body.slice_mut(&mut layout.inv_mass));
-        }
+        layout.inv_mass = InverseMass::of(model, ndof);
+        layout.objects = (0..model.bodies.len())
+            .filter(|&i| {
+                matches!(
+                    model.bodies[i].as_ref().map(|b| &b.kind),
+                    Some(BodyKind::Parametric { .. })
+                )
+            })
+            .collect();
         let mut row = 0;
         for (id, entry) in model.constraints.iter() {
             let mut bodies: Vec<usize> = Vec::new();
@@ -278,6 +300,9 @@ pub(crate) struct Evaluator {
     pub(crate) lambda: Vec<f64>,
     /// Applied force `Q`.
     pub(crate) applied: Vec<f64>,
+    /// Scratch of one parametric object's generalized mass and inertial force.
+    object_mass: Vec<f64>,
+    object_force: Vec<f64>,
     /// Constraint force `Q̂ = Jᵀλ`.
     pub(crate) constraint_force: Vec<f64>,
     tmp: Vec<f64>,
@@ -320,6 +345,8 @@ impl Evaluator {
             rhs: Vec::new(),
             lambda: Vec::new(),
             applied: Vec::new(),
+            object_mass: Vec::new(),
+            object_force: Vec::new(),
             constraint_force: Vec::new(),
             tmp: Vec::new(),
             solver,
@@ -400,6 +427,57 @@ impl Evaluator {
         self.accelerations(a)
     }
 
+    /// Sets each parametric object's block of `W` from its generalized mass at `(t, q)`, and
+    /// with `forces` adds its generalized inertial force `−Σ m_i J_iᵀ a_i` to `Q` (seed 000
+    /// eq. 13: the `J̇ u̇` term, with the time terms of a moving object).
+    pub(crate) fn refresh_objects(
+        &mut self,
+        model: &Model,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        forces: bool,
+    ) -> Result<(), EvalError> {
+        for (k, &i) in self.layout.objects.iter().enumerate() {
+            let body = model.body(i);
+            let BodyKind::Parametric {
+                name, points, dim, ..
+            } = &body.kind
+            else {
+                continue;
+            };
+            let n = body.ndof;
+            self.object_mass.resize(n * n, 0.0);
+            self.object_force.clear();
+            self.object_force.resize(n, 0.0);
+            let scale = crate::body::generalized_mass(
+                points,
+                *dim,
+                body.slice(q),
+                body.slice(v),
+                t,
+                &mut self.object_mass,
+                &mut self.object_force,
+            );
+            if !self.layout.inv_mass.set_block(k, &self.object_mass, scale) {
+                return Err(EvalError::SingularMass {
+                    object: name.clone(),
+                    coordinates: body.slice(q).to_vec(),
+                });
+            }
+            if forces {
+                for (a, f) in body
+                    .slice_mut(&mut self.applied)
+                    .iter_mut()
+                    .zip(&self.object_force)
+                {
+                    *a += f;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Step 1: zero the force accumulator.
     pub(crate) fn clear_forces(&mut self) {
         self.applied.fill(0.0);
@@ -427,6 +505,7 @@ impl Evaluator {
         for force in model.forces.iter().flatten() {
             force.apply(&mut ctx);
         }
+        self.refresh_objects(model, t, q, v, true)?;
         if !crate::vector::all_finite(&self.applied) {
             return Err(EvalError::NonFinite("the applied force Q".into()));
         }
@@ -462,14 +541,7 @@ impl Evaluator {
             };
         }
         // b = d − J W Q
-        for ((t, q), w) in self
-            .tmp
-            .iter_mut()
-            .zip(&self.applied)
-            .zip(&self.layout.inv_mass)
-        {
-            *t = w * q;
-        }
+        self.layout.inv_mass.apply(&self.applied, &mut self.tmp);
         self.layout.jacobian.mul(&self.tmp, &mut self.rhs);
         for i in 0..self.rhs.len() {
             self.rhs[i] = self.target[i] - self.rhs[i];
@@ -624,9 +696,10 @@ impl Evaluator {
 
     /// Step 4: `q̈ = W (Q + Q̂)`.
     fn accelerations(&mut self, a: &mut [f64]) -> Result<(), EvalError> {
-        for (i, ai) in a.iter_mut().enumerate() {
-            *ai = self.layout.inv_mass[i] * (self.applied[i] + self.constraint_force[i]);
+        for ((ai, f), fc) in a.iter_mut().zip(&self.applied).zip(&self.constraint_force) {
+            *ai = f + fc;
         }
+        self.layout.inv_mass.apply_in_place(a);
         if !crate::vector::all_finite(a) {
             return Err(EvalError::NonFinite("the acceleration".into()));
         }
@@ -641,6 +714,7 @@ impl Evaluator {
         q: &[f64],
         v: &[f64],
     ) -> Result<(), EvalError> {
+        self.refresh_objects(model, t, q, v, false)?;
         let Evaluator {
             layout,
             op_x,
@@ -666,6 +740,7 @@ impl Evaluator {
                 write_operand(
                     op,
                     model.body(os.body),
+                    t,
                     q,
                     v,
                     OperandKinematics {
@@ -730,6 +805,23 @@ impl Evaluator {
                     }
                     c_dot[rows.start + r] += crate::vector::dot(gr, &op_v[at..at + os.k]);
                     jdot_qdot[rows.start + r] += crate::vector::dot(gr, &op_vp[at..at + os.k]);
+                }
+                // A point that moves by itself (an object written in t) adds G ∂x/∂t to ∂C/∂t,
+                // which impacts and velocity rows read apart from J q̇.
+                let mut x_t = [0.0; 3];
+                if os.k <= 3
+                    && operand_time_rate(
+                        &entry.operands[i],
+                        model.body(os.body),
+                        t,
+                        q,
+                        &mut x_t[..os.k],
+                    )
+                {
+                    for r in 0..nrows {
+                        let gr = &gi[r * os.k..(r + 1) * os.k];
+                        c_t[rows.start + r] += crate::vector::dot(gr, &x_t[..os.k]);
+                    }
                 }
             }
             let finite = crate::vector::all_finite(&c[rows.clone()])

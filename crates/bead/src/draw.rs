@@ -158,12 +158,12 @@ impl View<'_> {
 
     /// World position of a point, in metres (components past the dimension are 0).
     pub fn position(&self, point: &Point) -> [f64; 3] {
-        point_position(point, self.body(point), self.q)
+        point_position(point, self.body(point), self.t, self.q)
     }
 
     /// World velocity of a point, in metres per second.
     pub fn velocity(&self, point: &Point) -> [f64; 3] {
-        point_velocity(point, self.body(point), self.q, self.v)
+        point_velocity(point, self.body(point), self.t, self.q, self.v)
     }
 
     /// A rigid body's angle, rad (0 for other bodies).
@@ -183,9 +183,11 @@ impl View<'_> {
         }
     }
 
-    /// Every body with finite mass, as (its centre of mass, its mass in kg).
+    /// Every mass point with finite mass, as (the point, its mass in kg): a particle's
+    /// position, a rigid body's centre of mass, each point of a parametric object.
     pub fn masses(&self) -> impl Iterator<Item = (Point, f64)> + '_ {
-        (0..self.body_slots()).filter_map(|i| self.mass_point(i))
+        (0..self.body_slots())
+            .flat_map(move |i| (0..self.mass_points(i)).filter_map(move |k| self.mass_point(i, k)))
     }
 
     /// Number of body slots; [`View::mass_point`] takes indices below it. Lets a force loop over
@@ -194,10 +196,32 @@ impl View<'_> {
         self.bodies.len()
     }
 
-    /// Body slot `i`'s centre of mass and mass (kg), if the slot holds a body of finite mass.
-    pub fn mass_point(&self, i: usize) -> Option<(Point, f64)> {
+    /// Number of mass points of body slot `i`: 1 for a particle or a rigid body, one per point
+    /// for a parametric object, 0 for an empty slot.
+    pub fn mass_points(&self, i: usize) -> usize {
+        match self.bodies.get(i) {
+            Some(Some(b)) => match &b.kind {
+                BodyKind::Parametric { points, .. } => points.len(),
+                _ => 1,
+            },
+            _ => 0,
+        }
+    }
+
+    /// Mass point `k` of body slot `i` and its mass (kg), if it has a finite mass.
+    pub fn mass_point(&self, i: usize, k: usize) -> Option<(Point, f64)> {
         let b = self.bodies.get(i)?.as_ref()?;
-        if !b.mass.is_finite() {
+        if let BodyKind::Parametric { points, .. } = &b.kind {
+            let p = points.get(k)?;
+            return Some((
+                Point::OfObject {
+                    body: BodyId(i),
+                    index: k,
+                },
+                p.mass,
+            ));
+        }
+        if k > 0 || !b.mass.is_finite() {
             return None;
         }
         Some((center(i, b), b.mass))
@@ -211,6 +235,10 @@ impl View<'_> {
             let at = self.position(&center(i, body));
             if let BodyKind::Rigid2d { shape, .. } = &body.kind {
                 self.draw_rigid(i, shape.as_ref(), canvas);
+                continue;
+            }
+            if let BodyKind::Parametric { points, trace, .. } = &body.kind {
+                self.draw_object(i, body, points, *trace, canvas);
                 continue;
             }
             if body.mass.is_finite() {
@@ -257,13 +285,59 @@ impl View<'_> {
     }
 }
 
-/// The point that stands for body `i` (its centre of mass).
+impl View<'_> {
+    /// A parametric object: the path each point of a one-coordinate object follows (its curve,
+    /// over the object's drawing range of `u`), and its points as discs.
+    fn draw_object(
+        &self,
+        i: usize,
+        body: &Body,
+        points: &[crate::body::MassPoint],
+        trace: Option<(f64, f64)>,
+        canvas: &mut dyn Canvas,
+    ) {
+        let u = body.slice(self.q);
+        if u.len() == 1 {
+            let dim = self.dim;
+            let pi = std::f64::consts::PI;
+            let (a, b) = trace.unwrap_or((u[0] - pi, u[0] + pi));
+            for p in points {
+                let mut last: Option<[f64; 3]> = None;
+                for s in 0..=TRACE_SEGMENTS {
+                    let mut x = [0.0; 3];
+                    let us = a + (b - a) * s as f64 / TRACE_SEGMENTS as f64;
+                    p.position(&[us], self.t, &mut x[..dim]);
+                    if let Some(prev) = last {
+                        canvas.line(prev, x, Role::Wire);
+                    }
+                    last = Some(x);
+                }
+            }
+        }
+        for k in 0..points.len() {
+            let at = self.position(&Point::OfObject {
+                body: BodyId(i),
+                index: k,
+            });
+            canvas.disc(at, points[k].radius, Role::Particle);
+        }
+    }
+}
+
+/// Segments of a traced curve.
+const TRACE_SEGMENTS: usize = 96;
+
+/// The point that stands for body `i` (its centre of mass; an object's first point).
 pub(crate) fn center(i: usize, body: &Body) -> Point {
     match body.kind {
         BodyKind::Particle => Point::Particle(ParticleId(BodyId(i))),
         BodyKind::Rigid2d { .. } => Point::OnBody {
             body: BodyId(i),
             local: [0.0, 0.0],
+        },
+        BodyKind::Parametric { .. } => Point::OfObject {
+            body: BodyId(i),
+            index: 0,
         },
     }
 }

@@ -104,11 +104,9 @@ impl Evaluator {
                 }
                 let body = model.body(oi.body);
                 let x = &self.op_x[slot.x_offset + slot.offsets[i]..][..oi.k];
-                if let Some((coordinate, curvature)) =
-                    crate::point::curvature(&entry.operands[i], body, q, x, &weighted)
-                {
-                    body_hessian[(bi + coordinate) * m + bi + coordinate] += curvature;
-                }
+                crate::point::curvature(&entry.operands[i], body, t, q, x, &weighted, |r, s, h| {
+                    body_hessian[(bi + r) * m + bi + s] += h;
+                });
             }
             sink(band, &body_hessian);
         }
@@ -152,6 +150,25 @@ mod tests {
             Point::on_body(b, [0.1, 0.1]),
         ))
         .unwrap();
+        // A parametric object's points are curved in its coordinates wherever x(u) is.
+        let chain = sys
+            .add_parametric(
+                crate::primitives::pendulum_chain(
+                    [0.2, 0.1],
+                    &[0.5, 0.8],
+                    &[1.0, 2.0],
+                    &[0.4, -0.9],
+                )
+                .unwrap(),
+            )
+            .unwrap();
+        let (first, tip) = (
+            sys.parametric_point(chain, "p0").unwrap(),
+            sys.parametric_point(chain, "p1").unwrap(),
+        );
+        sys.add_constraint(Distance::new(p, tip, 1.0)).unwrap();
+        sys.add_constraint(Distance::new(Point::on_body(b, [0.3, 0.0]), first, 0.9))
+            .unwrap();
         sys.ensure_layout();
         let q = sys.q.clone();
         let n = q.len();

@@ -51,10 +51,12 @@ mod error;
 pub mod force;
 mod geometric_stiffness;
 pub mod integrate;
+mod inverse_mass;
 mod model;
 pub mod models;
 mod motion;
 mod point;
+pub mod primitives;
 mod projection;
 mod schedule;
 pub mod solve;
@@ -63,7 +65,10 @@ mod stage;
 mod system;
 mod vector;
 
-pub use body::{BodyId, Particle, ParticleId, RigidBody, RigidBodyId, Shape};
+pub use body::{
+    BodyId, MassPoint, Parametric, ParametricId, Particle, ParticleId, PositionFn, RigidBody,
+    RigidBodyId, Shape,
+};
 pub use constraint::{Constraint, ConstraintError, ConstraintEval, ConstraintId, ConstraintKind};
 pub use contact::{ContactGroupId, InequalityMethod};
 pub use derivative::EvalError;

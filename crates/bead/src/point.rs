@@ -9,10 +9,13 @@
 //! ```
 //!
 //! so a constraint that knows its gradient `G = ∂C/∂x` contributes `J_b = G P` to the Jacobian and
-//! `G a_vp` to `J̇q̇`. For a particle `P = I` and `a_vp = 0`; for a rigid-body anchor (later)
-//! `P = [I | ∂(R r)/∂θ]` and `a_vp = −ω² R r`. Forces applied at a point reach the body as `Pᵀ f`.
+//! `G a_vp` to `J̇q̇`. For a particle `P = I` and `a_vp = 0`; for a rigid-body anchor
+//! `P = [I | ∂(R r)/∂θ]` and `a_vp = −ω² R r`; for a point of a parametric object `P = ∂x/∂u`
+//! and `a_vp` its velocity-product term, from dual numbers ([`crate::Parametric`]), with
+//! `ẋ = P u̇ + ∂x/∂t` when the object moves by itself. Forces applied at a point reach the body
+//! as `Pᵀ f`.
 
-use crate::body::{Body, BodyId, BodyKind, ParticleId};
+use crate::body::{Body, BodyId, BodyKind, ParticleId, PointMotion};
 use crate::vector::{Vec3, to_vec3};
 
 /// A point of the model that constraints and forces can refer to.
@@ -40,6 +43,14 @@ pub enum Point {
         /// Position in the body's frame, m.
         local: [f64; 2],
     },
+    /// A mass point of a parametric object (see
+    /// [`System::parametric_point`](crate::System::parametric_point)).
+    OfObject {
+        /// The object.
+        body: BodyId,
+        /// The point's index in the object's list.
+        index: usize,
+    },
 }
 
 impl Point {
@@ -55,7 +66,7 @@ impl Point {
     pub fn body(&self) -> BodyId {
         match self {
             Point::Particle(p) => p.body(),
-            Point::OnBody { body, .. } => *body,
+            Point::OnBody { body, .. } | Point::OfObject { body, .. } => *body,
         }
     }
 }
@@ -130,16 +141,11 @@ pub(crate) struct PointKinematics {
     pub velocity_product: Vec3,
 }
 
-/// Kinematics of `point` on `body` at `(q, q̇)`.
+/// Kinematics of a particle's or a rigid-body point on `body` at `(q, q̇)`.
 ///
 /// For a rigid-body point with `d = R(θ) r`: `x = p + d`, `ẋ = ṗ + ω × d`,
 /// `P = [[1, 0, −d_y], [0, 1, d_x]]`, `a_vp = −ω² d`.
-pub(crate) fn point_kinematics(
-    point: &Point,
-    body: &Body,
-    q: &[f64],
-    v: &[f64],
-) -> PointKinematics {
+fn point_kinematics(point: &Point, body: &Body, q: &[f64], v: &[f64]) -> PointKinematics {
     let (qb, vb) = (body.slice(q), body.slice(v));
     match (point, &body.kind) {
         (Point::OnBody { local, .. }, BodyKind::Rigid2d { .. }) => {
@@ -171,44 +177,95 @@ pub(crate) fn point_kinematics(
     }
 }
 
-/// `Σ_k g_k ∂²x_k/∂q_b²` of an operand at coordinates `x`, for a weighted gradient `g`: the
-/// curvature the chain rule adds to a constraint's Hessian in body coordinates. Only a point on a
-/// rigid body is curved, along its angle: `∂²x/∂θ² = −R(θ) r = −(x − p)`. Returns the body
-/// coordinate and the value, or `None` when the operand is linear in its body's coordinates.
-pub(crate) fn curvature(
-    op: &Operand,
-    body: &Body,
-    q: &[f64],
-    x: &[f64],
-    g: &[f64],
-) -> Option<(usize, f64)> {
-    match (op, &body.kind) {
-        (Operand::Point(Point::OnBody { .. }), BodyKind::Rigid2d { .. }) => {
-            let p = body.slice(q);
-            Some((2, -(g[0] * (x[0] - p[0]) + g[1] * (x[1] - p[1]))))
-        }
+/// The mass point a parametric point names, if it is one.
+fn object_point<'a>(point: &Point, body: &'a Body) -> Option<&'a crate::body::MassPoint> {
+    match (point, &body.kind) {
+        (Point::OfObject { index, .. }, BodyKind::Parametric { points, .. }) => points.get(*index),
         _ => None,
     }
 }
 
-/// Whether `point` can live on `body` (a body-frame point needs a rigid body).
-pub(crate) fn point_fits(point: &Point, body: &Body) -> bool {
-    matches!(
-        (point, &body.kind),
-        (Point::Particle(_), BodyKind::Particle) | (Point::OnBody { .. }, BodyKind::Rigid2d { .. })
-    )
+/// Writes a parametric point's full motion, with `jacobian` of `dim × ndof` entries.
+fn object_motion(
+    p: &crate::body::MassPoint,
+    body: &Body,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+    out: PointMotion<'_>,
+) {
+    p.motion(body.slice(q), body.slice(v), t, out);
 }
 
-/// Writes an operand's coordinates, velocity, Jacobian block and velocity-product term.
+/// `Σ_k g_k ∂²x_k/∂q_b²` of an operand at coordinates `x`, for a weighted gradient `g`: the
+/// curvature the chain rule adds to a constraint's Hessian in body coordinates, given to
+/// `add(r, s, value)` per entry of the body's block. A point on a rigid body is curved along its
+/// angle only: `∂²x/∂θ² = −R(θ) r = −(x − p)`; a parametric point wherever `x(u)` is; particles
+/// and a body's own coordinates are linear.
+pub(crate) fn curvature(
+    op: &Operand,
+    body: &Body,
+    t: f64,
+    q: &[f64],
+    x: &[f64],
+    g: &[f64],
+    mut add: impl FnMut(usize, usize, f64),
+) {
+    match (op, &body.kind) {
+        (Operand::Point(Point::OnBody { .. }), BodyKind::Rigid2d { .. }) => {
+            let p = body.slice(q);
+            add(2, 2, -(g[0] * (x[0] - p[0]) + g[1] * (x[1] - p[1])));
+        }
+        (Operand::Point(point), BodyKind::Parametric { .. }) => {
+            if let Some(p) = object_point(point, body) {
+                p.add_curvature(body.slice(q), t, g, add);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether `point` can live on `body` (a body-frame point needs a rigid body, an object's point
+/// an object with that many points).
+pub(crate) fn point_fits(point: &Point, body: &Body) -> bool {
+    match (point, &body.kind) {
+        (Point::Particle(_), BodyKind::Particle)
+        | (Point::OnBody { .. }, BodyKind::Rigid2d { .. }) => true,
+        (Point::OfObject { index, .. }, BodyKind::Parametric { points, .. }) => {
+            *index < points.len()
+        }
+        _ => false,
+    }
+}
+
+/// Writes an operand's coordinates, velocity, Jacobian block and velocity-product term at
+/// `(t, q, q̇)`.
 pub(crate) fn write_operand(
     op: &Operand,
     body: &Body,
+    t: f64,
     q: &[f64],
     v: &[f64],
     out: OperandKinematics<'_>,
 ) {
     match op {
         Operand::Point(point) => {
+            if let Some(p) = object_point(point, body) {
+                object_motion(
+                    p,
+                    body,
+                    t,
+                    q,
+                    v,
+                    PointMotion {
+                        x: out.x,
+                        v: out.v,
+                        jacobian: out.jacobian,
+                        velocity_product: out.velocity_product,
+                    },
+                );
+                return;
+            }
             let k = point_kinematics(point, body, q, v);
             let n = out.x.len();
             out.x.copy_from_slice(&k.x[..n]);
@@ -230,24 +287,112 @@ pub(crate) fn write_operand(
     }
 }
 
-/// World position of a point.
-pub(crate) fn point_position(point: &Point, body: &Body, q: &[f64]) -> Vec3 {
+/// `∂x/∂t` of an operand whose body moves it by itself (a parametric object written in `t`);
+/// `None` for every other operand, whose points move only with their body's coordinates.
+pub(crate) fn operand_time_rate(
+    op: &Operand,
+    body: &Body,
+    t: f64,
+    q: &[f64],
+    out: &mut [f64],
+) -> bool {
+    match op {
+        Operand::Point(point) => match object_point(point, body) {
+            Some(p) => {
+                p.time_rate(body.slice(q), t, out);
+                true
+            }
+            None => false,
+        },
+        Operand::Coordinates(_) => false,
+    }
+}
+
+/// World position of a point at `(t, q)`.
+pub(crate) fn point_position(point: &Point, body: &Body, t: f64, q: &[f64]) -> Vec3 {
+    if let Some(p) = object_point(point, body) {
+        let mut x = [0.0; 3];
+        let dim = p_dim(body);
+        p.position(body.slice(q), t, &mut x[..dim]);
+        return x;
+    }
     point_kinematics(point, body, q, q).x
 }
 
-/// World velocity of a point.
-pub(crate) fn point_velocity(point: &Point, body: &Body, q: &[f64], v: &[f64]) -> Vec3 {
+/// The dimension of an object's points (its mass block is `ndof`, its points live in space).
+fn p_dim(body: &Body) -> usize {
+    match &body.kind {
+        BodyKind::Parametric { dim, .. } => *dim,
+        _ => body.ndof.min(3),
+    }
+}
+
+/// Most `dim × ndof` Jacobian entries of a parametric point handled without allocating.
+const INLINE_JACOBIAN: usize = 48;
+
+/// Runs `f` with a parametric point's motion at `(t, q, q̇)`: position, velocity, Jacobian.
+fn with_object_motion<R>(
+    p: &crate::body::MassPoint,
+    body: &Body,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+    f: impl FnOnce(&[f64], &[f64], &[f64]) -> R,
+) -> R {
+    let dim = p_dim(body);
+    let (mut x, mut xd, mut a) = ([0.0; 3], [0.0; 3], [0.0; 3]);
+    let mut inline = [0.0; INLINE_JACOBIAN];
+    let mut heap = Vec::new();
+    let jacobian: &mut [f64] = if dim * body.ndof <= INLINE_JACOBIAN {
+        &mut inline[..dim * body.ndof]
+    } else {
+        heap.resize(dim * body.ndof, 0.0);
+        &mut heap
+    };
+    object_motion(
+        p,
+        body,
+        t,
+        q,
+        v,
+        PointMotion {
+            x: &mut x[..dim],
+            v: &mut xd[..dim],
+            jacobian,
+            velocity_product: &mut a[..dim],
+        },
+    );
+    f(&x[..dim], &xd[..dim], jacobian)
+}
+
+/// World velocity of a point at `(t, q, q̇)`.
+pub(crate) fn point_velocity(point: &Point, body: &Body, t: f64, q: &[f64], v: &[f64]) -> Vec3 {
+    if let Some(p) = object_point(point, body) {
+        return with_object_motion(p, body, t, q, v, |_, xd, _| to_vec3(xd));
+    }
     point_kinematics(point, body, q, v).v
 }
 
 /// Adds a world force `f` acting at a point to the generalized force `Q` (as `Pᵀ f`).
-pub(crate) fn add_point_force(point: &Point, body: &Body, q: &[f64], f: &[f64], big_q: &mut [f64]) {
-    let k = point_kinematics(point, body, q, q);
+pub(crate) fn add_point_force(
+    point: &Point,
+    body: &Body,
+    t: f64,
+    q: &[f64],
+    f: &[f64],
+    big_q: &mut [f64],
+) {
     let n = body.ndof;
     let dim = f.len();
-    for (col, qi) in body.slice_mut(big_q).iter_mut().enumerate() {
-        *qi += (0..dim)
-            .map(|r| k.jacobian[r * n + col] * f[r])
-            .sum::<f64>();
+    let mut add = |jacobian: &[f64]| {
+        for (col, qi) in body.slice_mut(big_q).iter_mut().enumerate() {
+            *qi += (0..dim).map(|r| jacobian[r * n + col] * f[r]).sum::<f64>();
+        }
+    };
+    if let Some(p) = object_point(point, body) {
+        // Velocities do not enter J: any will do.
+        with_object_motion(p, body, t, q, q, |_, _, jacobian| add(jacobian));
+        return;
     }
+    add(&point_kinematics(point, body, q, q).jacobian);
 }

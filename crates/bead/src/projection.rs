@@ -154,9 +154,7 @@ impl Evaluator {
         self.layout
             .jacobian
             .mul_transpose(&work.mu, &mut work.correction);
-        for (c, w) in work.correction.iter_mut().zip(&self.layout.inv_mass) {
-            *c *= w;
-        }
+        self.layout.inv_mass.apply_in_place(&mut work.correction);
         Ok(())
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::derivative::{EvalError, Evaluator, Mode};
 use crate::integrate::{ConstrainedModel, Dynamics, Role};
+use crate::inverse_mass::InverseMass;
 use crate::model::Model;
 use crate::solve::SolveInfo;
 use crate::solve::kkt::KktMatrix;
@@ -88,7 +89,7 @@ impl Stage<'_> {
 }
 
 impl ConstrainedModel for Stage<'_> {
-    fn inv_mass(&self) -> &[f64] {
+    fn inv_mass(&self) -> &InverseMass {
         &self.evaluator.layout.inv_mass
     }
 
@@ -102,9 +103,7 @@ impl ConstrainedModel for Stage<'_> {
         let ev = &mut *self.evaluator;
         ev.clear_forces();
         ev.apply_forces(self.model, t, q, v)?;
-        for (i, ai) in a.iter_mut().enumerate() {
-            *ai = ev.layout.inv_mass[i] * ev.applied[i];
-        }
+        ev.layout.inv_mass.apply(&ev.applied, a);
         Ok(())
     }
 
@@ -156,7 +155,7 @@ impl ConstrainedModel for Stage<'_> {
         let refactor = refactor
             || !ev
                 .kkt
-                .has_factor_for(&ev.layout.jacobian, &ev.layout.inv_mass);
+                .has_factor_for(&ev.layout.jacobian, ev.layout.inv_mass.diagonal());
         if refactor {
             let mut kkt = std::mem::take(&mut ev.kkt);
             let matrix = KktMatrix {

@@ -7,7 +7,9 @@
 
 use std::any::Any;
 
-use crate::body::{Body, BodyId, BodyKind, Particle, ParticleId, RigidBody, RigidBodyId};
+use crate::body::{
+    Body, BodyId, BodyKind, Parametric, ParametricId, Particle, ParticleId, RigidBody, RigidBodyId,
+};
 use crate::constraint::{Constraint, ConstraintId};
 use crate::contact::active_set::StepStart;
 use crate::derivative::{EvalError, Evaluator, Layout, Mode};
@@ -423,6 +425,146 @@ impl System {
         Ok(RigidBodyId(BodyId(self.model.bodies.len() - 1)))
     }
 
+    /// Adds a parametric object (seed 000 §5): its coordinates `u`, rates `u̇` and mass points.
+    /// Its points must be named uniquely, with positive finite masses, and give finite
+    /// positions of the system's dimension at the initial `u`, where its generalized mass must
+    /// be regular.
+    ///
+    /// ```
+    /// use bead::autodiff::DualNum;
+    /// use bead::{Parametric, System};
+    /// let mut sys = System::new(3)?;
+    /// let helix = sys.add_parametric(Parametric::new(&[0.0]).point("bead", 1.0, |u, _t, x| {
+    ///     x[0] = u[0].cos();
+    ///     x[1] = u[0].sin();
+    ///     x[2] = u[0] * 0.2;
+    /// }))?;
+    /// let bead = sys.parametric_point(helix, "bead")?;
+    /// assert_eq!(sys.point_position(&bead)?, [1.0, 0.0, 0.0]);
+    /// # Ok::<(), bead::ModelError>(())
+    /// ```
+    pub fn add_parametric(&mut self, object: Parametric) -> Result<ParametricId, ModelError> {
+        let dim = self.model.dim;
+        let n = object.coordinates.len();
+        let what =
+            |s: String| ModelError::Setting(format!("parametric object '{}': {s}", object.name));
+        if n == 0 {
+            return Err(what("it needs at least one coordinate".into()));
+        }
+        if object.points.is_empty() {
+            return Err(what("it needs at least one mass point".into()));
+        }
+        if object.coordinates.iter().any(|x| !x.is_finite()) {
+            return Err(what(format!(
+                "coordinates {:?} are not all finite",
+                object.coordinates
+            )));
+        }
+        let rates = if object.rates.is_empty() {
+            vec![0.0; n]
+        } else {
+            object.rates.clone()
+        };
+        if rates.len() != n {
+            return Err(what(format!(
+                "{} rates given for {n} coordinates",
+                rates.len()
+            )));
+        }
+        if rates.iter().any(|x| !x.is_finite()) {
+            return Err(what(format!("rates {rates:?} are not all finite")));
+        }
+        for (k, p) in object.points.iter().enumerate() {
+            if !(p.mass > 0.0 && p.mass.is_finite()) {
+                return Err(what(format!(
+                    "point '{}' has mass {}; it must be positive and finite",
+                    p.name, p.mass
+                )));
+            }
+            if !(p.radius >= 0.0 && p.radius.is_finite()) {
+                return Err(ModelError::Radius(p.radius));
+            }
+            if object.points[..k].iter().any(|o| o.name == p.name) {
+                return Err(what(format!("two points are named '{}'", p.name)));
+            }
+            let mut x = [0.0; 3];
+            p.position(&object.coordinates, self.t, &mut x[..dim]);
+            if x.iter().any(|x| !x.is_finite()) {
+                return Err(what(format!(
+                    "point '{}' is not finite at u = {:?}",
+                    p.name, object.coordinates
+                )));
+            }
+        }
+        let mass: f64 = object.points.iter().map(|p| p.mass).sum();
+        // The generalized mass at the start must be regular: check it now, where the error can
+        // say so, rather than at the first step.
+        let mut m = vec![0.0; n * n];
+        let scale = crate::body::generalized_mass(
+            &object.points,
+            dim,
+            &object.coordinates,
+            &rates,
+            self.t,
+            &mut m,
+            &mut vec![0.0; n],
+        );
+        let mut probe = crate::inverse_mass::InverseMass::diagonal_of(vec![0.0; n]);
+        probe.add_block(0, n);
+        if !probe.set_block(0, &m, scale) {
+            return Err(what(format!(
+                "its generalized mass is singular at u = {:?} (some change of u moves none of its points)",
+                object.coordinates
+            )));
+        }
+        let body = Body {
+            kind: BodyKind::Parametric {
+                name: object.name.clone(),
+                points: object.points.clone(),
+                dim,
+                trace: object.trace,
+            },
+            offset: self.q.len(),
+            ndof: n,
+            mass,
+            radius: object.points.iter().fold(0.0, |r, p| r.max(p.radius)),
+        };
+        self.q.extend_from_slice(&object.coordinates);
+        self.v.extend_from_slice(&rates);
+        self.model.bodies.push(Some(body));
+        self.structure_changed();
+        Ok(ParametricId(BodyId(self.model.bodies.len() - 1)))
+    }
+
+    /// The point named `name` of a parametric object.
+    pub fn parametric_point(&self, object: ParametricId, name: &str) -> Result<Point, ModelError> {
+        let body = self.body(object.0)?;
+        match &body.kind {
+            BodyKind::Parametric {
+                points,
+                name: object_name,
+                ..
+            } => points
+                .iter()
+                .position(|p| p.name == name)
+                .map(|index| Point::OfObject {
+                    body: object.0,
+                    index,
+                })
+                .ok_or_else(|| {
+                    ModelError::Setting(format!(
+                        "parametric object '{object_name}' has no point '{name}' (it has {})",
+                        points
+                            .iter()
+                            .map(|p| p.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                }),
+            _ => Err(ModelError::UnknownBody(object.0)),
+        }
+    }
+
     /// The rigid bodies, in the order they were added.
     pub fn rigid_bodies(&self) -> impl Iterator<Item = RigidBodyId> + '_ {
         self.model
@@ -530,6 +672,47 @@ impl System {
         Ok(())
     }
 
+    /// Sets any body's generalized coordinates (a particle's position, a rigid body's
+    /// `[x, y, θ]`, a parametric object's `u`); they must be finite and as many as it has.
+    pub fn set_coordinates(
+        &mut self,
+        body: impl Into<BodyId>,
+        coordinates: &[f64],
+    ) -> Result<(), ModelError> {
+        let body = self.body_for(body.into(), coordinates, "coordinates")?;
+        body.slice_mut(&mut self.q).copy_from_slice(coordinates);
+        self.state_changed();
+        Ok(())
+    }
+
+    /// Sets any body's generalized velocities `q̇` (finite, as many as its coordinates).
+    pub fn set_coordinate_velocities(
+        &mut self,
+        body: impl Into<BodyId>,
+        velocities: &[f64],
+    ) -> Result<(), ModelError> {
+        let body = self.body_for(body.into(), velocities, "velocities")?;
+        body.slice_mut(&mut self.v).copy_from_slice(velocities);
+        self.state_changed();
+        Ok(())
+    }
+
+    /// The body `id`, checked to take `values` (finite, one per coordinate).
+    fn body_for(&self, id: BodyId, values: &[f64], what: &'static str) -> Result<Body, ModelError> {
+        let body = self.body(id)?.clone();
+        if values.len() != body.ndof {
+            return Err(ModelError::Setting(format!(
+                "{} {what} given for a body that has {} coordinates",
+                values.len(),
+                body.ndof
+            )));
+        }
+        if values.iter().any(|x| !x.is_finite()) {
+            return Err(ModelError::NonFinite(what));
+        }
+        Ok(body)
+    }
+
     /// Sets a particle's velocity, in metres per second.
     pub fn set_velocity(&mut self, p: ParticleId, velocity: &[f64]) -> Result<(), ModelError> {
         check_vector("particle velocity", velocity, self.model.dim)?;
@@ -554,7 +737,12 @@ impl System {
 
     /// World position of any point, in metres (components past the dimension are 0).
     pub fn point_position(&self, point: &Point) -> Result<[f64; 3], ModelError> {
-        Ok(point_position(point, self.body(point.body())?, &self.q))
+        Ok(point_position(
+            point,
+            self.body(point.body())?,
+            self.t,
+            &self.q,
+        ))
     }
 
     // ----- forces -----
@@ -1118,7 +1306,7 @@ impl System {
             .bodies
             .iter()
             .flatten()
-            .map(|b| b.kinetic_energy(&self.v))
+            .map(|b| b.kinetic_energy(self.model.dim, self.t, &self.q, &self.v))
             .sum();
         let view = self.view();
         let potential_energy = self

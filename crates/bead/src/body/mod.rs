@@ -6,9 +6,12 @@
 //! object's `u`), and one diagonal block of `W`. The solver and the integrators only ever see `q`,
 //! `q̇` and `W`; what a body's coordinates mean is known here and in [`crate::Point`] alone.
 
+mod parametric;
 mod particle;
 mod rigid2d;
 
+pub use parametric::{MassPoint, Parametric, ParametricId, PositionFn};
+pub(crate) use parametric::{PointMotion, generalized_mass};
 pub use particle::{Particle, ParticleId};
 pub use rigid2d::{RigidBody, RigidBodyId, Shape};
 
@@ -33,6 +36,17 @@ pub(crate) enum BodyKind {
     Rigid2d {
         inertia: f64,
         shape: Option<Shape>,
+    },
+    /// Coordinates `u`; mass points at `x_i(u, t)` (seed 000 §5). Its block of `W` is dense
+    /// and depends on `u` ([`crate::inverse_mass::InverseMass`]).
+    Parametric {
+        /// Its name, for errors.
+        name: String,
+        points: Vec<MassPoint>,
+        /// The dimension of the space its points live in.
+        dim: usize,
+        /// The range of `u` a drawing traces a one-coordinate object's curve over.
+        trace: Option<(f64, f64)>,
     },
 }
 
@@ -59,12 +73,15 @@ impl Body {
             BodyKind::Rigid2d { inertia, .. } => {
                 out.copy_from_slice(&[inv(self.mass), inv(self.mass), inv(*inertia)])
             }
+            // A placeholder until the first evaluation sets the dense block from `u`.
+            BodyKind::Parametric { .. } => out.fill(1.0),
         }
     }
 
-    /// Kinetic energy `½ q̇ᵀ M q̇` at the body's velocities `v`, J (0 for kinematic bodies).
-    pub(crate) fn kinetic_energy(&self, v: &[f64]) -> f64 {
-        let v = self.slice(v);
+    /// Kinetic energy `½ q̇ᵀ M q̇` at `(t, q, q̇)`, J (0 for kinematic bodies); a parametric
+    /// object's is its points' `Σ ½ m_i |ẋ_i|²`.
+    pub(crate) fn kinetic_energy(&self, dim: usize, t: f64, q: &[f64], v: &[f64]) -> f64 {
+        let (u, v) = (self.slice(q), self.slice(v));
         let finite = |m: f64| if m.is_finite() { m } else { 0.0 };
         match &self.kind {
             BodyKind::Particle => 0.5 * finite(self.mass) * v.iter().map(|x| x * x).sum::<f64>(),
@@ -72,6 +89,25 @@ impl Body {
                 0.5 * finite(self.mass) * (v[0] * v[0] + v[1] * v[1])
                     + 0.5 * finite(*inertia) * v[2] * v[2]
             }
+            BodyKind::Parametric { points, .. } => points
+                .iter()
+                .map(|p| {
+                    let (mut x, mut xd, mut a) = ([0.0; 3], [0.0; 3], [0.0; 3]);
+                    let mut jacobian = vec![0.0; dim * u.len()];
+                    p.motion(
+                        u,
+                        v,
+                        t,
+                        PointMotion {
+                            x: &mut x[..dim],
+                            v: &mut xd[..dim],
+                            jacobian: &mut jacobian,
+                            velocity_product: &mut a[..dim],
+                        },
+                    );
+                    0.5 * p.mass * xd.iter().map(|x| x * x).sum::<f64>()
+                })
+                .sum(),
         }
     }
 

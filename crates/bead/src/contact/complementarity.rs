@@ -628,7 +628,8 @@ mod tests {
         hi: &[f64],
     ) -> (Vec<f64>, Vec<f64>) {
         let m = b.len();
-        let a = MultiplierMatrix::new(j, w_inv);
+        let w_inv = crate::solve::InverseMass::diagonal_of(w_inv.to_vec());
+        let a = MultiplierMatrix::new(j, &w_inv);
         let allowance = vec![0.0; b.len()];
         let p = Problem {
             a,
@@ -716,7 +717,8 @@ mod tests {
     fn conflicting_contact_is_reported() {
         let j = jacobian(1, &[&[1.0], &[-1.0]]);
         // Row 0 wants ẍ ≥ 1, row 1 wants −ẍ ≥ 1: no solution.
-        let a = MultiplierMatrix::new(&j, &[1.0]);
+        let w = crate::solve::InverseMass::diagonal_of(vec![1.0]);
+        let a = MultiplierMatrix::new(&j, &w);
         let (lo, hi) = ([0.0; 2], [f64::INFINITY; 2]);
         let p = Problem {
             a,

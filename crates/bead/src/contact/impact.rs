@@ -182,7 +182,7 @@ impl System {
         };
         let diag = |k: usize| -> f64 {
             j.band_row(row_band[k], k)
-                .map(|(c, a)| a.iter().zip(&w[c..]).map(|(x, wi)| x * x * wi).sum::<f64>())
+                .map(|(c, a)| w.weighted_dot(c, a, a))
                 .sum()
         };
         // Approaches below a millionth of the rest speed are left to the solve as resting
@@ -205,9 +205,7 @@ impl System {
                     };
                     let impulse = -(1.0 + e) * approach / a_kk;
                     for (c, a) in j.band_row(row_band[k], k) {
-                        for (i, ai) in a.iter().enumerate() {
-                            self.v[c + i] += w[c + i] * ai * impulse;
-                        }
+                        w.add_weighted_row(c, a, impulse, &mut self.v);
                     }
                     any = true;
                 }
@@ -291,8 +289,9 @@ fn project_equality_velocities(
         .map_err(|e| StepFailure::Eval(e.into()))?;
     let mut correction = vec![0.0; v.len()];
     layout.jacobian.mul_transpose(&mu, &mut correction);
-    for ((vi, c), w) in v.iter_mut().zip(&correction).zip(&layout.inv_mass) {
-        *vi -= w * c;
+    layout.inv_mass.apply_in_place(&mut correction);
+    for (vi, c) in v.iter_mut().zip(&correction) {
+        *vi -= c;
     }
     Ok(true)
 }

@@ -25,9 +25,11 @@ impl Drag {
 impl Force for Drag {
     fn apply(&self, ctx: &mut ForceContext<'_>) {
         for i in 0..ctx.view().body_slots() {
-            if let Some((p, _)) = ctx.view().mass_point(i) {
-                let f = ctx.view().velocity(&p).map(|v| -self.coefficient * v);
-                ctx.add_force(&p, &f);
+            for k in 0..ctx.view().mass_points(i) {
+                if let Some((p, _)) = ctx.view().mass_point(i, k) {
+                    let f = ctx.view().velocity(&p).map(|v| -self.coefficient * v);
+                    ctx.add_force(&p, &f);
+                }
             }
         }
     }

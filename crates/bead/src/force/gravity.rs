@@ -36,8 +36,10 @@ impl Gravity {
 impl Force for Gravity {
     fn apply(&self, ctx: &mut ForceContext<'_>) {
         for i in 0..ctx.view().body_slots() {
-            if let Some((point, m)) = ctx.view().mass_point(i) {
-                ctx.add_force(&point, &self.g.map(|g| m * g));
+            for k in 0..ctx.view().mass_points(i) {
+                if let Some((point, m)) = ctx.view().mass_point(i, k) {
+                    ctx.add_force(&point, &self.g.map(|g| m * g));
+                }
             }
         }
     }

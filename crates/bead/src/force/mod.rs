@@ -45,8 +45,10 @@ pub struct ForceId(pub(crate) usize);
 /// impl Force for Wind {
 ///     fn apply(&self, ctx: &mut ForceContext<'_>) {
 ///         for i in 0..ctx.view().body_slots() {
-///             if let Some((p, _mass)) = ctx.view().mass_point(i) {
-///                 ctx.add_force(&p, &self.0);
+///             for k in 0..ctx.view().mass_points(i) {
+///                 if let Some((p, _mass)) = ctx.view().mass_point(i, k) {
+///                     ctx.add_force(&p, &self.0);
+///                 }
 ///             }
 ///         }
 ///     }
@@ -114,6 +116,7 @@ impl ForceContext<'_> {
         add_point_force(
             point,
             self.view.body(point),
+            self.view.t,
             self.view.q,
             &f[..dim],
             self.applied,

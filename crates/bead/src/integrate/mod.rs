@@ -29,6 +29,7 @@ pub use symplectic_euler::SymplecticEuler;
 use std::fmt::Debug;
 
 use crate::derivative::EvalError;
+use crate::inverse_mass::InverseMass;
 use crate::sparse::BlockSparse;
 
 /// The second-order system `q̈ = a(t, q, q̇)` an integrator advances.
@@ -67,8 +68,9 @@ pub enum Role {
 /// inequalities and the bounded rows complementary by the [`Role`] it gives each row in
 /// [`ConstrainedModel::newton_step`].
 pub trait ConstrainedModel {
-    /// The diagonal of `W = M⁻¹` (0 for what cannot move).
-    fn inv_mass(&self) -> &[f64];
+    /// `W = M⁻¹` (0 for what cannot move), as it stands for the step under way: a
+    /// parametric object's mass block is taken at the step's start.
+    fn inv_mass(&self) -> &InverseMass;
 
     /// Writes `W Q`, the acceleration the applied forces alone give at `(t, q, q̇)`.
     fn free_acceleration(

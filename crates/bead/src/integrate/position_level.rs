@@ -32,6 +32,7 @@
 
 use super::{ConstrainedModel, Dynamics, Role, resize};
 use crate::derivative::EvalError;
+use crate::inverse_mass::InverseMass;
 
 /// The momentum residual allowed relative to the constraints' correction `W Jᵀμ`.
 const RELATIVE_MOMENTUM: f64 = 1e-8;
@@ -213,18 +214,13 @@ fn newton(
         }
         // The momentum residual F₁ = M (q − q̃) − Jᵀμ, measured as W F₁ (metres).
         model.jacobian().mul_transpose(&w.mu, &mut w.force);
+        momentum_residual(model.inv_mass(), q, w);
+        let max_abs = |x: &[f64]| x.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
         let inv_mass = model.inv_mass();
-        let (mut momentum, mut correction) = (0.0_f64, 0.0_f64);
-        for i in 0..n {
-            w.momentum[i] = if inv_mass[i] > 0.0 {
-                let r = (q[i] - w.predicted[i]) / inv_mass[i] - w.force[i];
-                momentum = momentum.max((inv_mass[i] * r).abs());
-                correction = correction.max((inv_mass[i] * w.force[i]).abs());
-                r
-            } else {
-                0.0
-            };
-        }
+        inv_mass.apply(&w.momentum, &mut w.dq);
+        let momentum = max_abs(&w.dq);
+        inv_mass.apply(&w.force, &mut w.dq);
+        let correction = max_abs(&w.dq);
         // The momentum balance is met to the tolerance, or to a relative 1e-8 of the
         // constraints' own correction W Jᵀμ when that is larger (a whipping cloth corner moves
         // centimetres in a step under forces that rounding alone puts 1e-10 m off).
@@ -298,12 +294,7 @@ fn newton(
                 }
             }
             model.jacobian().mul_transpose(&w.mu, &mut w.force);
-            let inv_mass = model.inv_mass();
-            for i in 0..n {
-                if inv_mass[i] > 0.0 {
-                    w.momentum[i] = (q[i] - w.predicted[i]) / inv_mass[i] - w.force[i];
-                }
-            }
+            momentum_residual(model.inv_mass(), q, w);
         }
         // Chord iterations: the factor is kept, across steps too, while it keeps the residual
         // falling fast; a step that falls by less than a quarter, or a new active set, asks for
@@ -370,6 +361,18 @@ impl<'a> RowBounds<'a> {
     }
 }
 
+/// `F₁ = M (q − q̃) − Jᵀμ` into `w.momentum` (0 where nothing moves), from `w.force = Jᵀμ`;
+/// `w.dq` is scratch.
+fn momentum_residual(inv_mass: &InverseMass, q: &[f64], w: &mut Work) {
+    for ((d, qi), p) in w.dq.iter_mut().zip(q).zip(&w.predicted) {
+        *d = qi - p;
+    }
+    inv_mass.apply_mass(&w.dq, &mut w.momentum);
+    for (i, (r, f)) in w.momentum.iter_mut().zip(&w.force).enumerate() {
+        *r = if inv_mass.movable(i) { *r - f } else { 0.0 };
+    }
+}
+
 /// Sets each row's role for the next Newton step (see [`Role`]); returns whether any changed.
 fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> bool {
     let m = w.roles.len();
@@ -380,11 +383,7 @@ fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> bool {
         let values = &j.values()[block.offset..block.offset + block.nrows * block.ncols];
         for r in 0..block.nrows {
             let row = &values[r * block.ncols..(r + 1) * block.ncols];
-            w.mass[block.row + r] += row
-                .iter()
-                .zip(&inv_mass[block.col..block.col + block.ncols])
-                .map(|(x, wi)| x * x * wi)
-                .sum::<f64>();
+            w.mass[block.row + r] += inv_mass.weighted_dot(block.col, row, row);
         }
     }
     let bounds = RowBounds::of(model, h2);

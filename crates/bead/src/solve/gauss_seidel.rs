@@ -67,9 +67,7 @@ impl LinearSolver for GaussSeidel {
         // u = W Jᵀ λ
         self.u.resize(w.len(), 0.0);
         j.mul_transpose(x, &mut self.u);
-        for (u, wi) in self.u.iter_mut().zip(w) {
-            *u *= wi;
-        }
+        w.apply_in_place(&mut self.u);
         self.ax.resize(m, 0.0);
 
         let cap = params.iteration_cap(100 * m + 10_000);
@@ -94,9 +92,7 @@ impl LinearSolver for GaussSeidel {
                 let delta = (b[i] - row_dot) / self.diag[i];
                 x[i] += delta;
                 for (c, coef) in j.band_row(band, i) {
-                    for (k, a) in coef.iter().enumerate() {
-                        self.u[c + k] += w[c + k] * a * delta;
-                    }
+                    w.add_weighted_row(c, coef, delta, &mut self.u);
                 }
             }
             // Residual with the current λ: A λ = J u (rows left out have no residual).

@@ -29,6 +29,7 @@ use faer::{Conj, MatMut, Par, Side};
 
 use super::{SolveError, lower_triangle};
 use crate::integrate::Role;
+use crate::inverse_mass::{DenseBlock, InverseMass};
 use crate::sparse::{Block, BlockSparse};
 
 /// Pivots below this (on the scaled matrix) are taken for redundancy.
@@ -75,6 +76,9 @@ struct Pattern {
     j_slots: Vec<usize>,
     /// Slot of each unknown's diagonal entry.
     diagonal: Vec<usize>,
+    /// Per dense mass block, each entry of its lower triangle (row-major index in the block)
+    /// and its slot.
+    mass_slots: Vec<Vec<(usize, usize)>>,
     /// Per band, the slots of its coordinate block `m_b × m_b` (row-major; `usize::MAX` above
     /// the diagonal or on fixed coordinates).
     band_slots: Vec<Vec<usize>>,
@@ -105,9 +109,9 @@ impl Pattern {
                 .all(|(m, w)| *m == (*w > 0.0))
     }
 
-    fn analyse(j: &BlockSparse, inv_mass: &[f64]) -> Result<Pattern, SolveError> {
-        let movable: Vec<bool> = inv_mass.iter().map(|w| *w > 0.0).collect();
-        let mut unknown = vec![usize::MAX; inv_mass.len()];
+    fn analyse(j: &BlockSparse, w: &InverseMass) -> Result<Pattern, SolveError> {
+        let movable: Vec<bool> = w.diagonal().iter().map(|w| *w > 0.0).collect();
+        let mut unknown = vec![usize::MAX; w.len()];
         let mut n = 0;
         for (i, &m) in movable.iter().enumerate() {
             if m {
@@ -140,6 +144,20 @@ impl Pattern {
                 }
             }
         }
+        // A dense mass block couples its coordinates whether or not a constraint does.
+        let unknown_ref = &unknown;
+        let mass_pairs = |b: &DenseBlock| {
+            let (offset, size) = (b.offset, b.n);
+            (0..size).flat_map(move |r| {
+                (0..=r).filter_map(move |c| {
+                    let (ur, uc) = (unknown_ref[offset + r], unknown_ref[offset + c]);
+                    (ur != usize::MAX && uc != usize::MAX).then_some((r, c, uc, ur))
+                })
+            })
+        };
+        for b in w.blocks() {
+            entries.extend(mass_pairs(b).map(|(_, _, uc, ur)| (uc, ur)));
+        }
         let (matrix, symbolic) = lower_triangle::analyse(size, entries)?;
         let slot = |c: usize, r: usize| lower_triangle::slot(&matrix, c, r);
         let mut j_slots = vec![usize::MAX; j.values().len()];
@@ -171,6 +189,15 @@ impl Pattern {
             })
             .collect();
         let diagonal = (0..size).map(|i| slot(i, i)).collect();
+        let mass_slots = w
+            .blocks()
+            .iter()
+            .map(|b| {
+                mass_pairs(b)
+                    .map(|(r, c, uc, ur)| (r * b.n + c, slot(uc, ur)))
+                    .collect()
+            })
+            .collect();
         let mut signs = vec![1i8; n];
         signs.resize(size, -1);
         Ok(Pattern {
@@ -183,6 +210,7 @@ impl Pattern {
             j_slots,
             diagonal,
             band_slots,
+            mass_slots,
             signs,
         })
     }
@@ -193,7 +221,7 @@ pub(crate) struct KktMatrix<'a> {
     /// `J` at the iterate.
     pub(crate) jacobian: &'a BlockSparse,
     /// `W = M⁻¹` (0 where nothing moves).
-    pub(crate) inv_mass: &'a [f64],
+    pub(crate) inv_mass: &'a InverseMass,
     /// `h²`.
     pub(crate) h2: f64,
     /// How each row takes part: a row with a fixed multiplier has the row `−Δν = ·` in place
@@ -220,7 +248,7 @@ impl Kkt {
         if !self
             .pattern
             .as_ref()
-            .is_some_and(|p| p.fits(j, system.inv_mass))
+            .is_some_and(|p| p.fits(j, system.inv_mass.diagonal()))
         {
             let pattern = Pattern::analyse(j, system.inv_mass)?;
             self.values.resize(pattern.matrix.row_idx().len(), 0.0);
@@ -239,9 +267,16 @@ impl Kkt {
         };
         let (n, m) = (p.n, j.nrows());
         self.values.fill(0.0);
+        let diagonal = system.inv_mass.diagonal();
         for (i, &u) in p.unknown.iter().enumerate() {
             if u != usize::MAX {
-                self.values[p.diagonal[u]] = 1.0 / system.inv_mass[i];
+                self.values[p.diagonal[u]] = 1.0 / diagonal[i];
+            }
+        }
+        // Dense blocks overwrite their entries, diagonal included, with M_b itself.
+        for (block, slots) in system.inv_mass.blocks().iter().zip(&p.mass_slots) {
+            for &(k, s) in slots {
+                self.values[s] = block.mass[k];
             }
         }
         // K̃: each constraint's −h² K_c where that is positive semi-definite, else its diagonal

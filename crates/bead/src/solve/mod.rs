@@ -21,6 +21,8 @@ pub use dense::Dense;
 pub use gauss_seidel::GaussSeidel;
 pub use sparse_ldlt::SparseLdlt;
 
+pub use crate::inverse_mass::InverseMass;
+
 use std::fmt::Debug;
 
 use crate::sparse::BlockSparse;
@@ -148,15 +150,15 @@ pub const SOLVER_NAMES: [&str; 4] = ["cg", "dense", "gauss-seidel", "sparse"];
 #[derive(Clone, Copy, Debug)]
 pub struct MultiplierMatrix<'a> {
     jacobian: &'a BlockSparse,
-    inv_mass: &'a [f64],
+    inv_mass: &'a InverseMass,
     /// Rows taking part (`None`: all). A row left out acts as if its row of `J` were zero, so
     /// its λ is 0 — how inequality constraints outside the active set are ignored.
     mask: Option<&'a [bool]>,
 }
 
 impl<'a> MultiplierMatrix<'a> {
-    /// `J W Jᵀ` for a Jacobian and the diagonal of `W`.
-    pub fn new(jacobian: &'a BlockSparse, inv_mass: &'a [f64]) -> Self {
+    /// `J W Jᵀ` for a Jacobian and `W`.
+    pub fn new(jacobian: &'a BlockSparse, inv_mass: &'a InverseMass) -> Self {
         debug_assert_eq!(jacobian.ncols(), inv_mass.len());
         MultiplierMatrix {
             jacobian,
@@ -188,17 +190,15 @@ impl<'a> MultiplierMatrix<'a> {
         self.jacobian
     }
 
-    /// The diagonal of `W = M⁻¹`.
-    pub fn inv_mass(&self) -> &'a [f64] {
+    /// `W = M⁻¹`.
+    pub fn inv_mass(&self) -> &'a InverseMass {
         self.inv_mass
     }
 
     /// `out = J W Jᵀ x`, using `tmp` (length = number of coordinates) as scratch.
     pub fn apply(&self, x: &[f64], out: &mut [f64], tmp: &mut [f64]) {
         self.jacobian.mul_transpose_rows(x, self.mask, tmp);
-        for (t, w) in tmp.iter_mut().zip(self.inv_mass) {
-            *t *= w;
-        }
+        self.inv_mass.apply_in_place(tmp);
         self.jacobian.mul(tmp, out);
         if let Some(mask) = self.mask {
             out.iter_mut()
@@ -213,9 +213,8 @@ impl<'a> MultiplierMatrix<'a> {
         out.fill(0.0);
         let j = self.jacobian;
         for (b, blk) in j.blocks().iter().enumerate() {
-            let w = &self.inv_mass[blk.col..blk.col + blk.ncols];
             for (r, row) in j.block_values(b).chunks_exact(blk.ncols).enumerate() {
-                out[blk.row + r] += row.iter().zip(w).map(|(a, w)| a * a * w).sum::<f64>();
+                out[blk.row + r] += self.inv_mass.weighted_dot(blk.col, row, row);
             }
         }
         if let Some(mask) = self.mask {
@@ -238,15 +237,12 @@ impl<'a> MultiplierMatrix<'a> {
             for &bi in group {
                 for &bj in group {
                     let (p, q) = (j.blocks()[bi], j.blocks()[bj]);
-                    let w = &self.inv_mass[p.col..p.col + p.ncols];
                     let (vp, vq) = (j.block_values(bi), j.block_values(bj));
                     for r in 0..p.nrows {
                         for s in 0..q.nrows {
                             let pr = &vp[r * p.ncols..(r + 1) * p.ncols];
                             let qs = &vq[s * q.ncols..(s + 1) * q.ncols];
-                            let v: f64 =
-                                pr.iter().zip(qs).zip(w).map(|((a, b), w)| a * b * w).sum();
-                            a[(p.row + r, q.row + s)] += v;
+                            a[(p.row + r, q.row + s)] += self.inv_mass.weighted_dot(p.col, pr, qs);
                         }
                     }
                 }
@@ -289,10 +285,11 @@ pub(crate) fn norm(x: &[f64]) -> f64 {
 #[cfg(test)]
 pub(crate) mod test_systems {
     //! Small multiplier systems shared by the solvers' tests.
+    use crate::solve::InverseMass;
     use crate::sparse::BlockSparse;
 
     /// A pendulum chain of `n` links in 2D: rows are unit link directions.
-    pub fn chain(n: usize) -> (BlockSparse, Vec<f64>) {
+    pub fn chain(n: usize) -> (BlockSparse, InverseMass) {
         let mut j = BlockSparse::new(2 * (n + 1));
         j.add_band(1, &[(0, 2), (2, 2)]);
         for k in 1..n {
@@ -307,11 +304,11 @@ pub(crate) mod test_systems {
         let mut w = vec![1.0; 2 * (n + 1)];
         w[0] = 0.0; // the first particle is an anchor
         w[1] = 0.0;
-        (j, w)
+        (j, InverseMass::diagonal_of(w))
     }
 
     /// The chain with its last row duplicated: singular but consistent for b in the range.
-    pub fn chain_with_duplicate(n: usize) -> (BlockSparse, Vec<f64>) {
+    pub fn chain_with_duplicate(n: usize) -> (BlockSparse, InverseMass) {
         let (mut j, w) = chain(n);
         let last = j.bands()[n - 1].1.start;
         let vals: Vec<f64> = [j.block_values(last), j.block_values(last + 1)].concat();

@@ -231,13 +231,7 @@ impl SparseLdlt {
             }
             let rp = &j.block_values(t.p)[t.r * bp.ncols..(t.r + 1) * bp.ncols];
             let rq = &j.block_values(t.q)[t.s * bq.ncols..(t.s + 1) * bq.ncols];
-            let w = &w[bp.col..bp.col + bp.ncols];
-            self.values[t.slot] += rp
-                .iter()
-                .zip(rq)
-                .zip(w)
-                .map(|((x, y), w)| x * y * w)
-                .sum::<f64>();
+            self.values[t.slot] += w.weighted_dot(bp.col, rp, rq);
         }
         let mut max_diagonal = 0.0_f64;
         for (i, &d) in pattern.diagonal.iter().enumerate() {
@@ -261,7 +255,7 @@ impl SparseLdlt {
         threshold: f64,
     ) -> Result<f64, SolveError> {
         let m = a.size();
-        self.pattern_for(a.jacobian(), a.inv_mass())?;
+        self.pattern_for(a.jacobian(), a.inv_mass().diagonal())?;
         let max_diagonal = self.assemble(a);
         if !self.values.iter().all(|v| v.is_finite()) {
             return Err(SolveError::NonFinite);
@@ -410,7 +404,7 @@ mod tests {
     use crate::solve::Dense;
 
     /// `n` rods from one anchor (W = 0) to `n` free particles: a fan.
-    fn fan(n: usize) -> (BlockSparse, Vec<f64>) {
+    fn fan(n: usize) -> (BlockSparse, crate::solve::InverseMass) {
         let mut j = BlockSparse::new(2 + 2 * n);
         for k in 0..n {
             let b = j.add_band(1, &[(0, 2), (2 + 2 * k, 2)]);
@@ -421,7 +415,7 @@ mod tests {
         }
         let mut w = vec![1.0; 2 + 2 * n];
         w[..2].fill(0.0);
-        (j, w)
+        (j, crate::solve::InverseMass::diagonal_of(w))
     }
 
     /// The rods share only the anchor, which cannot move: J W Jᵀ is diagonal, and so is the

@@ -18,6 +18,7 @@ mod jacobians;
 mod motors;
 mod moving_contact;
 mod moving_targets;
+mod parametric;
 mod pendulum;
 mod projection;
 mod redundancy;
