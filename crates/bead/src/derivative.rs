@@ -119,8 +119,6 @@ pub(crate) struct Layout {
     /// Each row's own bounds on λ (a motor's torque limit), `(−∞, ∞)` for most.
     pub(crate) bounds: Vec<(f64, f64)>,
     pub(crate) inv_mass: InverseMass,
-    /// The parametric objects (body slots), in the order of `inv_mass`'s dense blocks.
-    pub(crate) objects: Vec<usize>,
     op_len: usize,
     grad_len: usize,
     pjac_len: usize,
@@ -162,14 +160,6 @@ impl Layout {
             ..Default::default()
         };
         layout.inv_mass = InverseMass::of(model, ndof);
-        layout.objects = (0..model.bodies.len())
-            .filter(|&i| {
-                matches!(
-                    model.bodies[i].as_ref().map(|b| &b.kind),
-                    Some(BodyKind::Parametric { .. })
-                )
-            })
-            .collect();
         let mut row = 0;
         for (id, entry) in model.constraints.iter() {
             let mut bodies: Vec<usize> = Vec::new();
@@ -438,8 +428,8 @@ impl Evaluator {
         v: &[f64],
         forces: bool,
     ) -> Result<(), EvalError> {
-        for (k, &i) in self.layout.objects.iter().enumerate() {
-            let body = model.body(i);
+        for k in 0..self.layout.inv_mass.blocks().len() {
+            let body = model.body(self.layout.inv_mass.blocks()[k].body);
             let BodyKind::Parametric {
                 name, points, dim, ..
             } = &body.kind
@@ -528,7 +518,8 @@ impl Evaluator {
             self.constraint_force.fill(0.0);
             return Ok(());
         }
-        self.evaluate_constraints(model, t, q, v)?;
+        // `apply_forces` has just set the objects' blocks of W at this state.
+        self.evaluate_rows(model, t, q, v)?;
         // Row targets d: position rows follow the feedback law of eq. 11; a velocity row (a
         // motor) has no position to feed back, and drives its speed error Ċ to zero at its own
         // rate, whatever gains the position rows use.
@@ -706,7 +697,8 @@ impl Evaluator {
         Ok(())
     }
 
-    /// Every constraint writes `C`, `Ċ`, `J̇q̇` and its blocks of `J` at `(t, q, q̇)`.
+    /// Every constraint writes `C`, `Ċ`, `J̇q̇` and its blocks of `J` at `(t, q, q̇)`, and the
+    /// parametric objects' blocks of `W` are set there.
     pub(crate) fn evaluate_constraints(
         &mut self,
         model: &Model,
@@ -715,6 +707,17 @@ impl Evaluator {
         v: &[f64],
     ) -> Result<(), EvalError> {
         self.refresh_objects(model, t, q, v, false)?;
+        self.evaluate_rows(model, t, q, v)
+    }
+
+    /// The constraints' part of [`Evaluator::evaluate_constraints`], `W` left as it is.
+    fn evaluate_rows(
+        &mut self,
+        model: &Model,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+    ) -> Result<(), EvalError> {
         let Evaluator {
             layout,
             op_x,

@@ -28,6 +28,8 @@ pub struct InverseMass {
 /// One dense block of `W` and the mass block it inverts, both row-major `n × n`.
 #[derive(Clone, Debug)]
 pub(crate) struct DenseBlock {
+    /// The body (slot) whose mass this is.
+    pub(crate) body: usize,
     pub(crate) offset: usize,
     pub(crate) n: usize,
     pub(crate) inverse: Vec<f64>,
@@ -45,9 +47,11 @@ impl InverseMass {
             body.write_inv_mass(body.slice_mut(&mut diagonal));
         }
         let mut w = InverseMass::diagonal_of(diagonal);
-        for body in model.bodies.iter().flatten() {
-            if let crate::body::BodyKind::Parametric { .. } = body.kind {
-                w.add_block(body.offset, body.ndof);
+        for (i, body) in model.bodies.iter().enumerate() {
+            if let Some(body) = body
+                && let crate::body::BodyKind::Parametric { .. } = body.kind
+            {
+                w.add_block(i, body.offset, body.ndof);
             }
         }
         w
@@ -62,12 +66,13 @@ impl InverseMass {
         }
     }
 
-    /// Declares a dense block on coordinates `offset..offset + n` (its values come from
-    /// [`InverseMass::set_block`]).
-    pub(crate) fn add_block(&mut self, offset: usize, n: usize) {
+    /// Declares a dense block for `body` on coordinates `offset..offset + n` (its values come
+    /// from [`InverseMass::set_block`]).
+    pub(crate) fn add_block(&mut self, body: usize, offset: usize, n: usize) {
         let index = u32::try_from(self.blocks.len()).unwrap_or(NONE);
         self.block_of[offset..offset + n].fill(index);
         self.blocks.push(DenseBlock {
+            body,
             offset,
             n,
             inverse: vec![0.0; n * n],
@@ -224,7 +229,7 @@ fn mul_block(m: &[f64], n: usize, x: &[f64], out: &mut [f64]) {
 
 /// The inverse of a small symmetric positive definite matrix by Cholesky, or `None` when a
 /// pivot falls below 1e-12 of `scale` or of its largest diagonal entry.
-fn spd_inverse(a: &[f64], n: usize, scale: f64) -> Option<Vec<f64>> {
+pub(crate) fn spd_inverse(a: &[f64], n: usize, scale: f64) -> Option<Vec<f64>> {
     let scale = (0..n).fold(scale, |m, i| m.max(a[i * n + i].abs()));
     if !(scale > 0.0 && scale.is_finite()) {
         return None;
@@ -276,7 +281,7 @@ mod tests {
     #[test]
     fn dense_block_inverts_its_mass() {
         let mut w = InverseMass::diagonal_of(vec![0.5, 0.0, 0.0, 0.0]);
-        w.add_block(1, 2);
+        w.add_block(0, 1, 2);
         let mass = [4.0, 1.0, 1.0, 3.0];
         assert!(w.set_block(0, &mass, 1.0));
         let x = [2.0, 1.0, -1.0, 7.0];

@@ -312,7 +312,7 @@ pub(crate) fn operand_time_rate(
 pub(crate) fn point_position(point: &Point, body: &Body, t: f64, q: &[f64]) -> Vec3 {
     if let Some(p) = object_point(point, body) {
         let mut x = [0.0; 3];
-        let dim = p_dim(body);
+        let dim = space_dim(body);
         p.position(body.slice(q), t, &mut x[..dim]);
         return x;
     }
@@ -320,7 +320,7 @@ pub(crate) fn point_position(point: &Point, body: &Body, t: f64, q: &[f64]) -> V
 }
 
 /// The dimension of an object's points (its mass block is `ndof`, its points live in space).
-fn p_dim(body: &Body) -> usize {
+fn space_dim(body: &Body) -> usize {
     match &body.kind {
         BodyKind::Parametric { dim, .. } => *dim,
         _ => body.ndof.min(3),
@@ -330,16 +330,15 @@ fn p_dim(body: &Body) -> usize {
 /// Most `dim × ndof` Jacobian entries of a parametric point handled without allocating.
 const INLINE_JACOBIAN: usize = 48;
 
-/// Runs `f` with a parametric point's motion at `(t, q, q̇)`: position, velocity, Jacobian.
-fn with_object_motion<R>(
+/// Runs `f` with a parametric point's Jacobian `∂x/∂u` (row-major `dim × ndof`) at `(t, q)`.
+fn with_object_jacobian<R>(
     p: &crate::body::MassPoint,
     body: &Body,
     t: f64,
     q: &[f64],
-    v: &[f64],
-    f: impl FnOnce(&[f64], &[f64], &[f64]) -> R,
+    f: impl FnOnce(&[f64]) -> R,
 ) -> R {
-    let dim = p_dim(body);
+    let dim = space_dim(body);
     let (mut x, mut xd, mut a) = ([0.0; 3], [0.0; 3], [0.0; 3]);
     let mut inline = [0.0; INLINE_JACOBIAN];
     let mut heap = Vec::new();
@@ -349,26 +348,29 @@ fn with_object_motion<R>(
         heap.resize(dim * body.ndof, 0.0);
         &mut heap
     };
+    // Velocities do not enter J: any will do.
     object_motion(
         p,
         body,
         t,
         q,
-        v,
+        q,
         PointMotion {
             x: &mut x[..dim],
             v: &mut xd[..dim],
-            jacobian,
+            jacobian: &mut *jacobian,
             velocity_product: &mut a[..dim],
         },
     );
-    f(&x[..dim], &xd[..dim], jacobian)
+    f(jacobian)
 }
 
 /// World velocity of a point at `(t, q, q̇)`.
 pub(crate) fn point_velocity(point: &Point, body: &Body, t: f64, q: &[f64], v: &[f64]) -> Vec3 {
     if let Some(p) = object_point(point, body) {
-        return with_object_motion(p, body, t, q, v, |_, xd, _| to_vec3(xd));
+        let mut xd = [0.0; 3];
+        p.velocity(body.slice(q), body.slice(v), t, &mut xd[..space_dim(body)]);
+        return xd;
     }
     point_kinematics(point, body, q, v).v
 }
@@ -390,8 +392,7 @@ pub(crate) fn add_point_force(
         }
     };
     if let Some(p) = object_point(point, body) {
-        // Velocities do not enter J: any will do.
-        with_object_motion(p, body, t, q, q, |_, _, jacobian| add(jacobian));
+        with_object_jacobian(p, body, t, q, add);
         return;
     }
     add(&point_kinematics(point, body, q, q).jacobian);

@@ -509,9 +509,7 @@ impl System {
             &mut m,
             &mut vec![0.0; n],
         );
-        let mut probe = crate::inverse_mass::InverseMass::diagonal_of(vec![0.0; n]);
-        probe.add_block(0, n);
-        if !probe.set_block(0, &m, scale) {
+        if crate::inverse_mass::spd_inverse(&m, n, scale).is_none() {
             return Err(what(format!(
                 "its generalized mass is singular at u = {:?} (some change of u moves none of its points)",
                 object.coordinates

@@ -92,19 +92,8 @@ impl Body {
             BodyKind::Parametric { points, .. } => points
                 .iter()
                 .map(|p| {
-                    let (mut x, mut xd, mut a) = ([0.0; 3], [0.0; 3], [0.0; 3]);
-                    let mut jacobian = vec![0.0; dim * u.len()];
-                    p.motion(
-                        u,
-                        v,
-                        t,
-                        PointMotion {
-                            x: &mut x[..dim],
-                            v: &mut xd[..dim],
-                            jacobian: &mut jacobian,
-                            velocity_product: &mut a[..dim],
-                        },
-                    );
+                    let mut xd = [0.0; 3];
+                    p.velocity(u, v, t, &mut xd[..dim]);
                     0.5 * p.mass * xd.iter().map(|x| x * x).sum::<f64>()
                 })
                 .sum(),

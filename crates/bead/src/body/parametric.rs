@@ -187,6 +187,19 @@ impl MassPoint {
         });
     }
 
+    /// Velocity `J u̇ + ∂x/∂t` at `(u, u̇, t)`: one dual pass, no Jacobian.
+    pub(crate) fn velocity(&self, u: &[f64], u_dot: &[f64], t: f64, out: &mut [f64]) {
+        self.with_args(u.len(), out.len(), |args, x| {
+            for ((a, ui), vi) in args.iter_mut().zip(u).zip(u_dot) {
+                *a = Dual2_64::new(*ui, *vi, 0.0);
+            }
+            (self.position)(args, Dual2_64::new(t, 1.0, 0.0), x);
+            for (o, xi) in out.iter_mut().zip(x.iter()) {
+                *o = xi.v1;
+            }
+        });
+    }
+
     /// Position, velocity, Jacobian and velocity-product term at `(u, u̇, t)`.
     pub(crate) fn motion(&self, u: &[f64], u_dot: &[f64], t: f64, out: PointMotion<'_>) {
         let (n, dim) = (u.len(), out.x.len());
@@ -290,7 +303,15 @@ pub(crate) fn generalized_mass(
     mass.fill(0.0);
     let mut scale = 0.0;
     let (mut x, mut v, mut a) = ([0.0; 3], [0.0; 3], [0.0; 3]);
-    let mut jacobian = vec![0.0; dim * n];
+    // Evaluated at every step: no allocation for objects of up to 16 coordinates.
+    let mut inline = [0.0; 3 * INLINE];
+    let mut heap = Vec::new();
+    let jacobian: &mut [f64] = if dim * n <= inline.len() {
+        &mut inline[..dim * n]
+    } else {
+        heap.resize(dim * n, 0.0);
+        &mut heap
+    };
     for p in points {
         p.motion(
             u,
@@ -299,7 +320,7 @@ pub(crate) fn generalized_mass(
             PointMotion {
                 x: &mut x[..dim],
                 v: &mut v[..dim],
-                jacobian: &mut jacobian,
+                jacobian: &mut *jacobian,
                 velocity_product: &mut a[..dim],
             },
         );
