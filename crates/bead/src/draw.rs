@@ -405,4 +405,28 @@ mod tests {
         // Rod on b, nail on c (the anchor end of the rod is not drawn).
         assert_eq!(count("arrow", Role::ConstraintForce), 2);
     }
+
+    /// A rod from a particle to a parametric object's point draws its force on the particle only
+    /// (the object's share is a generalized force on u; it panicked, read as a position).
+    #[test]
+    fn constraint_forces_skip_parametric_objects() {
+        let mut sys = System::new(2).unwrap();
+        let ring = sys
+            .add_parametric(crate::primitives::circle([0.0, 0.0], 1.0, 1.0, 0.3))
+            .unwrap();
+        let bead = sys.parametric_point(ring, "bead").unwrap();
+        let bob = sys.add_particle(Particle::new(&[0.3, -1.5])).unwrap();
+        sys.add_force(Gravity::new(&[0.0, -9.81])).unwrap();
+        sys.add_constraint(Distance::new(bead, Point::from(bob), 1.2))
+            .unwrap();
+        let d = sys.diagnostics().unwrap();
+        let mut rec = Record::default();
+        sys.draw(&mut rec, Some(&d));
+        let arrows = rec
+            .0
+            .iter()
+            .filter(|&&(k, r)| k == "arrow" && r == Role::ConstraintForce)
+            .count();
+        assert_eq!(arrows, 1);
+    }
 }

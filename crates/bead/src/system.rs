@@ -1272,7 +1272,9 @@ impl System {
                 });
                 for (body, f) in &report.forces {
                     let Ok(b) = self.body(*body) else { continue };
-                    if !b.mass.is_finite() {
+                    // A parametric object's share is a generalized force on u, with no one
+                    // place to draw it: its points' constraints draw their own forces.
+                    if !b.mass.is_finite() || matches!(b.kind, BodyKind::Parametric { .. }) {
                         continue;
                     }
                     let at = b.slice(&self.q);
