@@ -19,6 +19,9 @@ pub struct SceneError {
     pub message: String,
     /// How to fix it, when there is something useful to say.
     pub hint: Option<String>,
+    /// Byte offset inside the field's string value of the offending token (an expression's
+    /// unknown name), so that the column points at the token rather than at the string.
+    pub within: Option<usize>,
 }
 
 impl fmt::Display for SceneError {
@@ -51,6 +54,7 @@ impl SceneError {
             field: Some(field.into()),
             message: message.into(),
             hint: None,
+            within: None,
         }
     }
 

@@ -47,6 +47,7 @@
 
 mod build;
 mod error;
+pub mod expression;
 pub mod format;
 mod locate;
 
@@ -96,6 +97,7 @@ impl Scene {
             field: None,
             message: format!("cannot read the file: {e}"),
             hint: None,
+            within: None,
         })?;
         Scene::parse(&text, Format::of(path), &origin)
     }
@@ -136,7 +138,13 @@ impl Scene {
             if let (Some(field), Format::Toml) = (&e.field, self.format)
                 && let Some(span) = locate::toml_span(&self.source, field)
             {
-                let (line, column) = error::line_column(&self.source, span.start);
+                let start = match e.within {
+                    Some(offset) => {
+                        span.start + string_content_start(&self.source[span.clone()]) + offset
+                    }
+                    None => span.start,
+                };
+                let (line, column) = error::line_column(&self.source, start);
                 (e.line, e.column) = (Some(line), Some(column));
             }
             e
@@ -200,6 +208,7 @@ impl SceneFile {
             field: None,
             message: format!("cannot write the scene: {message}"),
             hint: None,
+            within: None,
         })
     }
 }
@@ -218,7 +227,9 @@ fn syntax_error(
     } else if message.contains("untagged enum MassSpec") {
         Some("a mass is a number of kilograms, or \"infinity\" for an anchor")
     } else if message.contains("untagged enum PointRef") {
-        Some("a point is a particle's name, in quotes")
+        Some(
+            "a point is a particle's name in quotes, { body = \"arm\", local = [0.5, 0.0] }, or { object = \"bead\", point = \"p\" }",
+        )
     } else if message.contains("untagged enum ProjectionSpec") {
         Some("projection = true, or projection = { iterations = 10, tolerance = 1e-12 }")
     } else if message.contains("unknown field") {
@@ -241,7 +252,29 @@ fn syntax_error(
         field: None,
         message,
         hint: hint.map(str::to_string),
+        within: None,
     }
+}
+
+/// Bytes from the start of a TOML string value to its first character: past `"`, `'`, or the
+/// `"""` / `'''` of a multi-line string and the newline TOML drops right after it.
+fn string_content_start(value: &str) -> usize {
+    let quotes = if value.starts_with("\"\"\"") || value.starts_with("'''") {
+        3
+    } else if value.starts_with('"') || value.starts_with('\'') {
+        1
+    } else {
+        return 0;
+    };
+    let rest = &value[quotes..];
+    quotes
+        + if quotes == 3 && rest.starts_with("\r\n") {
+            2
+        } else if quotes == 3 && rest.starts_with('\n') {
+            1
+        } else {
+            0
+        }
 }
 
 /// serde_json appends " at line L column C" to its messages; the location is reported separately.
