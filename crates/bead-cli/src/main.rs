@@ -243,13 +243,34 @@ fn execute(command: Command) -> Result<(), Failure> {
                 "ok: {} — {}D, {} bodies, {} degrees of freedom, {} constraints ({} rows), {} steps of {} s",
                 model.name,
                 sys.dim(),
-                model.particles.len() + model.bodies.len(),
+                model.particles.len() + model.bodies.len() + model.objects.len(),
                 sys.q().len(),
                 model.constraints.len(),
                 sys.constraint_rows(),
                 bead::step_count(model.run.duration, model.run.dt),
                 model.run.dt
             );
+            for object in &model.objects {
+                let u = sys.coordinates(object.id);
+                let rates = sys.coordinate_velocities(object.id);
+                let list = |values: &[f64], suffix: &str| {
+                    values
+                        .iter()
+                        .enumerate()
+                        .map(|(k, x)| format!("u{k}{suffix} = {x}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                println!(
+                    "  object {}: {} coordinate{} ({}; {}), points {}",
+                    object.name,
+                    object.coordinates,
+                    if object.coordinates == 1 { "" } else { "s" },
+                    list(u, ""),
+                    list(rates, "_dot"),
+                    object.points.join(", ")
+                );
+            }
             Ok(())
         }
         Command::Plot {

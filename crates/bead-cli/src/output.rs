@@ -29,7 +29,8 @@ pub struct Outputs {
 }
 
 /// Header of the optional accelerations.csv: `t`, then `NAME.ax NAME.ay [NAME.az]` per particle and
-/// `NAME.ax NAME.ay NAME.alpha` per rigid body (q̈, as the dynamics computed it).
+/// `NAME.ax NAME.ay NAME.alpha` per rigid body, `NAME.u0_ddot …` per parametric object (q̈, as
+/// the dynamics computed it).
 pub fn accelerations_header(model: &Model) -> Vec<String> {
     let axes = &["ax", "ay", "az"][..model.system.dim()];
     let mut header = vec!["t".to_string()];
@@ -38,6 +39,9 @@ pub fn accelerations_header(model: &Model) -> Vec<String> {
     }
     for (name, _) in &model.bodies {
         header.extend(["ax", "ay", "alpha"].iter().map(|c| format!("{name}.{c}")));
+    }
+    for object in &model.objects {
+        header.extend((0..object.coordinates).map(|k| format!("{}.u{k}_ddot", object.name)));
     }
     header
 }
@@ -48,7 +52,9 @@ fn writer(path: &Path) -> Result<csv::Writer<BufWriter<File>>> {
 }
 
 /// Header of trajectory.csv: `t`, then `NAME.x NAME.y [NAME.z] NAME.vx NAME.vy [NAME.vz]` per
-/// particle, then `NAME.x NAME.y NAME.theta NAME.vx NAME.vy NAME.omega` per rigid body.
+/// particle, then `NAME.x NAME.y NAME.theta NAME.vx NAME.vy NAME.omega` per rigid body, then
+/// `NAME.u0 … NAME.uk NAME.u0_dot … NAME.uk_dot` and `NAME.POINT.x NAME.POINT.y [NAME.POINT.z]`
+/// per point for each parametric object.
 pub fn trajectory_header(model: &Model) -> Vec<String> {
     let axes = &["x", "y", "z"][..model.system.dim()];
     let mut header = vec!["t".to_string()];
@@ -62,6 +68,14 @@ pub fn trajectory_header(model: &Model) -> Vec<String> {
                 .iter()
                 .map(|c| format!("{name}.{c}")),
         );
+    }
+    for object in &model.objects {
+        let name = &object.name;
+        header.extend((0..object.coordinates).map(|k| format!("{name}.u{k}")));
+        header.extend((0..object.coordinates).map(|k| format!("{name}.u{k}_dot")));
+        for point in &object.points {
+            header.extend(axes.iter().map(|a| format!("{name}.{point}.{a}")));
+        }
     }
     header
 }
@@ -136,6 +150,15 @@ impl Outputs {
             for (_, b) in &model.bodies {
                 row.extend(system.body_slice(b.body(), &a).iter().copied().map(number));
             }
+            for object in &model.objects {
+                row.extend(
+                    system
+                        .body_slice(object.id.body(), &a)
+                        .iter()
+                        .copied()
+                        .map(number),
+                );
+            }
             w.write_record(&row).context("writing accelerations.csv")?;
         }
         let system = &model.system;
@@ -148,6 +171,25 @@ impl Outputs {
         for (_, b) in &model.bodies {
             row.extend(system.coordinates(*b).iter().copied().map(number));
             row.extend(system.coordinate_velocities(*b).iter().copied().map(number));
+        }
+        let dim = system.dim();
+        for object in &model.objects {
+            row.extend(system.coordinates(object.id).iter().copied().map(number));
+            row.extend(
+                system
+                    .coordinate_velocities(object.id)
+                    .iter()
+                    .copied()
+                    .map(number),
+            );
+            for k in 0..object.points.len() {
+                let point = bead::Point::OfObject {
+                    body: object.id.body(),
+                    index: k,
+                };
+                let x = system.point_position(&point)?;
+                row.extend(x[..dim].iter().copied().map(number));
+            }
         }
         self.trajectory
             .write_record(&row)

@@ -182,6 +182,7 @@ pub fn summary_json(model: &Model, r: &RunReport) -> serde_json::Value {
         "dimension": model.system.dim(),
         "particles": model.particles.len(),
         "bodies": model.bodies.len(),
+        "parametric": model.objects.len(),
         "constraints": model.constraints.len(),
         "constraint_rows": model.system.constraint_rows(),
         "dt": run.dt,

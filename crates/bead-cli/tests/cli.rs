@@ -67,6 +67,39 @@ fn every_example_scene_checks_and_runs() {
     }
 }
 
+/// A parametric object's columns (DESIGN §3): `NAME.u0 … NAME.u0_dot … NAME.POINT.x …`, the
+/// point's position consistent with its coordinate; `bead check` lists the coordinates.
+#[test]
+fn parametric_objects_have_their_columns_and_are_listed() {
+    let out = tempfile::tempdir().unwrap();
+    bead()
+        .args(["run", "-q", "--duration", "0.1", "--out"])
+        .arg(out.path())
+        .arg(scene("hybrid.toml"))
+        .assert()
+        .success();
+    let path = out.path().join("trajectory.csv");
+    assert_eq!(
+        header(&path),
+        "t,bob.x,bob.y,bob.vx,bob.vy,cart.u0,cart.u0_dot,cart.p.x,cart.p.y"
+    );
+    // The cart's point is at (u0, u0²/2) on every row.
+    for line in std::fs::read_to_string(&path).unwrap().lines().skip(1) {
+        let v: Vec<f64> = line.split(',').map(|x| x.parse().unwrap()).collect();
+        assert!((v[7] - v[5]).abs() < 1e-15 && (v[8] - 0.5 * v[5] * v[5]).abs() < 1e-15);
+    }
+    let check = bead()
+        .arg("check")
+        .arg(scene("tautochrone.toml"))
+        .assert()
+        .success();
+    let text = String::from_utf8(check.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains("object high: 1 coordinate (u0 = 2.5; u0_dot = 0), points bead"),
+        "{text}"
+    );
+}
+
 #[test]
 fn output_files_have_the_contract_headers() {
     let out = tempfile::tempdir().unwrap();

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use bead::autodiff::Custom;
 use bead::constraint::{
     Angle, AngleLimit, Constraint, ConstraintKind, Distance, Gear, HalfPlane, Linear, Motor, Nail,
     NonPenetration, OnCircle, OnLine, OnPlane, OnSphere, Prismatic, RackAndPinion, Revolute, Weld,
@@ -10,14 +11,15 @@ use bead::constraint::{
 use bead::force::{ConstantForce, Drag, Force, ForceId, Gravity, Spring, Torque, TorsionSpring};
 use bead::solve::SolveParams;
 use bead::{
-    BodyId, ConstraintId, Feedback, Motion, Particle, ParticleId, Point, Projection, RigidBody,
-    RigidBodyId, Settings, Shape, System,
+    BodyId, ConstraintId, Feedback, Motion, Parametric, ParametricId, Particle, ParticleId, Point,
+    Projection, RigidBody, RigidBodyId, Settings, Shape, System,
 };
 
 use crate::error::SceneError;
+use crate::expression::{Expression, ExpressionError, RESERVED};
 use crate::format::{
-    BodySpec, ConstraintSpec, ForceSpec, Location, MassSpec, MotionSpec, ParticleSet, ParticleSpec,
-    PointRef, ProjectionSpec, SceneFile, ShapeSpec, Simulation,
+    BodySpec, ConstraintSpec, ForceSpec, Location, MassSpec, MotionSpec, ParametricSpec,
+    ParticleSet, ParticleSpec, PointRef, ProjectionSpec, SceneFile, ShapeSpec, Simulation,
 };
 
 /// A scene made into a system, with everything a run needs to report on it.
@@ -31,6 +33,8 @@ pub struct Model {
     pub particles: Vec<(String, ParticleId)>,
     /// Rigid bodies in file order, with their names.
     pub bodies: Vec<(String, RigidBodyId)>,
+    /// Parametric objects in file order.
+    pub objects: Vec<NamedObject>,
     /// Forces in file order.
     pub forces: Vec<ForceId>,
     /// Constraints in file order.
@@ -44,6 +48,20 @@ pub struct Model {
     /// editor keeps this, so that moving a particle never changes a rod's length behind the
     /// user's back, and deleting a constraint never renames the others.
     pub resolved: SceneFile,
+}
+
+/// A parametric object of the model, with the names its output columns use
+/// (`NAME.u0 … NAME.u0_dot … NAME.POINT.x …`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedObject {
+    /// The object's name.
+    pub name: String,
+    /// Handle in the system.
+    pub id: ParametricId,
+    /// How many generalized coordinates it has.
+    pub coordinates: usize,
+    /// Its mass points' names, in order.
+    pub points: Vec<String>,
 }
 
 /// A constraint of the model with the name its output columns use.
@@ -152,6 +170,19 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
         names.insert(&spec.name, (Entity::Body(id), path));
         bodies.push((spec.name.clone(), id));
     }
+    let mut objects = Vec::with_capacity(file.parametric.len());
+    for (i, spec) in file.parametric.iter().enumerate() {
+        let path = format!("parametric[{i}]");
+        claim_name(&names, &spec.name, &path)?;
+        let id = add_object(&mut system, spec, &path, dim)?;
+        names.insert(&spec.name, (Entity::Object(id, i), path));
+        objects.push(NamedObject {
+            name: spec.name.clone(),
+            id,
+            coordinates: spec.coordinates.len(),
+            points: spec.points.iter().map(|p| p.name.clone()).collect(),
+        });
+    }
     let radii = file
         .particles
         .iter()
@@ -161,6 +192,7 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
     let lookup = Names {
         names: &names,
         radii,
+        objects: &file.parametric,
     };
 
     // The file with every default taken from the initial geometry written out, as it is used.
@@ -285,6 +317,7 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
         system,
         particles,
         bodies,
+        objects,
         forces,
         constraints,
         run,
@@ -508,6 +541,8 @@ fn add_particle(
 enum Entity {
     Particle(ParticleId),
     Body(RigidBodyId),
+    /// A parametric object, and its index in the file's `parametric`.
+    Object(ParametricId, usize),
 }
 
 fn claim_name(names: &HashMap<&str, (Entity, String)>, name: &str, path: &str) -> Result<()> {
@@ -520,6 +555,8 @@ fn claim_name(names: &HashMap<&str, (Entity, String)>, name: &str, path: &str) -
     if let Some((_, first)) = names.get(name) {
         let what = if path.starts_with("particles") {
             "particle"
+        } else if path.starts_with("parametric") {
+            "object"
         } else {
             "body"
         };
@@ -528,7 +565,7 @@ fn claim_name(names: &HashMap<&str, (Entity, String)>, name: &str, path: &str) -
             format!("duplicate {what} name '{name}'"),
         )
         .hint(format!(
-            "{first} already has this name; particles and bodies share one namespace"
+            "{first} already has this name; particles, bodies and parametric objects share one namespace"
         )));
     }
     Ok(())
@@ -539,6 +576,8 @@ struct Names<'a> {
     names: &'a HashMap<&'a str, (Entity, String)>,
     /// Particle radii by body index.
     radii: HashMap<usize, f64>,
+    /// The file's parametric objects, for their points' names and radii.
+    objects: &'a [ParametricSpec],
 }
 
 impl Names<'_> {
@@ -548,7 +587,7 @@ impl Names<'_> {
         let more = if known.len() > 12 { ", ..." } else { "" };
         known.truncate(12);
         SceneError::at(path, format!("unknown {what} '{name}'")).hint(if known.is_empty() {
-            "the scene has no [[particles]] or [[bodies]]".to_string()
+            "the scene has no [[particles]], [[bodies]] or [[parametric]] objects".to_string()
         } else {
             format!("names are: {}{more}", known.join(", "))
         })
@@ -559,8 +598,53 @@ impl Names<'_> {
             PointRef::Particle(name) => match self.names.get(name.as_str()) {
                 Some((Entity::Particle(id), _)) => Ok(Point::from(*id)),
                 Some((Entity::Body(id), _)) => Ok(Point::on_body(*id, [0.0, 0.0])),
+                Some((Entity::Object(id, i), _)) => match self.objects[*i].points.as_slice() {
+                    [_] => Ok(Point::OfObject {
+                        body: id.body(),
+                        index: 0,
+                    }),
+                    points => Err(SceneError::at(
+                        path,
+                        format!("'{name}' is an object with {} points", points.len()),
+                    )
+                    .hint(format!(
+                        "name one of them, like {{ object = \"{name}\", point = \"{}\" }}",
+                        points.first().map_or("", |p| p.name.as_str())
+                    ))),
+                },
                 None => Err(self.unknown(path, name, "particle")),
             },
+            PointRef::OnObject { object, point } => {
+                let Some((Entity::Object(id, i), _)) = self.names.get(object.as_str()) else {
+                    return Err(match self.names.get(object.as_str()) {
+                        Some(_) => SceneError::at(
+                            format!("{path}.object"),
+                            format!("'{object}' is not a parametric object"),
+                        )
+                        .hint("a particle is named alone, a body's point is { body, local }"),
+                        None => self.unknown(&format!("{path}.object"), object, "object"),
+                    });
+                };
+                let points = &self.objects[*i].points;
+                match points.iter().position(|p| p.name == *point) {
+                    Some(index) => Ok(Point::OfObject {
+                        body: id.body(),
+                        index,
+                    }),
+                    None => Err(SceneError::at(
+                        format!("{path}.point"),
+                        format!("object '{object}' has no point '{point}'"),
+                    )
+                    .hint(format!(
+                        "its points are: {}",
+                        points
+                            .iter()
+                            .map(|p| p.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))),
+                }
+            }
             PointRef::OnBody { body, local } => {
                 let id = self.body(&format!("{path}.body"), body)?;
                 if !local.iter().all(|x| x.is_finite()) {
@@ -571,8 +655,18 @@ impl Names<'_> {
         }
     }
 
-    /// The radius of the particle a point stands for (0 for body points).
+    /// The radius of the particle or object point a point stands for (0 for body points).
     fn radius(&self, point: &Point) -> f64 {
+        if let Point::OfObject { body, index } = point {
+            let object = self.names.values().find_map(|(e, _)| match e {
+                Entity::Object(id, i) if id.body() == *body => Some(*i),
+                _ => None,
+            });
+            return object
+                .and_then(|i| self.objects[i].points.get(*index))
+                .and_then(|p| p.radius)
+                .unwrap_or(0.0);
+        }
         self.radii
             .get(&point.body().index())
             .copied()
@@ -585,6 +679,11 @@ impl Names<'_> {
             Some((Entity::Particle(_), _)) => Err(SceneError::at(
                 path,
                 format!("'{name}' is a particle, not a rigid body"),
+            )
+            .hint("angle joints, motors, gears and torques act on [[bodies]]")),
+            Some((Entity::Object(..), _)) => Err(SceneError::at(
+                path,
+                format!("'{name}' is a parametric object, not a rigid body"),
             )
             .hint("angle joints, motors, gears and torques act on [[bodies]]")),
             None => Err(self.unknown(path, name, "body")),
@@ -1038,6 +1137,13 @@ fn make_constraint(
                 None => AngleLimit::to_world(a, *min, *max),
             })
         }
+        ConstraintSpec::Expression {
+            points,
+            c,
+            inequality,
+            restitution,
+            ..
+        } => expression_constraint(path, points, c, *inequality, *restitution, names, system)?,
         ConstraintSpec::OnPlane {
             point,
             through,
@@ -1053,6 +1159,234 @@ fn make_constraint(
             ))
         }
     })
+}
+
+/// `kind = "expression"`: the aliased points become the operands of an autodiff constraint whose
+/// function is the parsed expression, read in `ALIAS.x ALIAS.y [ALIAS.z]` and `t`.
+fn expression_constraint(
+    path: &str,
+    points: &std::collections::BTreeMap<String, PointRef>,
+    c: &str,
+    inequality: bool,
+    restitution: Option<f64>,
+    names: &Names<'_>,
+    system: &System,
+) -> Result<Box<dyn Constraint>> {
+    let dim = system.dim();
+    if points.is_empty() {
+        return Err(SceneError::at(
+            format!("{path}.points"),
+            "an expression constraint needs at least one point",
+        )
+        .hint("points = { a = \"bob\" }, then write c in a.x, a.y"));
+    }
+    if restitution.is_some() && !inequality {
+        return Err(SceneError::at(
+            format!("{path}.restitution"),
+            "restitution is for inequalities: there are no impacts on an equality",
+        )
+        .hint("add inequality = true for c >= 0 with impacts, or remove restitution"));
+    }
+    let mut operands = Vec::with_capacity(points.len());
+    let mut variables = Vec::with_capacity(points.len() * dim + 1);
+    for (alias, point) in points {
+        let field = format!("{path}.points.{alias}");
+        if !is_identifier(alias) || RESERVED.contains(&alias.as_str()) || alias == "t" {
+            return Err(
+                SceneError::at(&field, format!("'{alias}' cannot be an alias")).hint(
+                    "an alias is a word of letters, digits and _ that is not t, pi or a function",
+                ),
+            );
+        }
+        operands.push(names.point(&field, point)?);
+        variables.extend(
+            ["x", "y", "z"][..dim]
+                .iter()
+                .map(|a| format!("{alias}.{a}")),
+        );
+    }
+    variables.push("t".into());
+    let n = variables.len() - 1;
+    let refs: Vec<&str> = variables.iter().map(String::as_str).collect();
+    let expression = Expression::parse(c, &refs).map_err(|e| expression_error(path, "c", c, e))?;
+    let initial: Vec<f64> = operands
+        .iter()
+        .flat_map(|p| position(system, p)[..dim].to_vec())
+        .collect();
+    let value = expression.eval(|i| if i < n { initial[i] } else { system.time() });
+    if !value.is_finite() {
+        return Err(SceneError::at(
+            format!("{path}.c"),
+            format!("'{c}' is {value} at the initial positions"),
+        )
+        .hint("check square roots, logarithms and divisions at the points' starting places"));
+    }
+    let custom = Custom::new(operands, move |x, t| {
+        expression.eval(|i| if i < n { x[i] } else { t })
+    });
+    Ok(Box::new(if inequality {
+        custom.inequality()
+    } else {
+        custom
+    }))
+}
+
+/// A located scene error from an expression's parse error.
+fn expression_error(path: &str, field: &str, text: &str, e: ExpressionError) -> SceneError {
+    let mut error = SceneError::at(
+        format!("{path}.{field}"),
+        format!("{} in \"{text}\"", e.message),
+    );
+    error.hint = e.hint;
+    error.within = Some(e.start);
+    error
+}
+
+fn is_identifier(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `[[parametric]]`: checks the numbers, parses each point's position expressions in
+/// `u0 … uk` and `t`, and adds the object.
+fn add_object(
+    system: &mut System,
+    spec: &ParametricSpec,
+    path: &str,
+    dim: usize,
+) -> Result<ParametricId> {
+    let n = spec.coordinates.len();
+    if n == 0 {
+        return Err(SceneError::at(
+            format!("{path}.coordinates"),
+            "an object needs at least one coordinate",
+        )
+        .hint("coordinates = [0.0] for a bead on a curve, [0.0, 0.0] on a surface"));
+    }
+    finite_all(&format!("{path}.coordinates"), &spec.coordinates)?;
+    let rates = match &spec.rates {
+        Some(r) if r.len() != n => {
+            return Err(SceneError::at(
+                format!("{path}.rates"),
+                format!("has {} entries for {n} coordinates", r.len()),
+            ));
+        }
+        Some(r) => {
+            finite_all(&format!("{path}.rates"), r)?;
+            r.clone()
+        }
+        None => vec![0.0; n],
+    };
+    let mut variables: Vec<String> = (0..n).map(|k| format!("u{k}")).collect();
+    variables.push("t".into());
+    let refs: Vec<&str> = variables.iter().map(String::as_str).collect();
+    let mut object = Parametric::new(&spec.coordinates)
+        .name(spec.name.clone())
+        .rates(&rates);
+    if let Some([from, to]) = spec.trace {
+        let field = format!("{path}.trace");
+        if n != 1 {
+            return Err(SceneError::at(
+                &field,
+                format!("traces a curve, and this object has {n} coordinates"),
+            ));
+        }
+        finite_all(&field, &[from, to])?;
+        if from >= to {
+            return Err(SceneError::at(&field, format!("[{from}, {to}] is empty"))
+                .hint("give [from, to] with from < to"));
+        }
+        object = object.trace(from, to);
+    }
+    if spec.points.is_empty() {
+        return Err(SceneError::at(
+            format!("{path}.points"),
+            "an object needs at least one mass point",
+        )
+        .hint("points = [{ name = \"p\", mass = 1.0, position = [\"cos(u0)\", \"sin(u0)\"] }]"));
+    }
+    let mut used = vec![false; n];
+    for (k, point) in spec.points.iter().enumerate() {
+        let at = format!("{path}.points[{k}]");
+        if point.name.is_empty() || point.name.contains('.') {
+            return Err(SceneError::at(
+                format!("{at}.name"),
+                format!("'{}' cannot name a point", point.name),
+            )
+            .hint("a point's name is not empty and has no '.' (outputs read OBJECT.POINT.x)"));
+        }
+        if let Some(j) = spec.points[..k].iter().position(|p| p.name == point.name) {
+            return Err(SceneError::at(
+                format!("{at}.name"),
+                format!("duplicate point name '{}'", point.name),
+            )
+            .hint(format!("{path}.points[{j}] already has this name")));
+        }
+        positive(&format!("{at}.mass"), point.mass)?;
+        if point.position.len() != dim {
+            return Err(SceneError::at(
+                format!("{at}.position"),
+                format!(
+                    "has {} expressions; the scene is {dim}D",
+                    point.position.len()
+                ),
+            )
+            .hint(format!("give one expression per axis, {dim} in all")));
+        }
+        let mut axes = Vec::with_capacity(dim);
+        for (d, text) in point.position.iter().enumerate() {
+            let e = Expression::parse(text, &refs)
+                .map_err(|e| expression_error(&at, &format!("position[{d}]"), text, e))?;
+            for (u, flag) in used.iter_mut().enumerate() {
+                *flag |= e.uses(u);
+            }
+            let value = e.eval(|i| {
+                if i < n {
+                    spec.coordinates[i]
+                } else {
+                    system.time()
+                }
+            });
+            if !value.is_finite() {
+                return Err(SceneError::at(
+                    format!("{at}.position[{d}]"),
+                    format!("'{text}' is {value} at u = {:?}", spec.coordinates),
+                ));
+            }
+            axes.push(e);
+        }
+        object = object.point(point.name.clone(), point.mass, move |u, t, x| {
+            for (xd, e) in x.iter_mut().zip(&axes) {
+                *xd = e.eval(|i| if i < n { u[i] } else { t });
+            }
+        });
+        if let Some(r) = point.radius {
+            non_negative(&format!("{at}.radius"), r)?;
+            if let Some(last) = object.points.last_mut() {
+                last.radius = r;
+            }
+        }
+    }
+    if let Some(u) = used.iter().position(|u| !u) {
+        return Err(SceneError::at(
+            format!("{path}.points"),
+            format!("no point's position depends on u{u}"),
+        )
+        .hint("every coordinate must move some point, or the object's mass matrix is singular"));
+    }
+    system
+        .add_parametric(object)
+        .map_err(|e| SceneError::at(path, e.to_string()))
+}
+
+fn finite_all(path: &str, values: &[f64]) -> Result<()> {
+    for (i, x) in values.iter().enumerate() {
+        finite(&format!("{path}[{i}]"), *x)?;
+    }
+    Ok(())
 }
 
 /// The radius the file gives, or the point's initial distance from the centre, written into the
@@ -1193,7 +1527,8 @@ fn constraint_restitution(spec: &ConstraintSpec) -> Option<f64> {
         | ConstraintSpec::NonPenetration { restitution, .. }
         | ConstraintSpec::Rope { restitution, .. }
         | ConstraintSpec::Linear { restitution, .. }
-        | ConstraintSpec::AngleLimit { restitution, .. } => *restitution,
+        | ConstraintSpec::AngleLimit { restitution, .. }
+        | ConstraintSpec::Expression { restitution, .. } => *restitution,
         _ => None,
     }
 }

@@ -3,6 +3,8 @@
 //! Every table rejects unknown keys. Points are referred to by name; vectors have the system's
 //! dimension (checked when the scene is built, where the error can name the field).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 /// A whole scene file.
@@ -22,6 +24,10 @@ pub struct SceneFile {
     /// The 2D rigid bodies, in order (their trajectory.csv columns follow the particles').
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bodies: Vec<BodySpec>,
+    /// The parametric objects (seed 000 §5), in order (their trajectory.csv columns follow the
+    /// bodies').
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parametric: Vec<ParametricSpec>,
     /// The forces.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub forces: Vec<ForceSpec>,
@@ -176,6 +182,42 @@ pub struct BodySpec {
     /// Density: kg/m² for areas, kg/m for a rod.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub density: Option<f64>,
+}
+
+/// `[[parametric]]`: an object in generalized coordinates `u0, u1, ...` whose mass points sit
+/// at positions written as expressions of the coordinates and time `t` (Lagrange's equations,
+/// seed 000 §5).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParametricSpec {
+    /// Unique name (shared namespace with particles and bodies).
+    pub name: String,
+    /// `u` at t = 0, one entry per coordinate.
+    pub coordinates: Vec<f64>,
+    /// `u̇` at t = 0 (default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rates: Option<Vec<f64>>,
+    /// The mass points.
+    pub points: Vec<MassPointSpec>,
+    /// For a one-coordinate object, the range `[from, to]` of `u0` over which its curve is drawn
+    /// (default: half a turn either side of the start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<[f64; 2]>,
+}
+
+/// One mass point of a `[[parametric]]` object.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MassPointSpec {
+    /// Name, unique within the object (`OBJECT.POINT` in outputs).
+    pub name: String,
+    /// Mass, kg (positive).
+    pub mass: f64,
+    /// Position: one expression per axis, in `u0, u1, ...` and `t`.
+    pub position: Vec<String>,
+    /// Radius, m, for contact and drawing (default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f64>,
 }
 
 /// A body's outline.
@@ -535,6 +577,26 @@ pub enum ConstraintSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
+    /// Any scalar constraint written as an expression `c = 0` (or `c ≥ 0` with
+    /// `inequality = true`) in `ALIAS.x ALIAS.y [ALIAS.z]` of its aliased points and `t`;
+    /// differentiated exactly on dual numbers.
+    Expression {
+        /// Aliases for the points the expression reads: `{ a = "bob", tip = { object = "bead",
+        /// point = "p" } }`.
+        points: BTreeMap<String, PointRef>,
+        /// The expression.
+        c: String,
+        /// `c ≥ 0` (an inequality with contact and impacts) instead of `c = 0`.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        inequality: bool,
+        /// Coefficient of restitution of its impacts, 0 to 1, for an inequality (default:
+        /// `[simulation] restitution`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        restitution: Option<f64>,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
     /// A point on a plane (3D).
     OnPlane {
         /// The point.
@@ -549,7 +611,8 @@ pub enum ConstraintSpec {
     },
 }
 
-/// A point: a particle's (or a body's centre's) name, or `{ body = "arm", local = [0.5, 0.0] }`.
+/// A point: a particle's (or a body's centre's) name, `{ body = "arm", local = [0.5, 0.0] }`,
+/// or `{ object = "bead", point = "p" }` (a name alone stands for an object's only point).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum PointRef {
@@ -561,6 +624,13 @@ pub enum PointRef {
         body: String,
         /// Position in the body's frame, m.
         local: [f64; 2],
+    },
+    /// A mass point of a parametric object.
+    OnObject {
+        /// The object's name.
+        object: String,
+        /// The point's name within the object.
+        point: String,
     },
 }
 
@@ -674,7 +744,9 @@ impl PointRef {
     /// The particle or body the point belongs to.
     pub fn owner(&self) -> &str {
         match self {
-            PointRef::Particle(name) | PointRef::OnBody { body: name, .. } => name,
+            PointRef::Particle(name)
+            | PointRef::OnBody { body: name, .. }
+            | PointRef::OnObject { object: name, .. } => name,
         }
     }
 }
@@ -726,7 +798,8 @@ macro_rules! every_constraint {
             | ConstraintSpec::Angle { name: $name, .. }
             | ConstraintSpec::Motor { name: $name, .. }
             | ConstraintSpec::Gear { name: $name, .. }
-            | ConstraintSpec::RackAndPinion { name: $name, .. } => $body,
+            | ConstraintSpec::RackAndPinion { name: $name, .. }
+            | ConstraintSpec::Expression { name: $name, .. } => $body,
         }
     };
 }
@@ -763,6 +836,9 @@ impl ConstraintSpec {
             | ConstraintSpec::AngleLimit { between, body, .. } => one_or_two(between, body),
             ConstraintSpec::Gear { between, .. } => between.iter().map(String::as_str).collect(),
             ConstraintSpec::RackAndPinion { rack, pinion, .. } => vec![rack, pinion],
+            ConstraintSpec::Expression { points, .. } => {
+                points.values().map(PointRef::owner).collect()
+            }
         }
     }
 
