@@ -200,13 +200,23 @@ fn check_point(file: &SceneFile, point: &PointRef) -> Result<(), String> {
         PointRef::Particle(_) => {
             file.particles.iter().any(|p| p.name == name)
                 || file.bodies.iter().any(|b| b.name == name)
+                || file
+                    .parametric
+                    .iter()
+                    .any(|o| o.name == name && o.points.len() == 1)
         }
         PointRef::OnBody { .. } => file.bodies.iter().any(|b| b.name == name),
+        PointRef::OnObject { point, .. } => file
+            .parametric
+            .iter()
+            .any(|o| o.name == name && o.points.iter().any(|p| p.name == *point)),
     };
     if exists {
         Ok(())
     } else {
-        Err(format!("there is no particle or body '{name}'"))
+        Err(format!(
+            "there is no particle, body or object point '{name}'"
+        ))
     }
 }
 

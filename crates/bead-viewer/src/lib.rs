@@ -49,7 +49,7 @@ use canvas::{Hit, Loads, View};
 /// What a press on the canvas does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tool {
-    /// Click to select; drag a particle or body to pull it with a mouse spring (an anchor moves
+    /// Click to select; drag a particle, body or object point to pull it with a mouse spring (an anchor moves
     /// where it is dragged) while the selection stays; drag empty space to pan.
     Grab,
     /// Click to add a particle.
@@ -86,7 +86,7 @@ impl Tool {
     fn hint(self) -> &'static str {
         match self {
             Tool::Grab => {
-                "click to select, drag a particle or body to pull it, drag empty space to pan (key 1)"
+                "click to select, drag a particle, body or object point to pull it, drag empty space to pan (key 1)"
             }
             Tool::Particle => "click empty space to add a particle (key 2)",
             Tool::Rod => "drag from a particle to another, or to empty space, to add a rod (key 3)",

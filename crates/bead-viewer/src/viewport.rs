@@ -397,6 +397,26 @@ impl App {
         if let Some((name, id)) = model.particles.iter().find(|(_, p)| p.body() == body) {
             return Some((PointRef::Particle(name.clone()), Point::from(*id)));
         }
+        if let Some(object) = model.objects.iter().find(|o| o.id.body() == body) {
+            // A parametric object: the mass point drawn nearest the pointer (hybrid models,
+            // seed 000 §5.1, connect to its points like to particles).
+            let distance = |index: usize| {
+                let point = Point::OfObject { body, index };
+                let x = model.system.point_position(&point).ok()?;
+                Some(view.to_screen(x).distance(at))
+            };
+            let index = (0..object.points.len())
+                .filter_map(|k| Some((k, distance(k)?)))
+                .min_by(|a, b| a.1.total_cmp(&b.1))?
+                .0;
+            return Some((
+                PointRef::OnObject {
+                    object: object.name.clone(),
+                    point: object.points[index].clone(),
+                },
+                Point::OfObject { body, index },
+            ));
+        }
         let (name, id) = model.bodies.iter().find(|(_, b)| b.body() == body)?;
         let local = body_local(&model.system, *id, view.to_world(at, 0.0));
         Some((

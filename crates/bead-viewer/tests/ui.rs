@@ -595,3 +595,82 @@ fn a_broken_scene_is_reported() {
     click(&mut h, centre);
     assert_eq!(h.state().model().particles.len(), 1);
 }
+
+/// A bead on a parabolic wire (a parametric object) and a particle below it.
+const BEAD_AND_PARTICLE: &str = r#"
+format = 1
+[simulation]
+dimension = 2
+dt = 0.001
+duration = 10.0
+[[parametric]]
+name = "cart"
+coordinates = [0.3]
+points = [{ name = "p", mass = 1.0, radius = 0.05, position = ["u0", "0.5*u0^2"] }]
+[[particles]]
+name = "bob"
+position = [0.3, -0.5]
+[[forces]]
+kind = "gravity"
+g = [0.0, -9.81]
+"#;
+
+/// Hybrid models built in the viewer (seed 000 §5.1): a rod dragged from a particle to the point
+/// of a parametric object connects to that point, `{ object, point }`, and holds its length while
+/// the model runs; the object's point can be grabbed like a particle.
+#[test]
+fn rods_and_the_mouse_take_points_of_parametric_objects() {
+    let mut h = harness(App::from_scene_text(
+        BEAD_AND_PARTICLE,
+        Format::Toml,
+        "hybrid.toml",
+    ));
+    let cart = h.state().model().objects[0].id.body();
+    let point = bead::Point::OfObject {
+        body: cart,
+        index: 0,
+    };
+    let bob = h.state().screen_position_of("bob").unwrap();
+    let bead_at = h.state().screen_point(&point).unwrap();
+    h.get_by_label("Rod").click();
+    h.run_steps(1);
+    drag(&mut h, bob, bead_at);
+    match h.state().document().file().constraints.first() {
+        Some(ConstraintSpec::Distance { between, .. }) => assert_eq!(
+            between[1],
+            bead_scene::format::PointRef::OnObject {
+                object: "cart".into(),
+                point: "p".into()
+            },
+            "{}",
+            h.state().status()
+        ),
+        other => panic!("no rod: {other:?} ({})", h.state().status()),
+    }
+    let (_, length) = rod(h.state(), 0);
+    h.get_by_label("Play").click();
+    h.run_steps(30);
+    let system = &h.state().model().system;
+    let (x, y) = (
+        system.point_position(&point).unwrap(),
+        system.position(h.state().model().particles[0].1),
+    );
+    let now = (x[0] - y[0]).hypot(x[1] - y[1]);
+    assert!((now - length).abs() < 1e-6, "rod {now} vs {length}");
+    // Grab the bead on its wire with the pointer.
+    h.get_by_label("Grab").click();
+    h.run_steps(1);
+    let at = h.state().screen_point(&point).unwrap();
+    h.hover_at(at);
+    h.run_steps(1);
+    h.drag_at(at);
+    h.run_steps(1);
+    for k in 1..=8 {
+        h.hover_at(at + egui::vec2(4.0 * k as f32, 0.0));
+        h.run_steps(1);
+    }
+    assert_eq!(h.state().grabbed(), Some(point), "{}", h.state().status());
+    h.drop_at(at + egui::vec2(32.0, 0.0));
+    h.run_steps(2);
+    assert_eq!(h.state().grabbed(), None);
+}
