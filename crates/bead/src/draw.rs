@@ -287,7 +287,10 @@ impl View<'_> {
 
 impl View<'_> {
     /// A parametric object: the path each point of a one-coordinate object follows (its curve,
-    /// over the object's drawing range of `u`), and its points as discs.
+    /// over the object's drawing range of `u`), the surface each point of a two-coordinate
+    /// object in 3D sweeps (a wireframe of its `u0` and `u1` lines, half a turn either side of
+    /// where it is), and its points as discs. In 2D a two-coordinate object's point sweeps an
+    /// area, not a curve: only the points are drawn.
     fn draw_object(
         &self,
         i: usize,
@@ -314,6 +317,28 @@ impl View<'_> {
                 }
             }
         }
+        if u.len() == 2 && self.dim == 3 {
+            let pi = std::f64::consts::PI;
+            for p in points {
+                for (along, across) in [(0, 1), (1, 0)] {
+                    for line in 0..GRID_LINES {
+                        let fixed = u[across] - pi + 2.0 * pi * line as f64 / GRID_LINES as f64;
+                        let mut last: Option<[f64; 3]> = None;
+                        for s in 0..=GRID_SEGMENTS {
+                            let mut at = [0.0; 2];
+                            at[across] = fixed;
+                            at[along] = u[along] - pi + 2.0 * pi * s as f64 / GRID_SEGMENTS as f64;
+                            let mut x = [0.0; 3];
+                            p.position(&at, self.t, &mut x);
+                            if let Some(prev) = last {
+                                canvas.line(prev, x, Role::Wire);
+                            }
+                            last = Some(x);
+                        }
+                    }
+                }
+            }
+        }
         for k in 0..points.len() {
             let at = self.position(&Point::OfObject {
                 body: BodyId(i),
@@ -326,6 +351,10 @@ impl View<'_> {
 
 /// Segments of a traced curve.
 const TRACE_SEGMENTS: usize = 96;
+
+/// Lines of each family, and segments per line, of a surface's wireframe.
+const GRID_LINES: usize = 12;
+const GRID_SEGMENTS: usize = 48;
 
 /// The point that stands for body `i` (its centre of mass; an object's first point).
 pub(crate) fn center(i: usize, body: &Body) -> Point {
@@ -428,5 +457,39 @@ mod tests {
             .filter(|&&(k, r)| k == "arrow" && r == Role::ConstraintForce)
             .count();
         assert_eq!(arrows, 1);
+    }
+
+    /// A point on a sphere draws the sphere: a wireframe whose every vertex lies on it.
+    #[test]
+    fn a_surface_object_draws_its_wireframe() {
+        #[derive(Default)]
+        struct Wires(Vec<[f64; 3]>);
+        impl Canvas for Wires {
+            fn disc(&mut self, _: [f64; 3], _: f64, _: Role) {}
+            fn line(&mut self, a: [f64; 3], b: [f64; 3], role: Role) {
+                if role == Role::Wire {
+                    self.0.extend([a, b]);
+                }
+            }
+            fn zigzag(&mut self, _: [f64; 3], _: [f64; 3], _: Role) {}
+            fn circle(&mut self, _: [f64; 3], _: f64, _: [f64; 3], _: Role) {}
+            fn marker(&mut self, _: [f64; 3], _: Role) {}
+            fn arrow(&mut self, _: [f64; 3], _: [f64; 3], _: Role) {}
+        }
+        let mut sys = System::new(3).unwrap();
+        sys.add_parametric(crate::primitives::sphere(
+            [0.0, 0.0, 1.0],
+            0.5,
+            1.0,
+            [1.0, 0.3],
+        ))
+        .unwrap();
+        let mut wires = Wires::default();
+        sys.draw(&mut wires, None);
+        assert_eq!(wires.0.len(), 2 * 2 * GRID_LINES * GRID_SEGMENTS);
+        for x in &wires.0 {
+            let r = (x[0] * x[0] + x[1] * x[1] + (x[2] - 1.0).powi(2)).sqrt();
+            assert!((r - 0.5).abs() < 1e-12, "{x:?}");
+        }
     }
 }
