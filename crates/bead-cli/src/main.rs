@@ -1,6 +1,6 @@
 //! `bead`: run, check, plot and render constrained-dynamics scenes from the command line.
 //!
-//! Exit codes (DESIGN.md §3): 0 success; 1 the simulation failed (diverged, or no constraint
+//! Exit codes: 0 success; 1 the simulation failed (diverged, or no constraint
 //! forces could be found — the message names the time, the step and the constraint); 2 bad input
 //! or usage. Errors print as one `error: ...` message with its causes, never a backtrace.
 
@@ -47,6 +47,13 @@ enum Command {
     Check {
         /// The scene file.
         scene: PathBuf,
+    },
+    /// Print the scene format's JSON Schema (for editors: Taplo's `#:schema`, VS Code's
+    /// `json.schemas`), or with `--markdown` its reference page.
+    Schema {
+        /// Print the reference page (Markdown) instead of the schema.
+        #[arg(long)]
+        markdown: bool,
     },
     /// Plot columns of a run's output files.
     Plot {
@@ -222,6 +229,14 @@ fn execute(command: Command) -> Result<(), Failure> {
                 return Err(Failure::Run(
                     anyhow::Error::new(e).context(format!("the simulation failed{written}")),
                 ));
+            }
+            Ok(())
+        }
+        Command::Schema { markdown } => {
+            if markdown {
+                print!("{}", bead_scene::schema::reference());
+            } else {
+                print!("{}", bead_scene::schema::json_schema_text());
             }
             Ok(())
         }

@@ -1,4 +1,4 @@
-//! The files of `bead run --out DIR` (DESIGN.md §3): `trajectory.csv`, `constraints.csv` and
+//! The files of `bead run --out DIR`: `trajectory.csv`, `constraints.csv` and
 //! `summary.json`. Their names and headers are a contract that tests outside the project rely on.
 
 use std::fs::File;

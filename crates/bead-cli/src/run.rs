@@ -162,7 +162,7 @@ fn failed_at_start(
     Ok(report)
 }
 
-/// `summary.json`: the DESIGN.md §3 keys, then what the run was configured with.
+/// `summary.json`: the documented keys (README, "The `bead` command line"), then what the run was configured with.
 pub fn summary_json(model: &Model, r: &RunReport) -> serde_json::Value {
     let run = &model.run;
     json!({

@@ -1,5 +1,5 @@
 //! The `bead` binary, driven as a user drives it: every example scene runs, broken scenes fail
-//! with exit code 2 and a located message, output files have exactly the DESIGN.md §3 headers,
+//! with exit code 2 and a located message, output files have exactly the documented headers,
 //! and a failing simulation exits 1 naming where it failed.
 
 #![allow(clippy::unwrap_used)]
@@ -67,7 +67,7 @@ fn every_example_scene_checks_and_runs() {
     }
 }
 
-/// A parametric object's columns (DESIGN §3): `NAME.u0 … NAME.u0_dot … NAME.POINT.x …`, the
+/// A parametric object's columns: `NAME.u0 … NAME.u0_dot … NAME.POINT.x …`, the
 /// point's position consistent with its coordinate; `bead check` lists the coordinates.
 #[test]
 fn parametric_objects_have_their_columns_and_are_listed() {
@@ -403,6 +403,30 @@ fn plot_and_render_write_files_of_the_requested_size() {
     assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 150);
 }
 
+/// `bead schema` prints the schema and the reference page that `docs/` holds (which the
+/// bead-scene tests keep current), so an editor pointed at either sees the same format.
+#[test]
+fn schema_prints_the_documents_in_docs() {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
+    for (args, file) in [
+        (&["schema"][..], "scene.schema.json"),
+        (&["schema", "--markdown"][..], "scene-format.md"),
+    ] {
+        let out = bead()
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let committed = std::fs::read_to_string(docs.join(file)).unwrap();
+        assert!(
+            String::from_utf8(out).unwrap() == committed,
+            "{file} differs from bead {args:?}"
+        );
+    }
+}
+
 /// Every class of broken scene also says how to fix it.
 #[test]
 fn broken_scenes_come_with_a_hint() {
@@ -429,6 +453,35 @@ fn broken_scenes_come_with_a_hint() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{to}: {stderr}");
         assert!(stderr.contains("\n  hint: "), "{to}: no hint in {stderr}");
+    }
+}
+
+/// A structural mistake points to the section of the reference page for the table it is in.
+#[test]
+fn hints_point_into_the_reference_page() {
+    let good = std::fs::read_to_string(scene("pendulum.toml")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for (from, to, section) in [
+        (
+            "dt = 0.001",
+            "dt = 0.001\ntimestep = 1",
+            "docs/scene-format.md#simulation",
+        ),
+        (
+            "kind = \"distance\"",
+            "kind = \"rod\"",
+            "docs/scene-format.md#constraints",
+        ),
+        ("mass = 1.0", "mas = 1.0", "docs/scene-format.md#particles"),
+    ] {
+        let path = dir.path().join("broken.toml");
+        std::fs::write(&path, good.replacen(from, to, 1)).unwrap();
+        let output = bead().arg("check").arg(&path).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(section),
+            "{to}: expected {section} in {stderr}"
+        );
     }
 }
 

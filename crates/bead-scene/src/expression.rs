@@ -3,7 +3,7 @@
 //! differentiated as [`bead::autodiff`] does), parsed once and evaluated on any number type of
 //! num-dual, so that the engine's second-order dual passes see exact derivatives.
 //!
-//! The grammar is the one of DESIGN §3: numbers (`2`, `0.5`, `1e-3`), the names a caller allows
+//! The grammar: numbers (`2`, `0.5`, `1e-3`), the names a caller allows
 //! (`u0`, `t`, `a.x`), `pi`, `+ - * / ^` (or `**`) with the usual precedence, unary minus binding
 //! looser than a power (`-u0^2` is `−(u0²)`), `^` right-associative (`2^3^2` is 512),
 //! parentheses, and the functions `sin cos tan asin acos atan sinh cosh tanh exp ln sqrt abs`

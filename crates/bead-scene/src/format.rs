@@ -1,14 +1,17 @@
-//! The scene file format, version 1 (DESIGN.md §3): the serde model of a TOML or JSON scene.
+//! The scene file format, version 1: the serde model of a TOML or JSON scene. Its JSON Schema and
+//! the reference page `docs/scene-format.md` are generated from these types and their `///` docs
+//! (see [`crate::schema`]), so a doc comment here is what users read.
 //!
 //! Every table rejects unknown keys. Points are referred to by name; vectors have the system's
 //! dimension (checked when the scene is built, where the error can name the field).
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// A whole scene file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SceneFile {
     /// Format version; must be 1.
@@ -24,7 +27,7 @@ pub struct SceneFile {
     /// The 2D rigid bodies, in order (their trajectory.csv columns follow the particles').
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bodies: Vec<BodySpec>,
-    /// The parametric objects (seed 000 §5), in order (their trajectory.csv columns follow the
+    /// The parametric objects (Lagrangian dynamics in generalized coordinates), in order (their trajectory.csv columns follow the
     /// bodies').
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parametric: Vec<ParametricSpec>,
@@ -40,18 +43,19 @@ pub struct SceneFile {
 }
 
 /// `[[contacts]]`: non-penetration among particles, generated for nearby pairs by a broad phase.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContactsSpec {
     /// The particles' names, or `"all"`.
     pub particles: ParticleSet,
     /// Coefficient of restitution, 0 to 1 (default: `[simulation] restitution`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub restitution: Option<f64>,
 }
 
 /// `"all"`, or a list of particle names.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum ParticleSet {
     /// The word `"all"`.
@@ -61,10 +65,11 @@ pub enum ParticleSet {
 }
 
 /// `[simulation]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Simulation {
     /// 2 or 3.
+    #[schemars(range(min = 2, max = 3))]
     pub dimension: usize,
     /// Time step, in seconds.
     pub dt: f64,
@@ -88,7 +93,7 @@ pub struct Simulation {
     /// Relative residual of the λ solve (default 1e-10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tolerance: Option<f64>,
-    /// Feedback gains `{ ks, kd }` of seed 000 eq. 11.
+    /// Feedback gains `{ ks, kd }` (Witkin's eq. 11: `ks C + kd Ċ` added to the multiplier system).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feedback: Option<FeedbackSpec>,
     /// Baumgarte's time constant τ in seconds (ks = 1/τ², kd = 2/τ); excludes `feedback`.
@@ -100,6 +105,7 @@ pub struct Simulation {
     pub inequality: Option<String>,
     /// Default coefficient of restitution of inequality constraints' impacts (default 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub restitution: Option<f64>,
     /// Write every n-th step (default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -110,7 +116,7 @@ pub struct Simulation {
 }
 
 /// `feedback = { ks = .., kd = .. }`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FeedbackSpec {
     /// Spring gain, 1/s².
@@ -120,7 +126,7 @@ pub struct FeedbackSpec {
 }
 
 /// `projection = true` or `projection = { iterations = 10, tolerance = 1e-12 }`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum ProjectionSpec {
     /// On with defaults, or off.
@@ -135,7 +141,7 @@ pub enum ProjectionSpec {
 }
 
 /// `[[particles]]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ParticleSpec {
     /// Unique name; other entries refer to the particle by it.
@@ -154,7 +160,7 @@ pub struct ParticleSpec {
 }
 
 /// `[[bodies]]`: a 2D rigid body.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BodySpec {
     /// Unique name (shared namespace with particles).
@@ -185,9 +191,9 @@ pub struct BodySpec {
 }
 
 /// `[[parametric]]`: an object in generalized coordinates `u0, u1, ...` whose mass points sit
-/// at positions written as expressions of the coordinates and time `t` (Lagrange's equations,
-/// seed 000 §5).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// at positions written as expressions of the coordinates and time `t`; it moves by Lagrange's
+/// equations, and its points take constraints and forces like particles.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ParametricSpec {
     /// Unique name (shared namespace with particles and bodies).
@@ -206,7 +212,7 @@ pub struct ParametricSpec {
 }
 
 /// One mass point of a `[[parametric]]` object.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MassPointSpec {
     /// Name, unique within the object (`OBJECT.POINT` in outputs).
@@ -221,7 +227,7 @@ pub struct MassPointSpec {
 }
 
 /// A body's outline.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum ShapeSpec {
     /// A disc.
@@ -249,7 +255,7 @@ pub enum ShapeSpec {
 }
 
 /// A mass: a number of kilograms, or the word `"infinity"`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum MassSpec {
     /// Kilograms (TOML's `inf` also means an anchor).
@@ -259,7 +265,7 @@ pub enum MassSpec {
 }
 
 /// `[[forces]]`, by `kind`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum ForceSpec {
     /// Uniform gravity on everything with mass.
@@ -337,7 +343,7 @@ pub enum ForceSpec {
 }
 
 /// `[[constraints]]`, by `kind`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum ConstraintSpec {
     /// A point held at a location (fixed or moving).
@@ -512,6 +518,7 @@ pub enum ConstraintSpec {
         radius: Option<f64>,
         /// Coefficient of restitution of its impacts, 0 to 1 (default: `[simulation] restitution`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(range(min = 0.0, max = 1.0))]
         restitution: Option<f64>,
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -523,6 +530,7 @@ pub enum ConstraintSpec {
         between: [PointRef; 2],
         /// Coefficient of restitution of its impacts, 0 to 1 (default: `[simulation] restitution`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(range(min = 0.0, max = 1.0))]
         restitution: Option<f64>,
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -537,12 +545,13 @@ pub enum ConstraintSpec {
         length: Option<f64>,
         /// Coefficient of restitution of its impacts, 0 to 1 (default: `[simulation] restitution`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(range(min = 0.0, max = 1.0))]
         restitution: Option<f64>,
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
-    /// Seed 004's linear form `a·x + b ≥ 0` for a point.
+    /// Jonquet et al.'s linear form `a·x + b ≥ 0` for a point.
     Linear {
         /// The point.
         point: PointRef,
@@ -553,6 +562,7 @@ pub enum ConstraintSpec {
         b: f64,
         /// Coefficient of restitution of its impacts, 0 to 1 (default: `[simulation] restitution`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(range(min = 0.0, max = 1.0))]
         restitution: Option<f64>,
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -572,6 +582,7 @@ pub enum ConstraintSpec {
         max: f64,
         /// Coefficient of restitution of its impacts, 0 to 1 (default: `[simulation] restitution`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(range(min = 0.0, max = 1.0))]
         restitution: Option<f64>,
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -592,6 +603,7 @@ pub enum ConstraintSpec {
         /// Coefficient of restitution of its impacts, 0 to 1, for an inequality (default:
         /// `[simulation] restitution`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(range(min = 0.0, max = 1.0))]
         restitution: Option<f64>,
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -613,7 +625,7 @@ pub enum ConstraintSpec {
 
 /// A point: a particle's (or a body's centre's) name, `{ body = "arm", local = [0.5, 0.0] }`,
 /// or `{ object = "bead", point = "p" }` (a name alone stands for an object's only point).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum PointRef {
     /// The particle of this name, or the centre of the body of this name.
@@ -635,7 +647,7 @@ pub enum PointRef {
 }
 
 /// A location: a fixed vector, or a motion over time.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Location {
     /// A fixed point, in metres.
@@ -645,7 +657,7 @@ pub enum Location {
 }
 
 /// A prescribed motion (`at = { kind = "circle", ... }`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum MotionSpec {
     /// Along a line from `start`: constant velocity, or uniformly accelerated.

@@ -1,7 +1,7 @@
 //! # bead-scene — scene files for bead
 //!
-//! Reads the scene format of DESIGN.md §3 (TOML, or the same structure in JSON), checks it, and
-//! builds a [`bead::System`]. Every error names the file, the line and column where known, the
+//! Reads the scene format (TOML, or the same structure in JSON; `docs/scene-format.md` is its
+//! reference, written from [`format`] by [`schema`]), checks it, and builds a [`bead::System`]. Every error names the file, the line and column where known, the
 //! field (`constraints[2].between[1]`) and, where there is something useful to say, a hint.
 //!
 //! ```
@@ -50,6 +50,7 @@ mod error;
 pub mod expression;
 pub mod format;
 mod locate;
+pub mod schema;
 
 use std::path::Path;
 
@@ -107,7 +108,8 @@ impl Scene {
         let parsed = match format {
             Format::Toml => toml::from_str::<SceneFile>(text).map_err(|e| {
                 let (line, column) = e.span().map(|s| error::line_column(text, s.start)).unzip();
-                syntax_error(origin, line, column, e.message())
+                let section = line.and_then(|l| toml_table_at(text, l));
+                syntax_error(origin, line, column, e.message(), section.as_deref())
             }),
             Format::Json => serde_json::from_str::<SceneFile>(text).map_err(|e| {
                 syntax_error(
@@ -115,6 +117,7 @@ impl Scene {
                     Some(e.line()),
                     Some(e.column()),
                     &strip_position(&e.to_string()),
+                    None,
                 )
             }),
         };
@@ -218,31 +221,48 @@ fn syntax_error(
     line: Option<usize>,
     column: Option<usize>,
     message: &str,
+    table: Option<&str>,
 ) -> SceneError {
     let message = message.trim().to_string();
+    // Point into the reference page at the table the error is in, when it is known.
+    let (reference, keys) = match table {
+        Some(key) => {
+            let list = schema::json_schema()["properties"][key]["type"] == "array";
+            let header = if list {
+                format!("[[{key}]]")
+            } else {
+                format!("[{key}]")
+            };
+            (schema::section(key), format!("the keys of `{header}`"))
+        }
+        None => (
+            schema::REFERENCE_PAGE.to_string(),
+            "the keys of each table".into(),
+        ),
+    };
     let hint = if message.contains("untagged enum Location") {
-        Some(
-            "a location is a vector like [0.0, 1.0], or a motion like { kind = \"circle\", center = [0.0, 0.0], radius = 1.0, angular_velocity = 1.0 }",
-        )
+        "a location is a vector like [0.0, 1.0], or a motion like { kind = \"circle\", center = [0.0, 0.0], radius = 1.0, angular_velocity = 1.0 }".to_string()
     } else if message.contains("untagged enum MassSpec") {
-        Some("a mass is a number of kilograms, or \"infinity\" for an anchor")
+        "a mass is a number of kilograms, or \"infinity\" for an anchor".to_string()
     } else if message.contains("untagged enum PointRef") {
-        Some(
-            "a point is a particle's name in quotes, { body = \"arm\", local = [0.5, 0.0] }, or { object = \"bead\", point = \"p\" }",
-        )
+        "a point is a particle's name in quotes, { body = \"arm\", local = [0.5, 0.0] }, or { object = \"bead\", point = \"p\" }".to_string()
     } else if message.contains("untagged enum ProjectionSpec") {
-        Some("projection = true, or projection = { iterations = 10, tolerance = 1e-12 }")
+        "projection = true, or projection = { iterations = 10, tolerance = 1e-12 }".to_string()
     } else if message.contains("unknown field") {
-        Some("check the spelling; DESIGN.md §3 lists the keys of each table")
+        format!(
+            "check the spelling; {reference} lists {keys} (`bead schema --markdown` prints that page)"
+        )
     } else if message.contains("missing field") {
-        Some("add the field; DESIGN.md §3 shows a complete scene")
+        format!("add the field; {reference} lists {keys} and which are required")
     } else if message.contains("unknown variant") {
-        Some("check the `kind`; the message lists the kinds that exist")
+        format!(
+            "check the `kind`; the message lists the kinds that exist, and {reference} describes each"
+        )
     } else if message.contains("duplicate key") {
-        Some("each key may appear once per table; remove or rename one of them")
+        "each key may appear once per table; remove or rename one of them".to_string()
     } else {
-        Some(
-            "the scene must be valid TOML (or JSON for .json files) with the structure of DESIGN.md §3",
+        format!(
+            "the scene must be valid TOML (or JSON for .json files) with the structure described in {reference}"
         )
     };
     SceneError {
@@ -251,9 +271,28 @@ fn syntax_error(
         column,
         field: None,
         message,
-        hint: hint.map(str::to_string),
+        hint: Some(hint),
         within: None,
     }
+}
+
+/// The top-level key of the TOML table that line `line` (1-based) is in: the name of the last
+/// `[table]` or `[[array]]` header above it, when the format has such a key.
+fn toml_table_at(text: &str, line: usize) -> Option<String> {
+    let header = text.lines().take(line).filter_map(|l| {
+        let l = l.trim();
+        l.starts_with('[').then(|| {
+            l.trim_start_matches('[')
+                .split([']', '.'])
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_string()
+        })
+    });
+    let header = header.last()?;
+    let schema = schema::json_schema();
+    schema["properties"].get(&header).map(|_| header)
 }
 
 /// Bytes from the start of a TOML string value to its first character: past `"`, `'`, or the

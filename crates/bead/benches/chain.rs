@@ -3,7 +3,7 @@
 //!
 //! The chain is 1 m long (links of 1/n m, particles of 1/n kg), released 45° below horizontal and
 //! stepped continuously, so CG's warm start sees realistic changes of λ. dt = 1e-5 s keeps RK4
-//! stable for the stiffest chain (its fastest mode grows like n; see DESIGN.md §1).
+//! stable for the stiffest chain (its fastest mode grows like n: its rods' tension over their length is a geometric stiffness).
 
 #![allow(missing_docs, clippy::unwrap_used)]
 

@@ -1,5 +1,5 @@
-//! One description of what to draw, for every renderer (DESIGN.md, "One description of what to
-//! draw").
+//! One description of what to draw, for every renderer (the viewer, `bead render`, tests):
+//! models say what they look like once.
 //!
 //! The engine describes a model as a few primitives — discs, lines, zigzag springs, wire
 //! outlines, anchors, arrows — through [`Canvas`], as box2d's and rapier's debug-draw interfaces

@@ -34,7 +34,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The crate's parts follow the data flow of one step (DESIGN.md §1): [`force`] adds `Q`,
+//! The crate's parts follow the data flow of one step: [`force`] adds `Q`,
 //! [`constraint`] writes `C`, `Ċ`, `J`, `J̇q̇` on [`Point`]s, [`sparse`] holds the block-sparse `J`,
 //! [`solve`] finds λ, [`integrate`] advances `(q, q̇)`, all driven by [`System::step`].
 

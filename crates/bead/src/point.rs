@@ -1,4 +1,5 @@
-//! Points: what constraints and forces act on (DESIGN.md, "Points, the hybrid idea").
+//! Points: what constraints and forces act on — particles, points of rigid
+//! bodies and points of parametric objects alike, which is what makes hybrid models possible.
 //!
 //! A constraint written on world points works on any body kind by the chain rule
 //! (seed 000 §5.1; Witkin, Gleicher & Welch 1990). For a point `x(q_b)` of body `b`:

@@ -1,4 +1,4 @@
-//! The step sizes of a run that ends exactly at its duration (DESIGN.md §3, "Time stepping").
+//! The step sizes of a run that ends exactly at its duration.
 //!
 //! When `duration / dt` is a whole number up to rounding (1.0 / 0.001 is 999.999… in floating
 //! point) that many steps of `dt` are taken; otherwise the last step is shortened so the run still

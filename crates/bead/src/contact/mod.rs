@@ -50,6 +50,14 @@ pub enum InequalityMethod {
 }
 
 impl InequalityMethod {
+    /// Every method, in the order scene files and the CLI list them.
+    pub const ALL: [InequalityMethod; 4] = [
+        InequalityMethod::Platt,
+        InequalityMethod::Improved,
+        InequalityMethod::Jonquet,
+        InequalityMethod::Lcp,
+    ];
+
     /// The method called `name` in scene files (`platt`, `improved`, `jonquet`, `lcp`).
     pub fn by_name(name: &str) -> Option<InequalityMethod> {
         Some(match name {

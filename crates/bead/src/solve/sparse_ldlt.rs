@@ -1,7 +1,7 @@
 //! Sparse direct solve of `J W Jᵀ λ = b`: an LDLᵀ factorization whose symbolic analysis (the
 //! fill-reducing AMD ordering and the factor's pattern) is done once per model structure and
-//! reused at every evaluation (DESIGN.md, "Solvers"; the "pattern and values apart" idea of
-//! seed 000 §4.3 carried through to the factor).
+//! reused at every evaluation (the "pattern and values apart" idea of seed 000 §4.3 carried
+//! through to the factor).
 //!
 //! Why a direct solve next to conjugate gradient: `J W Jᵀ` of a mesh (a cloth, a net) behaves
 //! like a graph Laplacian, whose condition number grows with the square of the mesh's width, so

@@ -116,7 +116,7 @@ fn coincident_rod_ends_are_reported() {
 /// unstable integration must fail the step as soon as the constraint error leaves any sane range,
 /// name the worst constraint, and keep the last state within that range.
 ///
-/// A 50-link chain has a mode near 6.3·50 rad/s (DESIGN.md §1); RK4 at dt = 0.02 s is far outside
+/// A 50-link chain has a mode near 6.3·50 rad/s (the rods' geometric stiffness); RK4 at dt = 0.02 s is far outside
 /// its stability region for it, and the error grows geometrically from rounding.
 #[test]
 fn a_finite_blow_up_is_reported_as_divergence() {
