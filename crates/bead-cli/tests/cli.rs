@@ -456,6 +456,35 @@ fn broken_scenes_come_with_a_hint() {
     }
 }
 
+/// Output times are the step times as the user would write them: with dt = 0.001 every `t` has
+/// at most three decimals (the floating-point product 1900 × 0.001 would print 1.9000000000000001).
+#[test]
+fn output_times_are_the_shortest_decimals_of_the_step_times() {
+    let out = tempfile::tempdir().unwrap();
+    bead()
+        .args(["run", "-q", "--duration", "2.5", "--dt", "0.001", "--out"])
+        .arg(out.path())
+        .arg(scene("pendulum.toml"))
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(out.path().join("trajectory.csv")).unwrap();
+    let times: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    // pendulum.toml writes every 10th step.
+    assert_eq!(times.len(), 251);
+    for (k, t) in times.iter().enumerate() {
+        let decimals = t.split_once('.').map_or(0, |(_, f)| f.len());
+        assert!(decimals <= 3, "row {k}: t = {t}");
+        assert!(
+            (t.parse::<f64>().unwrap() - k as f64 * 1e-2).abs() < 1e-12,
+            "row {k}: t = {t}"
+        );
+    }
+}
+
 /// A structural mistake points to the section of the reference page for the table it is in.
 #[test]
 fn hints_point_into_the_reference_page() {
