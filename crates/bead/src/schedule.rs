@@ -77,6 +77,19 @@ pub fn step_count(duration: f64, dt: f64) -> u64 {
     full + u64::from(last.is_some())
 }
 
+fn split(duration: f64, dt: f64) -> (u64, Option<f64>) {
+    if !(dt > 0.0 && duration > 0.0 && dt.is_finite() && duration.is_finite()) {
+        return (0, None);
+    }
+    let n = duration / dt;
+    let whole = n.round();
+    if (n - whole).abs() <= 1e-9 * whole.max(1.0) {
+        return (whole as u64, None);
+    }
+    let full = n.floor();
+    (full as u64, Some(duration - full * dt))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,17 +122,4 @@ mod tests {
             }
         }
     }
-}
-
-fn split(duration: f64, dt: f64) -> (u64, Option<f64>) {
-    if !(dt > 0.0 && duration > 0.0 && dt.is_finite() && duration.is_finite()) {
-        return (0, None);
-    }
-    let n = duration / dt;
-    let whole = n.round();
-    if (n - whole).abs() <= 1e-9 * whole.max(1.0) {
-        return (whole as u64, None);
-    }
-    let full = n.floor();
-    (full as u64, Some(duration - full * dt))
 }
