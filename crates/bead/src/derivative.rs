@@ -49,6 +49,21 @@ pub enum EvalError {
     /// The multiplier system could not be solved.
     #[error("solving for the constraint forces: {0}")]
     Solve(#[from] SolveError),
+    /// No constraint forces satisfy the constraints together: the ones named pull against each
+    /// other (two nails holding one point at two places, a rod shorter than the nails at its
+    /// ends allow). Redundant constraints that agree (a rod doubled) are solved, not reported.
+    #[error(
+        "the constraints {} conflict: no forces satisfy them together (least-squares relative \
+         residual {residual:.3e}); remove one of them or make them agree",
+        quoted(.constraints)
+    )]
+    Conflict {
+        /// The constraints whose rows carry the part of the right-hand side no λ produces, in
+        /// the model's order.
+        constraints: Vec<String>,
+        /// Relative residual of the least-squares solution.
+        residual: f64,
+    },
     /// A force or a constraint produced a NaN or an infinity.
     #[error("{0} is not finite")]
     NonFinite(String),
@@ -101,6 +116,19 @@ pub enum EvalError {
         /// The limit it crossed.
         limit: f64,
     },
+}
+
+/// `'a', 'b' and 'c'`, shortened past eight names.
+fn quoted(names: &[String]) -> String {
+    const SHOWN: usize = 8;
+    let mut list: Vec<String> = names.iter().take(SHOWN).map(|n| format!("'{n}'")).collect();
+    if names.len() > SHOWN {
+        list.push(format!("{} more", names.len() - SHOWN));
+    }
+    match list.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => list.join(""),
+    }
 }
 
 /// Where each constraint's rows, operands and Jacobian blocks live.
@@ -552,9 +580,15 @@ impl Evaluator {
         self.last_solve = SolveInfo::default();
         if !self.layout.has_bounded_rows() {
             let matrix = MultiplierMatrix::new(&self.layout.jacobian, &self.layout.inv_mass);
-            self.last_solve = self
+            self.last_solve = match self
                 .solver
-                .solve(&matrix, &self.rhs, &mut self.lambda, &params)?;
+                .solve(&matrix, &self.rhs, &mut self.lambda, &params)
+            {
+                Err(SolveError::Inconsistent { residual }) => {
+                    return Err(self.conflict_error(model, &matrix, residual));
+                }
+                other => other?,
+            };
             self.active_set_passes = 1;
         } else {
             if mode.choose {
@@ -631,6 +665,48 @@ impl Evaluator {
                 0.0
             };
         }
+    }
+
+    /// An inconsistent multiplier system, with the constraints that pull against each other
+    /// named.
+    fn conflict_error(&self, model: &Model, a: &MultiplierMatrix<'_>, residual: f64) -> EvalError {
+        self.conflict_among(model, a, &self.rhs, 0.0)
+            .unwrap_or(EvalError::Solve(SolveError::Inconsistent { residual }))
+    }
+
+    /// The constraints that pull against each other in `a x = b`: those whose rows carry the
+    /// part of `b` no `x` produces (at least 1 % of its largest entry, the rest being what the
+    /// least squares left of rounding) — when that part is more than `share` of `b` (by norm).
+    pub(crate) fn conflict_among(
+        &self,
+        model: &Model,
+        a: &MultiplierMatrix<'_>,
+        b: &[f64],
+        share: f64,
+    ) -> Option<EvalError> {
+        let part = crate::solve::conflict::unreachable_part(a, b);
+        let norm = |x: &[f64]| x.iter().map(|v| v * v).sum::<f64>().sqrt();
+        let (part_norm, b_norm) = (norm(&part), norm(b));
+        if !(part_norm > share * b_norm) {
+            return None;
+        }
+        let largest = part.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+        let mut constraints: Vec<String> = Vec::new();
+        for slot in &self.layout.constraints {
+            let carried = part[slot.rows.clone()]
+                .iter()
+                .fold(0.0_f64, |m, v| m.max(v.abs()));
+            if carried > 0.01 * largest
+                && let Some(entry) = model.constraints.get(slot.id)
+                && !constraints.contains(&entry.name)
+            {
+                constraints.push(entry.name.clone());
+            }
+        }
+        (!constraints.is_empty()).then_some(EvalError::Conflict {
+            constraints,
+            residual: part_norm / b_norm,
+        })
     }
 
     /// A failed complementarity solve, with the rows named by their constraints.

@@ -6,8 +6,8 @@ use crate::derivative::{EvalError, Evaluator, Mode};
 use crate::integrate::{ConstrainedModel, Dynamics, Role};
 use crate::inverse_mass::InverseMass;
 use crate::model::Model;
-use crate::solve::SolveInfo;
 use crate::solve::kkt::KktMatrix;
+use crate::solve::{MultiplierMatrix, SolveInfo};
 use crate::sparse::BlockSparse;
 use crate::system::{Settings, StepStats};
 
@@ -191,4 +191,21 @@ impl ConstrainedModel for Stage<'_> {
     fn last_multipliers(&self) -> &[f64] {
         &self.evaluator.lambda
     }
+
+    fn conflict(&self, rows: &[f64], held: &[bool]) -> Option<EvalError> {
+        let layout = &self.evaluator.layout;
+        let matrix = MultiplierMatrix::new(&layout.jacobian, &layout.inv_mass).masked(held);
+        let rows: Vec<f64> = rows
+            .iter()
+            .zip(held)
+            .map(|(r, h)| if *h { *r } else { 0.0 })
+            .collect();
+        self.evaluator
+            .conflict_among(self.model, &matrix, &rows, CONFLICT_SHARE)
+    }
 }
+
+/// The share of a stalled Newton iteration's constraint residual that must lie out of reach of
+/// every change of `q` for the stall to be reported as a conflict rather than as slow
+/// convergence: most of it.
+const CONFLICT_SHARE: f64 = 0.5;

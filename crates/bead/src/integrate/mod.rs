@@ -130,6 +130,15 @@ pub trait ConstrainedModel {
 
     /// λ of the last step, the stepper's starting guess for the geometric stiffness.
     fn last_multipliers(&self) -> &[f64];
+
+    /// When Newton's method stalls: whether the row residuals `rows` of the rows marked `held`
+    /// lie mostly where no change of `q` reaches them (outside the range of `J W Jᵀ` at the last
+    /// assembled state), and if so the error naming the constraints that conflict. The default
+    /// knows no names and says nothing.
+    fn conflict(&self, rows: &[f64], held: &[bool]) -> Option<EvalError> {
+        let _ = (rows, held);
+        None
+    }
 }
 
 /// One step of an ODE scheme over `(q, q̇)`.

@@ -271,6 +271,12 @@ fn newton(
             continue;
         }
         if w.iterations >= max_iterations {
+            // Constraints that no position satisfies together stall Newton's method too; say
+            // which, rather than suggest a smaller step.
+            let held: Vec<bool> = w.roles.iter().map(|r| matches!(r, Role::Held)).collect();
+            if let Some(conflict) = model.conflict(&w.residual, &held) {
+                return Err(conflict);
+            }
             return Err(EvalError::NoConvergence {
                 iterations: w.iterations,
                 max_abs_c: max_c,

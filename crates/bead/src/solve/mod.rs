@@ -10,6 +10,7 @@
 //! and an error, never NaN, for an inconsistent one (constraints that conflict).
 
 mod cg;
+pub(crate) mod conflict;
 mod dense;
 mod gauss_seidel;
 pub(crate) mod kkt;
