@@ -9,6 +9,7 @@ mod chain;
 mod complementarity;
 mod contact;
 mod convergence;
+mod determinism;
 mod failures;
 mod forces;
 mod gears;
