@@ -219,6 +219,9 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
     }
 
     let mut constraints: Vec<NamedConstraint> = Vec::with_capacity(file.constraints.len());
+    // Names seen so far, for the duplicate check: a scan would make a large scene quadratic.
+    let mut constraint_names: HashMap<String, usize> =
+        HashMap::with_capacity(file.constraints.len());
     for (i, spec) in file.constraints.iter().enumerate() {
         let path = format!("constraints[{i}]");
         let name = spec.name().map_or_else(|| format!("c{i}"), str::to_string);
@@ -228,7 +231,7 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
                 "a name cannot be empty",
             ));
         }
-        if let Some(j) = constraints.iter().position(|c| c.name == name) {
+        if let Some(&j) = constraint_names.get(&name) {
             return Err(SceneError::at(
                 format!("{path}.name"),
                 format!("duplicate constraint name '{name}'"),
@@ -237,6 +240,7 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
                 "constraints[{j}] is already called '{name}' (unnamed constraints are c<index>)"
             )));
         }
+        constraint_names.insert(name.clone(), i);
         // A name from the constraint's place would change when an earlier one is removed.
         *resolved.constraints[i].name_mut() = Some(name.clone());
         let constraint = make_constraint(&mut resolved.constraints[i], &path, &lookup, &system)?;
