@@ -50,6 +50,8 @@ mod error;
 pub mod expression;
 pub mod format;
 mod locate;
+pub mod record;
+pub mod run;
 pub mod schema;
 
 use std::path::Path;

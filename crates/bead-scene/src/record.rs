@@ -1,0 +1,186 @@
+//! The output columns of a run: the headers and the rows of `trajectory.csv`,
+//! `constraints.csv` and `accelerations.csv`, as numbers. The command line writes them as CSV
+//! text and the Python package as numpy arrays, so the two cannot disagree on a column. Their
+//! names are a contract that tests outside the project rely on.
+
+use bead::{Diagnostics, ModelError, Point, StepError};
+
+use crate::Model;
+
+/// Header of `trajectory.csv`: `t`, then `NAME.x NAME.y [NAME.z] NAME.vx NAME.vy [NAME.vz]` per
+/// particle, then `NAME.x NAME.y NAME.theta NAME.vx NAME.vy NAME.omega` per rigid body, then
+/// `NAME.u0 … NAME.uk NAME.u0_dot … NAME.uk_dot` and `NAME.POINT.x NAME.POINT.y [NAME.POINT.z]`
+/// per point for each parametric object.
+///
+/// ```
+/// let scene = bead_scene::Scene::parse(
+///     "format = 1\n[simulation]\ndimension = 2\ndt = 0.01\nduration = 1\n\
+///      [[particles]]\nname = \"ball\"\nposition = [0, 1]",
+///     bead_scene::Format::Toml,
+///     "example",
+/// )?;
+/// let model = scene.build()?;
+/// assert_eq!(
+///     bead_scene::record::trajectory_header(&model),
+///     ["t", "ball.x", "ball.y", "ball.vx", "ball.vy"]
+/// );
+/// # Ok::<(), bead_scene::SceneError>(())
+/// ```
+pub fn trajectory_header(model: &Model) -> Vec<String> {
+    let axes = &["x", "y", "z"][..model.system.dim()];
+    let mut header = vec!["t".to_string()];
+    for (name, _) in &model.particles {
+        header.extend(axes.iter().map(|a| format!("{name}.{a}")));
+        header.extend(axes.iter().map(|a| format!("{name}.v{a}")));
+    }
+    for (name, _) in &model.bodies {
+        header.extend(
+            ["x", "y", "theta", "vx", "vy", "omega"]
+                .iter()
+                .map(|c| format!("{name}.{c}")),
+        );
+    }
+    for object in &model.objects {
+        let name = &object.name;
+        header.extend((0..object.coordinates).map(|k| format!("{name}.u{k}")));
+        header.extend((0..object.coordinates).map(|k| format!("{name}.u{k}_dot")));
+        for point in &object.points {
+            header.extend(axes.iter().map(|a| format!("{name}.{point}.{a}")));
+        }
+    }
+    header
+}
+
+/// One row of `trajectory.csv` for the current state, in the order of [`trajectory_header`].
+/// Fails only if `model.system` no longer has one of the model's parametric objects.
+pub fn trajectory_row(model: &Model) -> Result<Vec<f64>, ModelError> {
+    let system = &model.system;
+    let dim = system.dim();
+    let mut row = vec![system.time()];
+    for (_, p) in &model.particles {
+        row.extend_from_slice(system.position(*p));
+        row.extend_from_slice(system.velocity(*p));
+    }
+    for (_, b) in &model.bodies {
+        row.extend_from_slice(system.coordinates(*b));
+        row.extend_from_slice(system.coordinate_velocities(*b));
+    }
+    for object in &model.objects {
+        row.extend_from_slice(system.coordinates(object.id));
+        row.extend_from_slice(system.coordinate_velocities(object.id));
+        for index in 0..object.points.len() {
+            let point = Point::OfObject {
+                body: object.id.body(),
+                index,
+            };
+            let x = system.point_position(&point)?;
+            row.extend_from_slice(&x[..dim]);
+        }
+    }
+    Ok(row)
+}
+
+/// Header of `constraints.csv`: `t`, then `NAME.C NAME.lambda` per constraint (`NAME.C0..
+/// NAME.lambda0..` for a constraint of several rows), `NAME.active` (0/1) for an inequality,
+/// then for a joint on rigid bodies the force and torque it exerts on each:
+/// `NAME.BODY.fx NAME.BODY.fy NAME.BODY.torque`.
+pub fn constraints_header(model: &Model) -> Vec<String> {
+    let mut header = vec!["t".to_string()];
+    for c in &model.constraints {
+        if c.rows == 1 {
+            header.push(format!("{}.C", c.name));
+            header.push(format!("{}.lambda", c.name));
+        } else {
+            header.extend((0..c.rows).map(|r| format!("{}.C{r}", c.name)));
+            header.extend((0..c.rows).map(|r| format!("{}.lambda{r}", c.name)));
+        }
+        if c.inequality {
+            if c.rows == 1 {
+                header.push(format!("{}.active", c.name));
+            } else {
+                header.extend((0..c.rows).map(|r| format!("{}.active{r}", c.name)));
+            }
+        }
+        for (body, _) in &c.reactions {
+            header.extend(
+                ["fx", "fy", "torque"]
+                    .iter()
+                    .map(|k| format!("{}.{body}.{k}", c.name)),
+            );
+        }
+    }
+    header
+}
+
+/// One row of `constraints.csv` from the diagnostics of the current state, in the order of
+/// [`constraints_header`]; `active` is 1.0 or 0.0. A constraint the diagnostics do not report
+/// gets NaN in each of its columns.
+pub fn constraints_row(model: &Model, diagnostics: &Diagnostics) -> Vec<f64> {
+    let mut row = vec![model.system.time()];
+    for c in &model.constraints {
+        let Some(report) = diagnostics.constraint(c.id) else {
+            let width = 2 * c.rows + 3 * c.reactions.len() + if c.inequality { c.rows } else { 0 };
+            row.extend(std::iter::repeat_n(f64::NAN, width));
+            continue;
+        };
+        row.extend_from_slice(&report.c);
+        row.extend_from_slice(&report.lambda);
+        if c.inequality {
+            let active = report.active.as_deref().unwrap_or_default();
+            row.extend((0..c.rows).map(|r| {
+                if active.get(r).copied().unwrap_or(false) {
+                    1.0
+                } else {
+                    0.0
+                }
+            }));
+        }
+        for (_, body) in &c.reactions {
+            let force = report
+                .forces
+                .iter()
+                .find(|(b, _)| b == body)
+                .map(|(_, f)| f.as_slice());
+            row.extend((0..3).map(|k| force.and_then(|f| f.get(k).copied()).unwrap_or(0.0)));
+        }
+    }
+    row
+}
+
+/// Header of the optional `accelerations.csv`: `t`, then `NAME.ax NAME.ay [NAME.az]` per
+/// particle and `NAME.ax NAME.ay NAME.alpha` per rigid body, `NAME.u0_ddot …` per parametric
+/// object (q̈, as the dynamics computed it).
+pub fn accelerations_header(model: &Model) -> Vec<String> {
+    let axes = &["ax", "ay", "az"][..model.system.dim()];
+    let mut header = vec!["t".to_string()];
+    for (name, _) in &model.particles {
+        header.extend(axes.iter().map(|a| format!("{name}.{a}")));
+    }
+    for (name, _) in &model.bodies {
+        header.extend(["ax", "ay", "alpha"].iter().map(|c| format!("{name}.{c}")));
+    }
+    for object in &model.objects {
+        header.extend((0..object.coordinates).map(|k| format!("{}.u{k}_ddot", object.name)));
+    }
+    header
+}
+
+/// One row of `accelerations.csv` for the current state, in the order of
+/// [`accelerations_header`].
+pub fn accelerations_row(model: &mut Model) -> Result<Vec<f64>, StepError> {
+    let t = model.system.time();
+    let a = model.system.acceleration()?.to_vec();
+    let system = &model.system;
+    // q̈ is laid out body after body in insertion order; the file lists particles first.
+    let mut row = vec![t];
+    for (_, p) in &model.particles {
+        row.extend_from_slice(system.body_slice(p.body(), &a));
+    }
+    for (_, b) in &model.bodies {
+        row.extend_from_slice(system.body_slice(b.body(), &a));
+    }
+    for object in &model.objects {
+        row.extend_from_slice(system.body_slice(object.id.body(), &a));
+    }
+    Ok(row)
+}

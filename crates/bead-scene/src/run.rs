@@ -1,0 +1,202 @@
+//! Running a model to its duration: the step loop, the rows it records (every
+//! `output_every` steps, the first and the last state always), what it measures, and
+//! `summary.json`. The command line records into CSV files and the Python package into arrays;
+//! both run this loop, so a scene gives the same rows and the same summary through either.
+
+use bead::{Diagnostics, ModelError, StepError};
+use serde_json::json;
+
+use crate::Model;
+
+/// Why a row could not be recorded, for sinks that fail only as the engine does.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The state could not be evaluated.
+    #[error(transparent)]
+    Step(#[from] StepError),
+    /// The model no longer matches its system.
+    #[error(transparent)]
+    Model(#[from] ModelError),
+}
+
+/// Where the rows of a run go.
+pub trait Sink {
+    /// What recording can fail with; a state that cannot be evaluated for its row is one cause.
+    type Error: From<StepError> + From<ModelError>;
+
+    /// Records the current state of `model`, whose diagnostics are `diagnostics`.
+    fn record(&mut self, model: &mut Model, diagnostics: &Diagnostics) -> Result<(), Self::Error>;
+}
+
+/// What a run measured.
+#[derive(Clone, Debug)]
+pub struct RunReport {
+    /// Steps taken.
+    pub steps: u64,
+    /// Final time, s.
+    pub t_end: f64,
+    /// Wall-clock time, s.
+    pub wall_seconds: f64,
+    /// Energy at t = 0 and at the end, J.
+    pub energy: (f64, f64),
+    /// Largest |C| over every step.
+    pub max_abs_c: f64,
+    /// Largest |Ċ| over every step.
+    pub max_abs_c_dot: f64,
+    /// Smallest and largest λ over the recorded rows.
+    pub lambda_range: Option<(f64, f64)>,
+    /// Most solver iterations in one solve.
+    pub solver_iterations_max: usize,
+    /// The step error, if the run stopped early. The rows up to it were recorded.
+    pub failure: Option<StepError>,
+}
+
+/// Runs `model` from its current state to `model.run.duration` in steps of `model.run.dt`,
+/// recording a row into `sink` at the start, every `model.run.output_every` steps and at the end
+/// (also the last good state when a step fails). `progress(step, total, t)` is called after each
+/// step. A failed step ends the run and is returned in the report, not as an error; errors are
+/// the sink's.
+///
+/// ```
+/// use bead_scene::run::{run, RecordError, Sink};
+/// use bead_scene::{Format, Model, Scene};
+///
+/// /// Keeps the ball's height at each recorded row.
+/// struct Heights(Vec<f64>);
+///
+/// impl Sink for Heights {
+///     type Error = RecordError;
+///     fn record(&mut self, model: &mut Model, _: &bead::Diagnostics) -> Result<(), RecordError> {
+///         self.0.push(model.system.position(model.particles[0].1)[1]);
+///         Ok(())
+///     }
+/// }
+///
+/// let text = "format = 1\n[simulation]\ndimension = 2\ndt = 0.1\nduration = 1\n\
+///             output_every = 5\n[[particles]]\nname = \"ball\"\nposition = [0, 1]";
+/// let mut model = Scene::parse(text, Format::Toml, "example")?.build()?;
+/// let mut heights = Heights(Vec::new());
+/// let report = run(&mut model, &mut heights, |_, _, _| {}).unwrap();
+/// assert_eq!(report.steps, 10);
+/// assert_eq!(heights.0.len(), 3); // t = 0, 0.5 and 1
+/// # Ok::<(), bead_scene::SceneError>(())
+/// ```
+pub fn run<S: Sink>(
+    model: &mut Model,
+    sink: &mut S,
+    mut progress: impl FnMut(u64, u64, f64),
+) -> Result<RunReport, S::Error> {
+    let (dt, duration, every) = (model.run.dt, model.run.duration, model.run.output_every);
+    let total = bead::step_count(duration, dt);
+    let started = std::time::Instant::now();
+    let first = match model.system.diagnostics() {
+        Ok(d) => d,
+        // Even the initial state has no constraint forces: report it like a failed first step.
+        Err(e) => {
+            return Ok(RunReport {
+                steps: 0,
+                t_end: model.system.time(),
+                wall_seconds: started.elapsed().as_secs_f64(),
+                energy: (f64::NAN, f64::NAN),
+                max_abs_c: f64::NAN,
+                max_abs_c_dot: f64::NAN,
+                lambda_range: None,
+                solver_iterations_max: 0,
+                failure: Some(e),
+            });
+        }
+    };
+    let mut report = RunReport {
+        steps: 0,
+        t_end: 0.0,
+        wall_seconds: 0.0,
+        energy: (first.total_energy(), first.total_energy()),
+        max_abs_c: first.max_abs_c,
+        max_abs_c_dot: first.max_abs_c_dot,
+        lambda_range: None,
+        solver_iterations_max: first.solver_iterations,
+        failure: None,
+    };
+    let record = |model: &mut Model, sink: &mut S, report: &mut RunReport| {
+        let d = model.system.diagnostics()?;
+        for l in d.constraints.iter().flat_map(|c| c.lambda.iter().copied()) {
+            let (lo, hi) = report.lambda_range.unwrap_or((l, l));
+            report.lambda_range = Some((lo.min(l), hi.max(l)));
+        }
+        report.energy.1 = d.total_energy();
+        sink.record(model, &d)
+    };
+    record(model, sink, &mut report)?;
+    // Step times are k·dt from the run's start, so a run continued from t₀ keeps its grid.
+    let t0 = model.system.time();
+    for (i, t_next) in bead::step_times(duration, dt).enumerate() {
+        let step = i as u64 + 1;
+        match model.system.step_to(t0 + t_next) {
+            Ok(stats) => {
+                report.solver_iterations_max =
+                    report.solver_iterations_max.max(stats.solver_iterations)
+            }
+            Err(e) => {
+                report.failure = Some(e);
+                break;
+            }
+        }
+        report.steps = step;
+        match model.system.constraint_error() {
+            Ok((c, c_dot)) => {
+                report.max_abs_c = report.max_abs_c.max(c);
+                report.max_abs_c_dot = report.max_abs_c_dot.max(c_dot);
+            }
+            Err(e) => {
+                report.failure = Some(e);
+                break;
+            }
+        }
+        if step.is_multiple_of(every) || step == total {
+            record(model, sink, &mut report)?;
+        }
+        progress(step, total, model.system.time());
+    }
+    // The last good state is always recorded, even when the run stopped early.
+    if report.failure.is_some() && !report.steps.is_multiple_of(every) {
+        record(model, sink, &mut report)?;
+    }
+    report.t_end = model.system.time();
+    report.wall_seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// `summary.json`: the documented keys, then what the run was configured with.
+pub fn summary_json(model: &Model, r: &RunReport) -> serde_json::Value {
+    let run = &model.run;
+    json!({
+        "steps": r.steps,
+        "t_end": r.t_end,
+        "wall_seconds": r.wall_seconds,
+        "energy_start": r.energy.0,
+        "energy_end": r.energy.1,
+        "max_abs_C": r.max_abs_c,
+        "max_abs_Cdot": r.max_abs_c_dot,
+        "solver_iterations_max": r.solver_iterations_max,
+        "lambda_min": r.lambda_range.map(|l| l.0),
+        "lambda_max": r.lambda_range.map(|l| l.1),
+        "completed": r.failure.is_none(),
+        "error": r.failure.as_ref().map(ToString::to_string),
+        "scene": model.name,
+        "dimension": model.system.dim(),
+        "particles": model.particles.len(),
+        "bodies": model.bodies.len(),
+        "parametric": model.objects.len(),
+        "constraints": model.constraints.len(),
+        "constraint_rows": model.system.constraint_rows(),
+        "dt": run.dt,
+        "duration": run.duration,
+        "integrator": run.integrator,
+        "solver": run.solver,
+        "tolerance": run.tolerance,
+        "feedback": { "ks": run.feedback.ks, "kd": run.feedback.kd },
+        "projection": run.projection.map(|p| json!({ "iterations": p.max_iterations, "tolerance": p.tolerance })),
+        "inequality": run.inequality,
+        "output_every": run.output_every,
+    })
+}
