@@ -1,0 +1,85 @@
+"""The same physics checks as the Rust side, through the Python package."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+import bead
+
+G = 9.81
+
+
+def crossings(t: npt.NDArray[np.float64], x: npt.NDArray[np.float64]) -> list[float]:
+    """Times where x crosses zero upwards, linearly interpolated between rows."""
+    out = []
+    for k in range(len(x) - 1):
+        if x[k] < 0.0 <= x[k + 1]:
+            out.append(float(t[k] - x[k] * (t[k + 1] - t[k]) / (x[k + 1] - x[k])))
+    return out
+
+
+def elliptic_k(k: float) -> float:
+    """The complete elliptic integral of the first kind, by the arithmetic-geometric mean."""
+    a, b = 1.0, math.sqrt(1.0 - k * k)
+    while abs(a - b) > 1e-15:
+        a, b = (a + b) / 2.0, math.sqrt(a * b)
+    return math.pi / (2.0 * a)
+
+
+def test_pendulum_period_at_60_degrees_is_the_elliptic_integral(scenes: Path) -> None:
+    # 1 m rod, released at 60°: T = 4 √(L/g) K(sin 30°).
+    run = bead.load(scenes / "pendulum.toml", output_every=1, duration=8.0).run()
+    t = run.trajectory["t"]
+    upward = crossings(t, run.trajectory["bob.x"])
+    assert len(upward) >= 3
+    periods = np.diff(upward)
+    expected = 4.0 * math.sqrt(1.0 / G) * elliptic_k(math.sin(math.radians(30.0)))
+    assert np.all(np.abs(periods / expected - 1.0) < 1e-5), (periods, expected)
+
+
+def test_a_hanging_chain_carries_the_weight_below_each_link() -> None:
+    n, m, link = 6, 0.3, 0.25
+    scene = bead.Scene("chain", dt=1e-3, duration=0.5, solver="sparse")
+    scene.particle("top", [0.0, 0.0], mass=math.inf)
+    scene.force("gravity", g=[0.0, -G])
+    for k in range(1, n + 1):
+        scene.particle(f"p{k}", [0.0, -k * link], mass=m)
+        scene.constraint("distance", between=[f"p{k - 1}" if k > 1 else "top", f"p{k}"], name=f"rod{k}")
+    sim = scene.build()
+    lam = sim.diagnostics()["lambda"]
+    for k in range(1, n + 1):
+        below = n - k + 1
+        # λ < 0 is tension: the rod pulls its ends together with m g (links below).
+        assert abs(lam[f"rod{k}"][0] + m * G * below) < 1e-9, (k, lam[f"rod{k}"])
+    # At rest it stays at rest: the tensions hold the weight exactly.
+    run = sim.run()
+    assert np.max(np.abs(run.trajectory[f"p{n}.y"] + n * link)) < 1e-9
+    assert np.allclose(run.constraints["rod1.lambda"], -m * G * n, rtol=0, atol=1e-8)
+
+
+def test_energy_and_rod_lengths_are_kept_on_the_double_pendulum(scenes: Path) -> None:
+    run = bead.load(scenes / "double_pendulum.toml", duration=3.0).run()
+    s = run.summary
+    assert s["completed"] is True
+    assert s["max_abs_C"] < 1e-6
+    assert abs(s["energy_end"] - s["energy_start"]) < 1e-3
+    x, y = run.trajectory["a.x"], run.trajectory["a.y"]
+    assert np.max(np.abs(np.hypot(x, y) - 1.0)) < 1e-6
+
+
+def test_steps_and_state_follow_the_equations_of_motion() -> None:
+    scene = bead.Scene("fall", dt=0.01, duration=1.0)
+    scene.particle("ball", [0.0, 10.0], velocity=[1.0, 0.0])
+    scene.force("gravity", g=[0.0, -G])
+    sim = scene.build(integrator="rk4")
+    for _ in range(50):
+        sim.step()
+    state = sim.state
+    assert abs(state.t - 0.5) < 1e-12
+    # RK4 integrates a constant acceleration exactly.
+    assert np.allclose(state.q, [0.5, 10.0 - 0.5 * G * 0.25], rtol=0, atol=1e-12)
+    assert np.allclose(state.v, [1.0, -G * 0.5], rtol=0, atol=1e-12)
