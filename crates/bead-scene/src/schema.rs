@@ -131,7 +131,11 @@ pub fn section(key: &str) -> String {
 }
 
 /// The anchor GitHub and mdBook give a heading: lower case, spaces to `-`, punctuation dropped.
-fn anchor(heading: &str) -> String {
+///
+/// ```
+/// assert_eq!(bead_scene::schema::anchor("Constraint: `rack-and-pinion`"), "constraint-rack-and-pinion");
+/// ```
+pub fn anchor(heading: &str) -> String {
     heading
         .chars()
         .filter_map(|c| match c {
