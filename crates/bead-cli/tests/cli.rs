@@ -775,3 +775,90 @@ fn two_runs_of_a_contact_scene_write_identical_files() {
         assert!(read(0) == read(1), "{file} differs between two runs");
     }
 }
+
+/// docs/cli.md ends with every command's `--help`, as the binary prints it: the reference can
+/// never describe an option the binary does not have.
+#[test]
+fn the_cli_reference_page_is_current() {
+    const MARKER: &str =
+        "<!-- generated from `bead <command> --help`; edit the commands' doc comments, not below -->";
+    let help = |args: &[&str]| {
+        let out = bead().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap().trim_end().to_string()
+    };
+    let mut generated = format!("{MARKER}\n\n## `bead`\n\n```text\n{}\n```\n", help(&["--help"]));
+    for command in ["run", "check", "schema", "plot", "render", "bench"] {
+        generated.push_str(&format!(
+            "\n## `bead {command}`\n\n```text\n{}\n```\n",
+            help(&[command, "--help"])
+        ));
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/cli.md");
+    let page = std::fs::read_to_string(&path).unwrap();
+    let (written, current) = page.split_once(MARKER).expect("docs/cli.md has its marker");
+    if std::env::var_os("BEAD_UPDATE_DOCS").is_some() {
+        std::fs::write(&path, format!("{written}{generated}")).unwrap();
+        return;
+    }
+    assert!(
+        format!("{MARKER}{current}") == generated,
+        "docs/cli.md is out of date: run BEAD_UPDATE_DOCS=1 cargo test -p bead-cli --test cli the_cli_reference"
+    );
+}
+
+/// Every complete scene shown in the guide (a ```toml block with a `[simulation]` table) checks
+/// and runs: the guide cannot show a scene the loader rejects.
+#[test]
+fn the_guides_scene_files_check_and_run() {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
+    let dir = tempfile::tempdir().unwrap();
+    let mut found = 0;
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(&docs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    for page in pages {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let mut block: Option<(usize, String)> = None;
+        for (n, line) in text.lines().enumerate() {
+            match &mut block {
+                None if line.trim_start() == "```toml" => block = Some((n + 1, String::new())),
+                Some((start, body)) if line.trim_start() == "```" => {
+                    if body.lines().any(|l| l.trim() == "[simulation]") {
+                        found += 1;
+                        let where_ = format!("{}:{start}", page.display());
+                        let path = dir.path().join("guide.toml");
+                        std::fs::write(&path, &*body).unwrap();
+                        let check = bead().arg("check").arg(&path).output().unwrap();
+                        assert!(
+                            check.status.success(),
+                            "{where_}: {}",
+                            String::from_utf8_lossy(&check.stderr)
+                        );
+                        let run = bead()
+                            .args(["run", "-q", "--duration", "0.05", "--out"])
+                            .arg(dir.path().join("out"))
+                            .arg(&path)
+                            .output()
+                            .unwrap();
+                        assert!(
+                            run.status.success(),
+                            "{where_}: {}",
+                            String::from_utf8_lossy(&run.stderr)
+                        );
+                    }
+                    block = None;
+                }
+                Some((_, body)) => {
+                    body.push_str(line);
+                    body.push('\n');
+                }
+                None => {}
+            }
+        }
+    }
+    assert!(found >= 2, "the guide's scenes were not found ({found})");
+}

@@ -78,3 +78,9 @@ pub use motion::{Motion, MotionKind, MotionSample};
 pub use point::{Operand, Point};
 pub use schedule::{step_count, step_sizes, step_times};
 pub use system::{Feedback, Projection, Settings, StepStats, System};
+
+/// The Rust examples of the user's guide (`docs/`), compiled and run as doctests, so the guide
+/// cannot show code that does not build or does not do what it says.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/tutorial-custom-constraint.md")]
+pub struct GuideCustomConstraint;
