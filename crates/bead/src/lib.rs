@@ -84,3 +84,13 @@ pub use system::{Feedback, Projection, Settings, StepStats, System};
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/tutorial-custom-constraint.md")]
 pub struct GuideCustomConstraint;
+
+/// The guide's library page, as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/library.md")]
+pub struct GuideLibrary;
+
+/// The guide's parametric-objects tutorial, as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/tutorial-parametric.md")]
+pub struct GuideParametric;
