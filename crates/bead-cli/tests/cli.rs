@@ -780,14 +780,19 @@ fn two_runs_of_a_contact_scene_write_identical_files() {
 /// never describe an option the binary does not have.
 #[test]
 fn the_cli_reference_page_is_current() {
-    const MARKER: &str =
-        "<!-- generated from `bead <command> --help`; edit the commands' doc comments, not below -->";
+    const MARKER: &str = "<!-- generated from `bead <command> --help`; edit the commands' doc comments, not below -->";
     let help = |args: &[&str]| {
         let out = bead().args(args).output().unwrap();
         assert!(out.status.success(), "{args:?}");
-        String::from_utf8(out.stdout).unwrap().trim_end().to_string()
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .trim_end()
+            .to_string()
     };
-    let mut generated = format!("{MARKER}\n\n## `bead`\n\n```text\n{}\n```\n", help(&["--help"]));
+    let mut generated = format!(
+        "{MARKER}\n\n## `bead`\n\n```text\n{}\n```\n",
+        help(&["--help"])
+    );
     for command in ["run", "check", "schema", "plot", "render", "bench"] {
         generated.push_str(&format!(
             "\n## `bead {command}`\n\n```text\n{}\n```\n",
