@@ -79,9 +79,6 @@ pub enum StepFailure {
     /// More impacts than the limit inside one step (a cascade the rest rule did not end).
     #[error("more than {0} impacts inside one step")]
     TooManyImpacts(usize),
-    /// Sequential impulses did not remove every approach velocity.
-    #[error("the impulses of an impact did not converge after {0} sweeps")]
-    ImpulsesDidNotConverge(usize),
     /// The contact broad phase could not update a group's pair constraints.
     #[error("updating the contact pairs: {0}")]
     BroadPhase(ModelError),

@@ -23,10 +23,17 @@
 //! its speed and a point on a moving nail moves with it; a motor with a torque limit takes no part
 //! (a finite torque gives no impulse).
 //!
+//! In a stack or a pile the pulse travels back and forth through the column, and sequential
+//! impulses converge only linearly; after a few hundred sweeps what still approaches (already
+//! slower than what the sweeps reversed) is removed at once by the exact perfectly inelastic
+//! impulse: the velocity-level complementarity problem `0 ≤ P ⊥ ġ + J W Jᵀ P ≥ 0` on the
+//! touching rows, with the equalities held, solved by the contact forces' principal pivoting.
+//!
 //! Rest rule (no Zeno loop): an approach slower than `rest_speed` is resolved with `e = 0`, so a
 //! bouncing ball's geometric series of ever shorter bounces ends, after finitely many impacts, in
 //! resting contact, which the active-set algorithm then holds.
 
+use super::complementarity::{self, Problem, RowState};
 use crate::error::{StepError, StepFailure};
 use crate::solve::MultiplierMatrix;
 use crate::system::{StepStats, System};
@@ -34,8 +41,9 @@ use crate::system::{StepStats, System};
 /// More events than this in one step means the model keeps re-colliding (a Zeno cascade the rest
 /// rule did not stop); the step fails rather than loop.
 const MAX_EVENTS: usize = 1000;
-/// Sweeps of sequential impulses at most.
-const MAX_SWEEPS: usize = 2_000;
+/// Sweeps of sequential impulses before the rest is solved exactly (a stack's pulse needs about
+/// as many sweeps as the stack has contacts to travel back and forth).
+const MAX_SWEEPS: usize = 200;
 /// Bisection halvings of the step when locating an impact.
 const MAX_BISECTIONS: usize = 60;
 
@@ -228,17 +236,77 @@ impl System {
                 return Ok(());
             }
         }
-        // Out of sweeps: what still approaches slower than the rest speed is resting contact the
-        // solve will hold; anything faster is a failure to report.
-        let worst = rows
-            .iter()
-            .map(|&k| -g_dot(k, &self.v))
-            .fold(0.0_f64, f64::max);
-        if worst <= rest_speed {
-            self.current_acceleration = None;
-            return Ok(());
+        // Out of sweeps: in a stack or a pile, sequential impulses converge only linearly (the
+        // pulse goes back and forth through the column). What still approaches is removed
+        // exactly and at once.
+        self.finish_impacts_inelastic(touching)
+    }
+
+    /// The impulses `P` on the `touching` rows (and the equality rows) that leave no row
+    /// approaching, solved exactly: with `A = J W Jᵀ` and `ġ` the rows' current speeds,
+    ///
+    /// ```text
+    /// touching inequality rows   0 ≤ P ⊥ ġ + A P ≥ 0
+    /// equality rows, motors      ġ + A P = 0          (P free)
+    /// ```
+    ///
+    /// the velocity-level complementarity problem of a perfectly inelastic impact, solved by
+    /// the same principal pivoting as the contact forces (so redundant contacts are handled as
+    /// there). It finishes what the sequential sweeps left, which is already slower than the
+    /// approaches they reversed: the restitution of those approaches has been applied.
+    fn finish_impacts_inelastic(&mut self, touching: &[bool]) -> Result<(), StepError> {
+        let ev = &mut self.evaluator;
+        let layout = &ev.layout;
+        let m = touching.len();
+        let equality = impulsive_rows(layout);
+        let mut g_dot = vec![0.0; m];
+        layout.jacobian.mul(&self.v, &mut g_dot);
+        let (mut b, mut lo, mut hi) = (vec![0.0; m], vec![0.0; m], vec![0.0; m]);
+        for k in 0..m {
+            if equality[k] {
+                (lo[k], hi[k]) = (f64::NEG_INFINITY, f64::INFINITY);
+                b[k] = -(g_dot[k] + ev.c_t[k]);
+            } else if touching[k] {
+                (lo[k], hi[k]) = (0.0, f64::INFINITY);
+                b[k] = -(g_dot[k] + ev.c_t[k]);
+            }
         }
-        Err(self.step_error(StepFailure::ImpulsesDidNotConverge(MAX_SWEEPS)))
+        let eps = crate::contact::active_set::threshold(&b);
+        let allowance: Vec<f64> = (0..m)
+            .map(|k| if touching[k] { eps } else { 0.0 })
+            .collect();
+        let problem = Problem {
+            a: MultiplierMatrix::new(&layout.jacobian, &layout.inv_mass),
+            b: &b,
+            lo: &lo,
+            hi: &hi,
+            allowance: &allowance,
+        };
+        let (mut impulse, mut w) = (vec![0.0; m], vec![0.0; m]);
+        let mut state = vec![RowState::Lower; m];
+        let mut workspace = complementarity::Workspace::default();
+        let solved = complementarity::solve(
+            &problem,
+            ev.solver.as_mut(),
+            &self.settings.solve,
+            eps,
+            &mut state,
+            &mut impulse,
+            &mut w,
+            &mut workspace,
+        );
+        if let Err(failure) = solved {
+            let cause = StepFailure::Eval(ev.complementarity_error(&self.model, failure));
+            return Err(self.step_error(cause));
+        }
+        let mut dv = vec![0.0; self.v.len()];
+        layout.jacobian.mul_transpose(&impulse, &mut dv);
+        layout.inv_mass.apply_in_place(&mut dv);
+        for (vi, d) in self.v.iter_mut().zip(&dv) {
+            *vi += d;
+        }
+        self.current_acceleration = None;
+        Ok(())
     }
 
     /// Each row's coefficient of restitution.

@@ -108,19 +108,18 @@ fn cradle(n: usize, e: f64) -> (System, Vec<ParticleId>) {
     (sys, balls)
 }
 
-/// Impulses act at contact, never at a distance: a column of three balls falling together with
-/// 1 cm gaps onto a floor (restitution 0). When the lowest lands, the two above are still apart
-/// and stay in free fall (v = −g t exactly) until each lands on the one below; the middle one
-/// lands at the time free fall over its gap gives, and the top one after it.
-#[test]
-fn impulses_act_only_on_contacts_that_touch() {
-    let (r, gap, h) = (0.02, 0.01, 0.05);
-    let mut sys = System::new(2).unwrap();
-    sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
-    let balls: Vec<ParticleId> = (0..3)
+/// A column of balls of radius `r` on a floor, each kept above the one below by a
+/// non-penetration constraint: `y(k)` is the height of ball `k`, `v(k)` its vertical speed.
+fn column(
+    sys: &mut System,
+    n: usize,
+    r: f64,
+    y: impl Fn(usize) -> f64,
+    v: impl Fn(usize) -> f64,
+) -> Vec<ParticleId> {
+    let balls: Vec<ParticleId> = (0..n)
         .map(|k| {
-            let y = r + h + k as f64 * (2.0 * r + gap);
-            sys.add_particle(Particle::new(&[0.0, y]).radius(r))
+            sys.add_particle(Particle::new(&[0.0, y(k)]).radius(r).velocity(&[0.0, v(k)]))
                 .unwrap()
         })
         .collect();
@@ -131,10 +130,29 @@ fn impulses_act_only_on_contacts_that_touch() {
         r,
     ))
     .unwrap();
-    for k in 1..3 {
+    for k in 1..n {
         sys.add_constraint(NonPenetration::new(balls[k - 1], balls[k], 2.0 * r))
             .unwrap();
     }
+    balls
+}
+
+/// Impulses act at contact, never at a distance: a column of three balls falling together with
+/// 1 cm gaps onto a floor (restitution 0). When the lowest lands, the two above are still apart
+/// and stay in free fall (v = −g t exactly) until each lands on the one below; the middle one
+/// lands at the time free fall over its gap gives, and the top one after it.
+#[test]
+fn impulses_act_only_on_contacts_that_touch() {
+    let (r, gap, h) = (0.02, 0.01, 0.05);
+    let mut sys = System::new(2).unwrap();
+    sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
+    let balls = column(
+        &mut sys,
+        3,
+        r,
+        |k| r + h + k as f64 * (2.0 * r + gap),
+        |_| 0.0,
+    );
     // The lowest ball lands at t₀ = √(2h/g); the middle one is then at v₀ = −g t₀ with `gap`
     // to close under gravity from that speed: gap = v₀ t + g t²/2 relative to a ball at rest.
     let t0 = (2.0 * h / G).sqrt();
@@ -291,4 +309,38 @@ fn two_hundred_ball_pile_settles_without_penetration() {
         worst < 2e-5 && overlap < 2e-5,
         "violation {worst:e}, overlap {overlap:e}"
     );
+}
+
+/// A perfectly inelastic blow on a column: 60 balls resting on a floor, each touching the next,
+/// and the top one struck downward at 1 m/s (no gravity, restitution 0). The floor stops the
+/// whole column at once: every ball ends at rest, nothing moves, no contact opens. Sequential
+/// impulses send the pulse down and back through the column and converge only linearly (each
+/// sweep passes it one contact on), so they are finished by the exact inelastic impulse; the
+/// step must neither fail nor leave a ball moving.
+#[test]
+fn an_inelastic_blow_on_a_tall_column_stops_it_whole() {
+    let (n, r) = (60, 0.05);
+    let mut sys = System::new(2).unwrap();
+    let balls = column(
+        &mut sys,
+        n,
+        r,
+        |k| r + 2.0 * r * k as f64,
+        |k| if k == n - 1 { -1.0 } else { 0.0 },
+    );
+    sys.set_solver(bead::solve::SparseLdlt::default());
+    for _ in 0..10 {
+        sys.step(1e-3).unwrap();
+    }
+    for (k, &b) in balls.iter().enumerate() {
+        let (x, v) = (sys.position(b), sys.velocity(b));
+        assert!(
+            v[0].abs() < 1e-9 && v[1].abs() < 1e-9,
+            "ball {k} still moves: {v:?}"
+        );
+        assert!(
+            (x[1] - (r + 2.0 * r * k as f64)).abs() < 1e-9,
+            "ball {k} moved to {x:?}"
+        );
+    }
 }
