@@ -104,6 +104,8 @@ pub struct RunSettings {
     pub projection: Option<Projection>,
     /// Inequality algorithm name, if given (`jonquet` when not).
     pub inequality: Option<String>,
+    /// How impacts are found (`located`, `speculative`, `off`; `None`: located).
+    pub impacts: Option<String>,
     /// Default restitution of inequality constraints.
     pub restitution: f64,
 }
@@ -456,6 +458,19 @@ fn run_settings(sim: &Simulation) -> Result<RunSettings> {
         )
         .hint(format!("one of: {}", INEQUALITY_NAMES.join(", "))));
     }
+    if let Some(name) = &sim.impacts
+        && bead::contact::Impacts::by_name(name).is_none()
+    {
+        let names: Vec<&str> = bead::contact::Impacts::ALL
+            .iter()
+            .map(|m| m.name())
+            .collect();
+        return Err(SceneError::at(
+            "simulation.impacts",
+            format!("unknown impact mode '{name}'"),
+        )
+        .hint(format!("one of: {}", names.join(", "))));
+    }
     Ok(RunSettings {
         dt: sim.dt,
         duration: sim.duration,
@@ -468,6 +483,7 @@ fn run_settings(sim: &Simulation) -> Result<RunSettings> {
         feedback,
         projection,
         inequality: sim.inequality.clone(),
+        impacts: sim.impacts.clone(),
         restitution,
     })
 }
@@ -491,6 +507,11 @@ fn apply_settings(system: &mut System, run: &RunSettings) -> Result<()> {
             .inequality
             .as_deref()
             .and_then(bead::InequalityMethod::by_name)
+            .unwrap_or_default(),
+        impacts: run
+            .impacts
+            .as_deref()
+            .and_then(bead::contact::Impacts::by_name)
             .unwrap_or_default(),
         ..Settings::default()
     };

@@ -103,6 +103,12 @@ pub struct Simulation {
     /// recorded in the summary, used once inequality constraints exist.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inequality: Option<String>,
+    /// How impacts are found: `located` (default: each impact located inside its step by
+    /// rewinding, exact times and restitution, for a few bodies), `speculative` (time-stepping
+    /// for piles and crowds: no rewind; contacts that would close within a step are limited at
+    /// its start), or `off`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub impacts: Option<String>,
     /// Default coefficient of restitution of inequality constraints' impacts (default 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0, max = 1.0))]

@@ -197,6 +197,7 @@ pub fn summary_json(model: &Model, r: &RunReport) -> serde_json::Value {
         "feedback": { "ks": run.feedback.ks, "kd": run.feedback.kd },
         "projection": run.projection.map(|p| json!({ "iterations": p.max_iterations, "tolerance": p.tolerance })),
         "inequality": run.inequality,
+        "impacts": run.impacts,
         "output_every": run.output_every,
     })
 }

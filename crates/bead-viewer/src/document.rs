@@ -92,6 +92,7 @@ impl Document {
                 }),
                 baumgarte_tau: None,
                 inequality: None,
+                impacts: None,
                 restitution: None,
                 output_every: Some(10),
                 projection: None,

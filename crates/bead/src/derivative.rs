@@ -646,7 +646,7 @@ impl Evaluator {
     fn find_candidates(&mut self, settings: &Settings) {
         for i in 0..self.c.len() {
             let (g, g_dot) = (self.c[i], self.c_dot[i]);
-            let moving = settings.impacts
+            let moving = settings.impacts != crate::contact::Impacts::Off
                 && (g_dot < -settings.rest_speed || (g >= 0.0 && g_dot > settings.rest_speed));
             self.candidates[i] =
                 self.layout.inequality[i] && g <= settings.contact_tolerance && !moving;

@@ -97,8 +97,9 @@ pub struct Settings {
     /// An inequality row counts as active when `g ≤ contact_tolerance` (metres for the
     /// built-ins).
     pub contact_tolerance: f64,
-    /// Locate impacts inside steps and resolve them with impulses (see [`crate::contact`]).
-    pub impacts: bool,
+    /// How impacts are found and resolved: located inside steps (the default), speculative
+    /// (time-stepping, for piles), or off (see [`crate::contact::Impacts`]).
+    pub impacts: crate::contact::Impacts,
     /// Coefficient of restitution of inequality constraints that do not set their own (0 to 1).
     pub restitution: f64,
     /// Impacts slower than this (m/s for the built-ins) are perfectly inelastic, so that a
@@ -128,7 +129,7 @@ impl Default for Settings {
             projection: None,
             inequality: crate::contact::InequalityMethod::default(),
             contact_tolerance: 1e-9,
-            impacts: true,
+            impacts: crate::contact::Impacts::Located,
             restitution: 0.0,
             rest_speed: 1e-3,
             motor_rate: None,
@@ -986,12 +987,15 @@ impl System {
         } else {
             None
         };
-        let events =
-            !implicit && self.settings.impacts && self.evaluator.layout.inequality.contains(&true);
-        let stats = if events {
-            self.advance_with_events(t_end)?
+        let impacts = if implicit || !self.evaluator.layout.inequality.contains(&true) {
+            crate::contact::Impacts::Off
         } else {
-            self.integrate_to(t_end)?
+            self.settings.impacts
+        };
+        let stats = match impacts {
+            crate::contact::Impacts::Located => self.advance_with_events(t_end)?,
+            crate::contact::Impacts::Speculative => self.advance_speculative(t_end)?,
+            crate::contact::Impacts::Off => self.integrate_to(t_end)?,
         };
         self.steps += 1;
         if let Some(start) = start {

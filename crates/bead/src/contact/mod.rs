@@ -34,6 +34,7 @@ mod impact;
 
 pub(crate) use broadphase::ContactGroup;
 pub use broadphase::ContactGroupId;
+pub use impact::Impacts;
 
 /// How the set of handled inequality constraints is chosen (seed 004).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -137,13 +137,9 @@ fn column(
     balls
 }
 
-/// Impulses act at contact, never at a distance: a column of three balls falling together with
-/// 1 cm gaps onto a floor (restitution 0). When the lowest lands, the two above are still apart
-/// and stay in free fall (v = −g t exactly) until each lands on the one below; the middle one
-/// lands at the time free fall over its gap gives, and the top one after it.
-#[test]
-fn impulses_act_only_on_contacts_that_touch() {
-    let (r, gap, h) = (0.02, 0.01, 0.05);
+/// Three balls of radius `r` under gravity, the lowest `h` above the floor, with `gap` between
+/// each and the next.
+fn falling_column(r: f64, gap: f64, h: f64) -> (System, Vec<ParticleId>) {
     let mut sys = System::new(2).unwrap();
     sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
     let balls = column(
@@ -153,6 +149,17 @@ fn impulses_act_only_on_contacts_that_touch() {
         |k| r + h + k as f64 * (2.0 * r + gap),
         |_| 0.0,
     );
+    (sys, balls)
+}
+
+/// Impulses act at contact, never at a distance: a column of three balls falling together with
+/// 1 cm gaps onto a floor (restitution 0). When the lowest lands, the two above are still apart
+/// and stay in free fall (v = −g t exactly) until each lands on the one below; the middle one
+/// lands at the time free fall over its gap gives, and the top one after it.
+#[test]
+fn impulses_act_only_on_contacts_that_touch() {
+    let (r, gap, h) = (0.02, 0.01, 0.05);
+    let (mut sys, balls) = falling_column(r, gap, h);
     // The lowest ball lands at t₀ = √(2h/g); the middle one is then at v₀ = −g t₀ with `gap`
     // to close under gravity from that speed: gap = v₀ t + g t²/2 relative to a ball at rest.
     let t0 = (2.0 * h / G).sqrt();
@@ -343,4 +350,122 @@ fn an_inelastic_blow_on_a_tall_column_stops_it_whole() {
             "ball {k} moved to {x:?}"
         );
     }
+}
+
+fn speculative() -> Settings {
+    Settings {
+        impacts: bead::contact::Impacts::Speculative,
+        ..Settings::default()
+    }
+}
+
+/// Speculative contacts (time-stepping, no rewind): the column of three balls with 1 cm gaps
+/// falls onto the floor. A row that would cross zero within a step is slowed at the step's start
+/// to close its gap exactly over it, so nothing ever penetrates by more than what gravity adds
+/// inside one step, `½ g h²` (an impulse on one contact can set the next pair closing: that
+/// pair is limited in the same resolution). Every step is one integrator step (4 evaluations),
+/// and the column ends at rest on the floor carrying its weight, 3 m g.
+#[test]
+fn speculative_contacts_land_a_column_within_half_g_h_squared() {
+    let (r, gap, h, dt) = (0.02, 0.01, 0.05, 2e-3);
+    let (mut sys, balls) = falling_column(r, gap, h);
+    sys.set_settings(speculative()).unwrap();
+    let bound = 0.5 * G * dt * dt;
+    let mut deepest: f64 = 0.0;
+    for _ in 0..500 {
+        let stats = sys.step(dt).unwrap();
+        assert_eq!(stats.evaluations, 4, "a rewind at t = {}", sys.time());
+        let y: Vec<f64> = balls.iter().map(|&b| sys.position(b)[1]).collect();
+        deepest = deepest.max(r - y[0]);
+        for k in 1..3 {
+            deepest = deepest.max(2.0 * r - (y[k] - y[k - 1]));
+        }
+    }
+    assert!(
+        deepest <= 1.01 * bound,
+        "penetration {deepest:e} > ½ g h² = {bound:e}"
+    );
+    let d = sys.diagnostics().unwrap();
+    let floor = &d.constraints[0];
+    assert!(
+        (floor.lambda[0] - 3.0 * G).abs() < 1e-4,
+        "floor carries {} N",
+        floor.lambda[0]
+    );
+    for (k, &b) in balls.iter().enumerate() {
+        assert!(sys.velocity(b)[1].abs() < 1e-6, "ball {k} still moves");
+        assert!(
+            (sys.position(b)[1] - (r + 2.0 * r * k as f64)).abs() < 1e-6,
+            "ball {k} rests at {}",
+            sys.position(b)[1]
+        );
+    }
+}
+
+/// Speculative contacts know the impact time to a step: a ball dropped from h = 0.5 m onto an
+/// inelastic floor closes its gap exactly by the end of the step that contains `√(2h/g)` and is
+/// stopped there, at the start of the next one (seen at that step's end).
+#[test]
+fn speculative_impact_happens_within_one_step_of_its_time() {
+    let dt = 1e-3;
+    let (mut sys, ball, _) = dropped_ball(0.5, 0.0);
+    sys.set_settings(speculative()).unwrap();
+    let t_hit = (2.0 * 0.5 / G).sqrt();
+    let (mut stopped, mut fell) = (None, false);
+    for _ in 0..1000 {
+        fell |= sys.velocity(ball)[1] < -1.0;
+        sys.step(dt).unwrap();
+        if fell && stopped.is_none() && sys.velocity(ball)[1].abs() < 0.1 {
+            stopped = Some(sys.time());
+        }
+    }
+    let stopped = stopped.expect("the ball stops") - dt;
+    assert!(
+        stopped >= t_hit && stopped - t_hit <= dt,
+        "stopped at {stopped} s, hits at {t_hit} s"
+    );
+    assert!((sys.position(ball)[1] - 0.1).abs() < 1e-6);
+}
+
+/// What speculative contacts cost a bounce: a ball that would hit within the step bounces at
+/// its start, at its full speed, from up to `|ġ| h` above the floor. Dropped from h = 0.5 m at
+/// dt = 1 ms onto e = 0.7, it arrives at 3.1 m/s, so its rebound is `e² h` plus at most the
+/// gap it bounced across (3.1 mm), and its speed after the bounce exactly `e` times its speed
+/// before (the located impacts give `e² h` to 1e-6, [`ball_rebounds_to_e_squared_of_its_height`]).
+#[test]
+fn speculative_bounces_are_early_by_less_than_a_step() {
+    let (h, e, dt) = (0.5, 0.7, 1e-3);
+    let (mut sys, ball, _) = dropped_ball(h, e);
+    sys.set_settings(speculative()).unwrap();
+    let (mut rising, mut apex, mut before) = (false, 0.0_f64, 0.0);
+    for _ in 0..1000 {
+        let v0 = sys.velocity(ball)[1];
+        sys.step(dt).unwrap();
+        let (y, vy) = (sys.position(ball)[1] - 0.1, sys.velocity(ball)[1]);
+        if vy > 0.0 && !rising {
+            rising = true;
+            // The bounce reversed v0 at the step's start; gravity acted over the step since.
+            assert!(
+                ((vy + G * dt) + e * v0).abs() < 1e-9,
+                "bounce {vy} from {v0}"
+            );
+            before = -v0;
+        }
+        if rising {
+            apex = apex.max(y);
+            if vy < 0.0 {
+                break;
+            }
+        }
+    }
+    let early = before * dt;
+    println!(
+        "speculative rebound: {apex:.5} m for e² h = {:.5} m",
+        e * e * h
+    );
+    assert!(
+        apex >= e * e * h - 1e-6 && apex <= e * e * h + early,
+        "rebound {apex} m, e² h = {}",
+        e * e * h
+    );
 }

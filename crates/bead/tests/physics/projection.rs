@@ -129,7 +129,7 @@ fn projection_pushes_out_without_pulling_in() {
         ))
         .unwrap();
         sys.set_settings(Settings {
-            impacts: false,
+            impacts: bead::contact::Impacts::Off,
             ..projected()
         })
         .unwrap();
