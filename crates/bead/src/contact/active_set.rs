@@ -16,13 +16,17 @@
 
 use super::InequalityMethod;
 use super::complementarity::{self, Failure, Info, Problem, RowState};
-use crate::solve::{LinearSolver, MultiplierMatrix, SolveParams};
+use crate::solve::{LinearSolver, MultiplierMatrix, SolveError, SolveParams};
 
 /// The threshold ε below which a row's `w = J_k q̈ − d_k` counts as zero: relative to the size
 /// of the right-hand side `b` of the multiplier system (its accelerations), as rounding is.
 pub(crate) fn threshold(b: &[f64]) -> f64 {
     1e-9 * (1.0 + b.iter().fold(0.0_f64, |m, x| m.max(x.abs())))
 }
+
+/// How far below zero (relative to the largest |λ|, plus one) a held contact's λ may be before
+/// it counts as pulling rather than as the rounding of a contact that just stops pushing.
+const PULL_TOLERANCE: f64 = 1e-9;
 
 /// The multiplier system's rows as the active-set algorithms see them.
 #[derive(Clone, Copy, Debug)]
@@ -156,9 +160,22 @@ impl ActiveSet {
                 // Alg. 3: F⁺ starts empty; solve, add every active row with a violation
                 // tendency, until nothing is added. Rows are never removed.
                 self.handled.fill(false);
+                let mut settled = true;
                 loop {
                     self.roles_from_handled(rows);
-                    effort.add(self.solve(rows, solver, params, lambda, w)?);
+                    match self.solve(rows, solver, params, lambda, w) {
+                        Ok(info) => effort.add(info),
+                        // Handled contacts that depend on each other with targets that
+                        // disagree (a ball wedged between others): no equality solve holds
+                        // them all; the complementarity solve below drops what must go.
+                        Err(Failure::Solve(SolveError::Inconsistent { .. }))
+                            if self.handled.contains(&true) =>
+                        {
+                            settled = false;
+                            break;
+                        }
+                        Err(e) => return Err(e),
+                    }
                     let mut added = false;
                     for i in 0..m {
                         if rows.candidates[i] && !self.handled[i] && w[i] < -rows.eps {
@@ -169,6 +186,17 @@ impl ActiveSet {
                     if !added {
                         break;
                     }
+                }
+                // Alg. 3 never takes a row out of F⁺, so where handled contacts are coupled (a
+                // ball on two others, a pile) one of them can come out pulling, λ < 0: a contact
+                // that glues the bodies and feeds the pile energy — or, dependent on the others,
+                // it can make their equalities conflict. Alg. 1's rule — a constraint is handled
+                // while its multiplier holds the bodies apart — finishes the set: from Alg. 3's
+                // set, the complementarity pivots take such rows out (and whatever that uncovers
+                // in). Where no handled contact pulls, as in the paper's examples, Alg. 3's
+                // answer stands unchanged.
+                if !settled || self.pulls(rows, lambda) {
+                    self.complete(rows, solver, params, lambda, w, &mut effort)?;
                 }
             }
             InequalityMethod::Lcp => {
@@ -199,6 +227,42 @@ impl ActiveSet {
         }
         self.chosen = true;
         Ok(effort)
+    }
+
+    /// Whether a held inequality row pulls: λ below zero by more than rounding.
+    fn pulls(&self, rows: &Rows<'_>, lambda: &[f64]) -> bool {
+        let scale = 1.0 + lambda.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
+        (0..rows.b.len())
+            .any(|i| rows.inequality[i] && self.handled[i] && lambda[i] < -PULL_TOLERANCE * scale)
+    }
+
+    /// The exact complementarity solve over the candidate rows, started from the handled set.
+    fn complete(
+        &mut self,
+        rows: &Rows<'_>,
+        solver: &mut dyn LinearSolver,
+        params: &SolveParams,
+        lambda: &mut [f64],
+        w: &mut [f64],
+        effort: &mut Effort,
+    ) -> Result<(), Failure> {
+        for i in (0..rows.b.len()).filter(|&i| rows.inequality[i]) {
+            if rows.candidates[i] {
+                self.roles[i] = Role::Unilateral;
+                self.state[i] = if self.handled[i] && lambda[i] > 0.0 {
+                    RowState::Solve
+                } else {
+                    RowState::Lower
+                };
+            } else {
+                self.roles[i] = Role::Out;
+            }
+        }
+        effort.add(self.solve(rows, solver, params, lambda, w)?);
+        for i in 0..rows.b.len() {
+            self.handled[i] = rows.inequality[i] && self.state[i] == RowState::Solve;
+        }
+        Ok(())
     }
 
     /// Solves with the set chosen at the step's start: the rows held then, every other λ at its

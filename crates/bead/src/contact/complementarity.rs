@@ -123,12 +123,17 @@ pub(crate) struct Workspace {
     unit: Vec<f64>,
     tmp: Vec<f64>,
     queue: Vec<usize>,
+    /// Rows found to depend on the held ones while off their target by no more than rounding:
+    /// satisfied as they are (see [`drive`]).
+    excused: Vec<bool>,
 }
 
 impl Workspace {
     fn resize(&mut self, m: usize, n: usize) {
         self.status.resize(m, Status::Solve);
         self.mask.resize(m, false);
+        self.excused.clear();
+        self.excused.resize(m, false);
         for v in [
             &mut self.rhs,
             &mut self.x,
@@ -144,6 +149,21 @@ impl Workspace {
         self.tmp.resize(n, 0.0);
     }
 }
+
+/// A driven row whose Schur complement is below this fraction of its diagonal entry depends on
+/// the held rows (to rounding: independent rows in a pile leave far more).
+const DEPENDENT: f64 = 1e-10;
+/// How many times ε a dependent row may be off its target and still count as agreeing with the
+/// rows it depends on: the rounding of held sets whose condition number reaches ~1e10 (a pile's
+/// contacts), still a millionth of the accelerations involved.
+const DEPENDENT_ROUNDING: f64 = 1e3;
+
+/// Changes of λ or w along a drive direction below this fraction of its largest one are the
+/// rounding of the held rows' solve, not motion. Redundant contacts make that solve nearly
+/// singular, and its rounding reaches ~1e-8 of the direction there: a row sitting at λ = 0 and
+/// w = 0 at once (degenerate) would otherwise leave and re-enter the held set at zero step on
+/// the sign of that rounding, forever.
+const ROUNDING: f64 = 1e-7;
 
 /// Passes over the pending rows at most, before giving up on a degenerate problem.
 const MAX_ROUNDS: usize = 8;
@@ -221,7 +241,7 @@ pub(crate) fn solve(
         // the other, most violated first.
         ws.queue.clear();
         for i in 0..m {
-            if !satisfied(p, ws.status[i], i, w[i], eps) {
+            if !satisfied(p, ws, i, w[i], eps) {
                 ws.status[i] = Status::Pending;
                 ws.queue.push(i);
             }
@@ -235,7 +255,7 @@ pub(crate) fn solve(
             drive(p, solver, params, eps, d, lambda, w, ws, &mut info)?;
             if info.pivots > cap {
                 let rows = (0..m)
-                    .filter(|&i| !satisfied(p, ws.status[i], i, w[i], eps))
+                    .filter(|&i| !satisfied(p, ws, i, w[i], eps))
                     .collect();
                 return Err(Failure::PivotLimit {
                     pivots: info.pivots,
@@ -261,7 +281,7 @@ pub(crate) fn solve(
         }
     }
     let remaining: Vec<usize> = (0..m)
-        .filter(|&i| !satisfied(p, ws.status[i], i, w[i], eps))
+        .filter(|&i| !satisfied(p, ws, i, w[i], eps))
         .collect();
     if !remaining.is_empty() {
         return Err(Failure::PivotLimit {
@@ -309,9 +329,15 @@ fn is_bounded(p: &Problem<'_>, i: usize) -> bool {
     p.lo[i] != p.hi[i] && (p.lo[i].is_finite() || p.hi[i].is_finite())
 }
 
-/// Whether row `i` satisfies its condition: a pinned row always does.
-fn satisfied(p: &Problem<'_>, status: Status, i: usize, w: f64, eps: f64) -> bool {
-    p.lo[i] == p.hi[i] || complementary(status, w, eps)
+/// Whether row `i` satisfies its condition: a pinned row always does, and an excused one
+/// within the rounding of a nearly singular solve.
+fn satisfied(p: &Problem<'_>, ws: &Workspace, i: usize, w: f64, eps: f64) -> bool {
+    let eps = if ws.excused[i] {
+        DEPENDENT_ROUNDING * eps
+    } else {
+        eps
+    };
+    p.lo[i] == p.hi[i] || complementary(ws.status[i], w, eps)
 }
 
 /// Whether a status and residual satisfy the complementarity condition.
@@ -492,9 +518,26 @@ fn drive(
                 ws.d_w[i] = 0.0;
             }
         }
+        // A row whose Schur complement `A_dd − A_dS A_SS⁻¹ A_Sd` vanishes depends on the held
+        // rows: no λ_d changes its w without breaking them. Off its target by no more than the
+        // rounding of a nearly singular solve, it is a redundant contact that agrees with the
+        // others and stays as it is; driven instead, it only swaps held rows in and out at zero
+        // step, forever. Off by more, it conflicts with them (reported below).
+        let a_dd = ws.column[d];
+        if ws.d_w[d] * sigma <= DEPENDENT * a_dd && w[d].abs() <= DEPENDENT_ROUNDING * eps {
+            ws.excused[d] = true;
+            ws.status[d] = if lambda[d] <= p.lo[d] {
+                Status::Lower
+            } else if lambda[d] >= p.hi[d] {
+                Status::Upper
+            } else {
+                Status::Solve
+            };
+            return Ok(());
+        }
         // Changes smaller than this are rounding, not motion.
-        let tiny_lambda = 1e-13 * (1.0 + max_abs(&ws.d_lambda));
-        let tiny_w = 1e-13 * (1.0 + max_abs(&ws.d_w));
+        let tiny_lambda = ROUNDING * (1.0 + max_abs(&ws.d_lambda));
+        let tiny_w = ROUNDING * (1.0 + max_abs(&ws.d_w));
         let mut best: Option<(f64, Block)> = None;
         let mut consider = |alpha: f64, block: Block| {
             let alpha = alpha.max(0.0);

@@ -43,7 +43,10 @@ pub enum InequalityMethod {
     Platt,
     /// Platt's improved algorithm (Alg. 2), kept to be compared: it fails on the second example.
     Improved,
-    /// Jonquet, Nocent and Rémion's "right algorithm" (Alg. 3).
+    /// Jonquet, Nocent and Rémion's "right algorithm" (Alg. 3), finished by Alg. 1's sign rule
+    /// where a handled contact would pull (λ < 0) or handled contacts conflict: the
+    /// complementarity solve then starts from Alg. 3's set. On the paper's examples, Alg. 3 as
+    /// published.
     #[default]
     Jonquet,
     /// The exact linear complementarity solution.
