@@ -56,6 +56,8 @@ pub(super) struct Work {
     force: Vec<f64>,
     residual: Vec<f64>,
     momentum: Vec<f64>,
+    /// Scratch for the residuals' measures; never `dq`, which the line search still needs.
+    scratch: Vec<f64>,
     dq: Vec<f64>,
     dmu: Vec<f64>,
     /// Where the Newton step on trial started.
@@ -170,7 +172,10 @@ fn newton(
 ) -> Result<(), EvalError> {
     let n = q.len();
     let h2 = h * h;
-    resize(n, &mut [&mut w.force, &mut w.momentum, &mut w.dq]);
+    resize(
+        n,
+        &mut [&mut w.force, &mut w.momentum, &mut w.scratch, &mut w.dq],
+    );
     let mut previous = f64::INFINITY;
     let mut first = true;
     // The length of the Newton step on trial, while a line search is under way.
@@ -217,10 +222,10 @@ fn newton(
         momentum_residual(model.inv_mass(), q, w);
         let max_abs = |x: &[f64]| x.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
         let inv_mass = model.inv_mass();
-        inv_mass.apply(&w.momentum, &mut w.dq);
-        let momentum = max_abs(&w.dq);
-        inv_mass.apply(&w.force, &mut w.dq);
-        let correction = max_abs(&w.dq);
+        inv_mass.apply(&w.momentum, &mut w.scratch);
+        let momentum = max_abs(&w.scratch);
+        inv_mass.apply(&w.force, &mut w.scratch);
+        let correction = max_abs(&w.scratch);
         // The momentum balance is met to the tolerance, or to a relative 1e-8 of the
         // constraints' own correction W Jᵀμ when that is larger (a whipping cloth corner moves
         // centimetres in a step under forces that rounding alone puts 1e-10 m off).
@@ -368,12 +373,12 @@ impl<'a> RowBounds<'a> {
 }
 
 /// `F₁ = M (q − q̃) − Jᵀμ` into `w.momentum` (0 where nothing moves), from `w.force = Jᵀμ`;
-/// `w.dq` is scratch.
+/// `w.scratch` is scratch.
 fn momentum_residual(inv_mass: &InverseMass, q: &[f64], w: &mut Work) {
-    for ((d, qi), p) in w.dq.iter_mut().zip(q).zip(&w.predicted) {
+    for ((d, qi), p) in w.scratch.iter_mut().zip(q).zip(&w.predicted) {
         *d = qi - p;
     }
-    inv_mass.apply_mass(&w.dq, &mut w.momentum);
+    inv_mass.apply_mass(&w.scratch, &mut w.momentum);
     for (i, (r, f)) in w.momentum.iter_mut().zip(&w.force).enumerate() {
         *r = if inv_mass.movable(i) { *r - f } else { 0.0 };
     }
