@@ -31,6 +31,7 @@ use crate::point::{
 use crate::solve::{MultiplierMatrix, SolveError, SolveInfo, SolveParams};
 use crate::sparse::BlockSparse;
 use crate::system::Settings;
+use crate::vector::{copy, zero};
 
 /// Why a derivative evaluation failed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -419,6 +420,21 @@ impl Evaluator {
             v.resize(layout.op_len, 0.0);
         }
         self.op_pjac.resize(layout.pjac_len, 0.0);
+        // Identity operands are never written by an evaluation (see `evaluate_rows`): their
+        // P = I and a_vp = 0 are set here, once per layout.
+        for slot in &layout.constraints {
+            for (i, os) in layout.operands[slot.operands.clone()].iter().enumerate() {
+                if os.identity {
+                    let at = slot.x_offset + slot.offsets[i];
+                    zero(&mut self.op_vp[at..at + os.k]);
+                    let p = &mut self.op_pjac[os.pjac_offset..os.pjac_offset + os.k * os.ndof];
+                    zero(p);
+                    for r in 0..os.k {
+                        p[r * os.ndof + r] = 1.0;
+                    }
+                }
+            }
+        }
         self.grad.resize(layout.grad_len, 0.0);
         for v in [&mut self.applied, &mut self.constraint_force, &mut self.tmp] {
             v.clear();
@@ -816,6 +832,14 @@ impl Evaluator {
             let xs = slot.x_offset..slot.x_offset + len;
             for (i, (op, os)) in entry.operands.iter().zip(ops).enumerate() {
                 let at = slot.x_offset + slot.offsets[i];
+                if os.identity {
+                    // A particle's point or a body's own coordinates: x and ẋ are the body's,
+                    // and P = I, a_vp = 0 were written with the layout.
+                    let body = model.body(os.body);
+                    copy(&mut op_x[at..at + os.k], body.slice(q));
+                    copy(&mut op_v[at..at + os.k], body.slice(v));
+                    continue;
+                }
                 write_operand(
                     op,
                     model.body(os.body),
@@ -833,10 +857,10 @@ impl Evaluator {
             let rows = slot.rows.clone();
             let nrows = rows.len();
             let g = &mut grad[slot.grad_offset..slot.grad_offset + nrows * len];
-            c[rows.clone()].fill(0.0);
-            c_dot[rows.clone()].fill(0.0);
-            jdot_qdot[rows.clone()].fill(0.0);
-            g.fill(0.0);
+            zero(&mut c[rows.clone()]);
+            zero(&mut c_dot[rows.clone()]);
+            zero(&mut jdot_qdot[rows.clone()]);
+            zero(g);
             let mut eval = ConstraintEval {
                 t,
                 dim: model.dim,
@@ -854,11 +878,11 @@ impl Evaluator {
                 source,
             };
             entry.constraint.evaluate(&mut eval).map_err(fail)?;
-            c_t[rows.clone()].copy_from_slice(&c_dot[rows.clone()]);
+            copy(&mut c_t[rows.clone()], &c_dot[rows.clone()]);
 
             // Chain rule through each operand: J_b += G P, Ċ += G ẋ, J̇q̇ += G a_vp.
             for b in slot.blocks.clone() {
-                layout.jacobian.block_values_mut(b).fill(0.0);
+                zero(layout.jacobian.block_values_mut(b));
             }
             for (i, os) in ops.iter().enumerate() {
                 let at = slot.x_offset + slot.offsets[i];
@@ -888,7 +912,8 @@ impl Evaluator {
                 // A point that moves by itself (an object written in t) adds G ∂x/∂t to ∂C/∂t,
                 // which impacts and velocity rows read apart from J q̇.
                 let mut x_t = [0.0; 3];
-                if os.k <= 3
+                if !os.identity
+                    && os.k <= 3
                     && operand_time_rate(
                         &entry.operands[i],
                         model.body(os.body),

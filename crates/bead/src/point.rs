@@ -17,7 +17,7 @@
 //! as `Pᵀ f`.
 
 use crate::body::{Body, BodyId, BodyKind, ParticleId, PointMotion};
-use crate::vector::{Vec3, to_vec3};
+use crate::vector::{Vec3, copy, to_vec3};
 
 /// A point of the model that constraints and forces can refer to.
 ///
@@ -269,15 +269,14 @@ pub(crate) fn write_operand(
             }
             let k = point_kinematics(point, body, q, v);
             let n = out.x.len();
-            out.x.copy_from_slice(&k.x[..n]);
-            out.v.copy_from_slice(&k.v[..n]);
+            copy(out.x, &k.x[..n]);
+            copy(out.v, &k.v[..n]);
             out.jacobian.copy_from_slice(&k.jacobian[..n * body.ndof]);
-            out.velocity_product
-                .copy_from_slice(&k.velocity_product[..n]);
+            copy(out.velocity_product, &k.velocity_product[..n]);
         }
         Operand::Coordinates(_) => {
-            out.x.copy_from_slice(body.slice(q));
-            out.v.copy_from_slice(body.slice(v));
+            copy(out.x, body.slice(q));
+            copy(out.v, body.slice(v));
             let n = body.ndof;
             out.jacobian.fill(0.0);
             for i in 0..n {

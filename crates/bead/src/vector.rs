@@ -31,8 +31,38 @@ pub(crate) fn sub(a: &[f64], b: &[f64]) -> Vec3 {
 /// Copies a slice of length ≤ 3 into fixed storage.
 pub(crate) fn to_vec3(a: &[f64]) -> Vec3 {
     let mut out = [0.0; 3];
-    out[..a.len()].copy_from_slice(a);
+    copy(&mut out[..a.len()], a);
     out
+}
+
+/// `dst = src`, for slices of equal length. The slices of one point, one constraint row or one
+/// Jacobian block are a few entries long, and `copy_from_slice` on a length known only at run
+/// time is a call into the C library's `memcpy`, which costs more than such a copy itself (a
+/// tenth of an implicit chain step went to it): short lengths are spelled out.
+#[inline]
+pub(crate) fn copy(dst: &mut [f64], src: &[f64]) {
+    match (dst, src) {
+        ([d0], [s0]) => *d0 = *s0,
+        ([d0, d1], [s0, s1]) => (*d0, *d1) = (*s0, *s1),
+        ([d0, d1, d2], [s0, s1, s2]) => (*d0, *d1, *d2) = (*s0, *s1, *s2),
+        ([d0, d1, d2, d3], [s0, s1, s2, s3]) => {
+            (*d0, *d1, *d2, *d3) = (*s0, *s1, *s2, *s3);
+        }
+        (dst, src) => dst.copy_from_slice(src),
+    }
+}
+
+/// `x = 0`, short lengths spelled out for the reason [`copy`] gives.
+#[inline]
+pub(crate) fn zero(x: &mut [f64]) {
+    match x {
+        [] => {}
+        [a] => *a = 0.0,
+        [a, b] => (*a, *b) = (0.0, 0.0),
+        [a, b, c] => (*a, *b, *c) = (0.0, 0.0, 0.0),
+        [a, b, c, d] => (*a, *b, *c, *d) = (0.0, 0.0, 0.0, 0.0),
+        x => x.fill(0.0),
+    }
 }
 
 /// `a / |a|`, or `None` when `a` has no length (or is not finite).
@@ -78,6 +108,18 @@ pub(crate) fn all_finite(a: &[f64]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_copies_and_zeros_cover_every_length() {
+        for n in 0..8 {
+            let src: Vec<f64> = (0..n).map(|i| i as f64 + 0.5).collect();
+            let mut dst = vec![-1.0; n];
+            copy(&mut dst, &src);
+            assert_eq!(dst, src, "copy of length {n}");
+            zero(&mut dst);
+            assert!(dst.iter().all(|x| *x == 0.0), "zero of length {n}");
+        }
+    }
 
     #[test]
     fn orthonormal_pair_is_orthonormal() {

@@ -430,7 +430,7 @@ impl ConstraintEval<'_> {
         let rows = self.c.len();
         let k = self.offsets[operand + 1] - self.offsets[operand];
         let start = rows * self.offsets[operand] + row * k;
-        self.gradient[start..start + k].copy_from_slice(gradient);
+        crate::vector::copy(&mut self.gradient[start..start + k], gradient);
     }
 }
 
