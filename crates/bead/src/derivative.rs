@@ -420,19 +420,13 @@ impl Evaluator {
             v.resize(layout.op_len, 0.0);
         }
         self.op_pjac.resize(layout.pjac_len, 0.0);
-        // Identity operands are never written by an evaluation (see `evaluate_rows`): their
-        // P = I and a_vp = 0 are set here, once per layout.
-        for slot in &layout.constraints {
-            for (i, os) in layout.operands[slot.operands.clone()].iter().enumerate() {
-                if os.identity {
-                    let at = slot.x_offset + slot.offsets[i];
-                    zero(&mut self.op_vp[at..at + os.k]);
-                    let p = &mut self.op_pjac[os.pjac_offset..os.pjac_offset + os.k * os.ndof];
-                    zero(p);
-                    for r in 0..os.k {
-                        p[r * os.ndof + r] = 1.0;
-                    }
-                }
+        // Identity operands' P is never written by an evaluation (see `evaluate_rows`), but the
+        // geometric stiffness reads it: P = I is set here, once per layout.
+        for os in layout.operands.iter().filter(|os| os.identity) {
+            let p = &mut self.op_pjac[os.pjac_offset..os.pjac_offset + os.k * os.ndof];
+            zero(p);
+            for r in 0..os.k {
+                p[r * os.ndof + r] = 1.0;
             }
         }
         self.grad.resize(layout.grad_len, 0.0);
@@ -834,7 +828,7 @@ impl Evaluator {
                 let at = slot.x_offset + slot.offsets[i];
                 if os.identity {
                     // A particle's point or a body's own coordinates: x and ẋ are the body's,
-                    // and P = I, a_vp = 0 were written with the layout.
+                    // P = I was written with the layout, and a_vp = 0 is never read.
                     let body = model.body(os.body);
                     copy(&mut op_x[at..at + os.k], body.slice(q));
                     copy(&mut op_v[at..at + os.k], body.slice(v));
@@ -893,7 +887,7 @@ impl Evaluator {
                     let gr = &gi[r * os.k..(r + 1) * os.k];
                     let row = &mut block[r * os.ndof..(r + 1) * os.ndof];
                     if os.identity {
-                        // A particle's point or a body's own coordinates: P = I.
+                        // A particle's point or a body's own coordinates: P = I, a_vp = 0.
                         for (b, gk) in row.iter_mut().zip(gr) {
                             *b += gk;
                         }
@@ -905,9 +899,9 @@ impl Evaluator {
                                 }
                             }
                         }
+                        jdot_qdot[rows.start + r] += crate::vector::dot(gr, &op_vp[at..at + os.k]);
                     }
                     c_dot[rows.start + r] += crate::vector::dot(gr, &op_v[at..at + os.k]);
-                    jdot_qdot[rows.start + r] += crate::vector::dot(gr, &op_vp[at..at + os.k]);
                 }
                 // A point that moves by itself (an object written in t) adds G ∂x/∂t to ∂C/∂t,
                 // which impacts and velocity rows read apart from J q̇.

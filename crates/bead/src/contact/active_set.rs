@@ -200,15 +200,7 @@ impl ActiveSet {
                 }
             }
             InequalityMethod::Lcp => {
-                for i in 0..m {
-                    self.roles[i] = if !rows.inequality[i] {
-                        Role::Held
-                    } else if rows.candidates[i] {
-                        Role::Unilateral
-                    } else {
-                        Role::Out
-                    };
-                }
+                self.complementarity_roles(rows);
                 if !self.chosen {
                     // No previous solution to start from: every contact at λ = 0.
                     for i in (0..m).filter(|&i| rows.inequality[i]) {
@@ -246,17 +238,13 @@ impl ActiveSet {
         w: &mut [f64],
         effort: &mut Effort,
     ) -> Result<(), Failure> {
-        for i in (0..rows.b.len()).filter(|&i| rows.inequality[i]) {
-            if rows.candidates[i] {
-                self.roles[i] = Role::Unilateral;
-                self.state[i] = if self.handled[i] && lambda[i] > 0.0 {
-                    RowState::Solve
-                } else {
-                    RowState::Lower
-                };
+        self.complementarity_roles(rows);
+        for i in (0..rows.b.len()).filter(|&i| rows.inequality[i] && rows.candidates[i]) {
+            self.state[i] = if self.handled[i] && lambda[i] > 0.0 {
+                RowState::Solve
             } else {
-                self.roles[i] = Role::Out;
-            }
+                RowState::Lower
+            };
         }
         effort.add(self.solve(rows, solver, params, lambda, w)?);
         for i in 0..rows.b.len() {
@@ -323,6 +311,20 @@ impl ActiveSet {
             {
                 self.handled[k] = true;
             }
+        }
+    }
+
+    /// Roles for the complementarity solve: equalities held, candidate inequalities
+    /// complementary, the rest left out.
+    fn complementarity_roles(&mut self, rows: &Rows<'_>) {
+        for i in 0..rows.b.len() {
+            self.roles[i] = if !rows.inequality[i] {
+                Role::Held
+            } else if rows.candidates[i] {
+                Role::Unilateral
+            } else {
+                Role::Out
+            };
         }
     }
 

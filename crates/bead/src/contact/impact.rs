@@ -176,13 +176,13 @@ impl System {
         let restitution = self.row_restitution();
         let ev = &self.evaluator;
         let m = ev.c.len();
-        let (mut rows, mut slack) = (vec![false; m], vec![0.0; m]);
-        let mut any = false;
         // Every inequality row takes part: an impulse on one contact can set another pair
         // closing, and a row far apart has a slack no impulse reaches.
-        for k in (0..m).filter(|&k| ev.layout.inequality[k]) {
+        let rows = ev.layout.inequality.clone();
+        let mut slack = vec![0.0; m];
+        let mut any = false;
+        for k in (0..m).filter(|&k| rows[k]) {
             let (g, g_dot) = (ev.c[k], ev.c_dot[k]);
-            rows[k] = true;
             if g <= tol {
                 any |= g_dot < -rest;
             } else if g + g_dot * h < 0.0 {
