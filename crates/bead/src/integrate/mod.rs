@@ -18,6 +18,7 @@ mod midpoint;
 mod position_level;
 mod rk4;
 mod symplectic_euler;
+mod warm_start;
 
 pub use bdf2::Bdf2;
 pub use euler::Euler;

@@ -30,6 +30,7 @@
 //! semismooth Newton method for the complementarity). It stops when `|C|∞` (complementarity
 //! aware) and the momentum residual `|W (M (q − q̃) − Jᵀμ)|∞` are both within the tolerance.
 
+use super::warm_start::WarmStart;
 use super::{ConstrainedModel, Dynamics, Role, resize};
 use crate::derivative::EvalError;
 use crate::inverse_mass::InverseMass;
@@ -42,10 +43,8 @@ const RELATIVE_MOMENTUM: f64 = 1e-8;
 pub(super) struct Work {
     /// `q̃`, written by the stepper before [`Work::advance`].
     pub(super) predicted: Vec<f64>,
-    /// `W Jᵀλ` of the last step, and the state it ended at.
-    constraint_acceleration: Vec<f64>,
-    last_end_q: Vec<f64>,
-    last_end_v: Vec<f64>,
+    /// The last steps' ends, which the next step's Newton iteration starts from.
+    warm: WarmStart,
     /// The rows' right-hand sides as the Newton step takes them (see [`Role`]).
     rows: Vec<f64>,
     /// Each row's `(J W Jᵀ)_rr`.
@@ -89,7 +88,7 @@ pub(super) fn free_acceleration(
 impl Work {
     /// Whether a step from `(q, v)` continues the last one (starts where it ended).
     pub(super) fn continues(&self, q: &[f64], v: &[f64]) -> bool {
-        self.last_end_q.as_slice() == q && self.last_end_v.as_slice() == v
+        self.warm.continues(q, v)
     }
 
     /// Ends the step from `(q_start, v_start)` to time `t_end`, for the base `q_base`, velocity
@@ -112,20 +111,20 @@ impl Work {
     ) -> Result<(), EvalError> {
         let n = q_out.len();
         self.iterations = 0;
+        let mut history = 0;
         match f.constrained() {
             Some(model) => {
-                // Newton starts from the prediction moved on by the last step's constraint
-                // acceleration when this step continues it: the constraint forces change
-                // little from step to step, and q̃ alone ignores them.
-                let warm =
-                    self.continues(q_start, v_start) && self.constraint_acceleration.len() == n;
-                for i in 0..n {
-                    q_out[i] = self.predicted[i]
-                        + if warm {
-                            hv * hv * self.constraint_acceleration[i]
-                        } else {
-                            0.0
-                        };
+                // Newton starts from the prediction moved on by the constraint acceleration the
+                // last steps extrapolate to this one's end, when this step continues them: q̃
+                // alone ignores the constraint forces, which change little from step to step.
+                history = self.warm.usable(q_start, v_start, t_end);
+                if history > 0 {
+                    self.warm.acceleration(history, q_out);
+                    for (q, p) in q_out.iter_mut().zip(&self.predicted) {
+                        *q = p + hv * hv * *q;
+                    }
+                } else {
+                    q_out.copy_from_slice(&self.predicted);
                 }
                 newton(
                     model,
@@ -137,6 +136,7 @@ impl Work {
                     v_out,
                     tolerance,
                     max_iterations,
+                    history,
                 )?;
             }
             None => q_out.copy_from_slice(&self.predicted),
@@ -144,15 +144,19 @@ impl Work {
         for i in 0..n {
             v_out[i] = (q_out[i] - q_base[i]) / hv;
         }
-        // W Jᵀλ of this step, (q − q̃)/ĥ², for the next start.
-        self.constraint_acceleration.resize(n, 0.0);
-        for i in 0..n {
-            self.constraint_acceleration[i] = (q_out[i] - self.predicted[i]) / (hv * hv);
+        if f.constrained().is_some() {
+            self.warm.record(
+                history > 0,
+                t_end,
+                q_out,
+                v_out,
+                &self.predicted,
+                hv,
+                &self.lambda,
+            );
+        } else {
+            self.warm.record_end(q_out, v_out);
         }
-        self.last_end_q.clear();
-        self.last_end_q.extend_from_slice(q_out);
-        self.last_end_v.clear();
-        self.last_end_v.extend_from_slice(v_out);
         Ok(())
     }
 }
@@ -169,6 +173,7 @@ fn newton(
     v: &mut [f64],
     tolerance: f64,
     max_iterations: usize,
+    history: usize,
 ) -> Result<(), EvalError> {
     let n = q.len();
     let h2 = h * h;
@@ -187,10 +192,15 @@ fn newton(
         model.assemble(t, q, v)?;
         let m = model.values().len();
         if first {
-            // λ of the last step is the first guess of this one's.
+            // λ of the last steps is the first guess of this one's: extrapolated on the rows
+            // that move smoothly, as the start of q is.
             w.lambda.clear();
             w.lambda.extend_from_slice(model.last_multipliers());
             w.lambda.resize(m, 0.0);
+            let (bounds, inequality) = (model.multiplier_bounds(), model.inequality_rows());
+            let smooth =
+                |r: usize| !inequality[r] && bounds[r] == (f64::NEG_INFINITY, f64::INFINITY);
+            w.warm.multipliers(history, smooth, &mut w.lambda);
             w.mu.clear();
             w.mu.extend(w.lambda.iter().map(|l| l * h2));
             for buffer in [&mut w.residual, &mut w.rows, &mut w.dmu, &mut w.mass] {
