@@ -817,6 +817,12 @@ impl Evaluator {
             jdot_qdot,
             ..
         } = self;
+        // Every row, gradient and block starts at zero, in one pass each rather than a few
+        // entries at a time (a constraint writes only what it has).
+        for x in [&mut *c, &mut *c_dot, &mut *jdot_qdot, &mut *grad] {
+            x.fill(0.0);
+        }
+        layout.jacobian.values_mut().fill(0.0);
         for slot in &layout.constraints {
             let Some(entry) = model.constraints.get(slot.id) else {
                 continue;
@@ -851,10 +857,6 @@ impl Evaluator {
             let rows = slot.rows.clone();
             let nrows = rows.len();
             let g = &mut grad[slot.grad_offset..slot.grad_offset + nrows * len];
-            zero(&mut c[rows.clone()]);
-            zero(&mut c_dot[rows.clone()]);
-            zero(&mut jdot_qdot[rows.clone()]);
-            zero(g);
             let mut eval = ConstraintEval {
                 t,
                 dim: model.dim,
@@ -875,9 +877,6 @@ impl Evaluator {
             copy(&mut c_t[rows.clone()], &c_dot[rows.clone()]);
 
             // Chain rule through each operand: J_b += G P, Ċ += G ẋ, J̇q̇ += G a_vp.
-            for b in slot.blocks.clone() {
-                zero(layout.jacobian.block_values_mut(b));
-            }
             for (i, os) in ops.iter().enumerate() {
                 let at = slot.x_offset + slot.offsets[i];
                 let gi = &g[nrows * slot.offsets[i]..nrows * (slot.offsets[i] + os.k)];
@@ -922,16 +921,31 @@ impl Evaluator {
                     }
                 }
             }
-            let finite = crate::vector::all_finite(&c[rows.clone()])
-                && crate::vector::all_finite(&c_dot[rows.clone()])
-                && crate::vector::all_finite(&jdot_qdot[rows.clone()])
-                && crate::vector::all_finite(
-                    &grad[slot.grad_offset..slot.grad_offset + nrows * len],
-                );
-            if !finite {
-                return Err(fail(ConstraintError::new(
-                    "produced a value that is not finite",
-                )));
+        }
+        // What is not finite is looked for in one pass over everything; only then, slot by
+        // slot, for the constraint to name.
+        let all = |x: &[f64]| crate::vector::all_finite(x);
+        if all(c) && all(c_dot) && all(jdot_qdot) && all(grad) {
+            return Ok(());
+        }
+        for slot in &layout.constraints {
+            let rows = slot.rows.clone();
+            let len = slot.offsets.last().copied().unwrap_or_default();
+            let g = &grad[slot.grad_offset..slot.grad_offset + rows.len() * len];
+            if !(all(&c[rows.clone()])
+                && all(&c_dot[rows.clone()])
+                && all(&jdot_qdot[rows])
+                && all(g))
+            {
+                return Err(EvalError::Constraint {
+                    id: slot.id,
+                    name: model
+                        .constraints
+                        .get(slot.id)
+                        .map(|e| e.name.clone())
+                        .unwrap_or_default(),
+                    source: ConstraintError::new("produced a value that is not finite"),
+                });
             }
         }
         Ok(())

@@ -117,12 +117,15 @@ pub(super) fn separation_row(
             "the two points coincide: the direction between them is undefined",
         ));
     }
-    let u: [f64; 3] = std::array::from_fn(|i| sign * d[i] / len);
+    // One division: a chain or cloth evaluates this for every rod at every Newton iteration,
+    // and the square root and divisions are most of its time.
+    let inv = 1.0 / len;
+    let u: [f64; 3] = std::array::from_fn(|i| sign * d[i] * inv);
     let uw = dot(&u, &w);
     eval.set_value(0, sign * (len - length));
     eval.set_gradient(0, 0, &u[..dim]);
     eval.set_gradient(0, 1, &u.map(|x| -x)[..dim]);
-    eval.set_jdot_xdot(0, sign * (dot(&w, &w) - uw * uw) / len);
+    eval.set_jdot_xdot(0, sign * (dot(&w, &w) - uw * uw) * inv);
     Ok(())
 }
 

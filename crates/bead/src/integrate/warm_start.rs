@@ -150,14 +150,22 @@ impl WarmStart {
         }
         let newest = &self.accelerations[0];
         let available = self.spaced(self.times[0] - self.times[1], newest.len()) - 1;
-        let older = &self.accelerations[1..];
+        // The three candidates' largest errors, in one pass (a missing older value reads as
+        // 0: its candidate is not chosen).
+        let older = |k: usize| self.accelerations.get(1 + k).filter(|_| k < available);
+        let (a, b, c) = (older(0), older(1), older(2));
+        let mut errors = [0.0_f64; MOST_POINTS];
+        for (i, x) in newest.iter().enumerate() {
+            let at = |v: Option<&Vec<f64>>| v.map_or(0.0, |v| v[i]);
+            let (a, b, c) = (at(a), at(b), at(c));
+            errors[0] = errors[0].max((a - x).abs());
+            errors[1] = errors[1].max((2.0 * a - b - x).abs());
+            errors[2] = errors[2].max((3.0 * a - 3.0 * b + c - x).abs());
+        }
         let mut best = (1, f64::INFINITY);
-        for points in 1..=available.min(MOST_POINTS) {
-            let error = newest.iter().enumerate().fold(0.0_f64, |m, (i, x)| {
-                m.max((extrapolate(older[..points].iter().map(|a| a[i])) - x).abs())
-            });
-            if error < best.1 {
-                best = (points, error);
+        for (points, error) in errors.iter().enumerate().take(available.min(MOST_POINTS)) {
+            if *error < best.1 {
+                best = (points + 1, *error);
             }
         }
         best.0
