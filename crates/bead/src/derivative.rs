@@ -33,6 +33,20 @@ use crate::sparse::BlockSparse;
 use crate::system::Settings;
 use crate::vector::{copy, zero};
 
+/// What [`EvalError::NoConvergence`] says of its cause: slow convergence, which a smaller step
+/// or more iterations cure, or an active set that cycles.
+fn no_convergence_advice(role_changes: usize) -> String {
+    if role_changes == 0 {
+        "try a smaller dt or more iterations".into()
+    } else {
+        format!(
+            "the contacts' active set was still changing ({role_changes} rows in the last \
+             iteration), which packed, redundant contacts such as a pile's can make cycle (a \
+             known limit of the implicit steppers, docs/implicit.md)"
+        )
+    }
+}
+
 /// Why a derivative evaluation failed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -95,7 +109,8 @@ pub enum EvalError {
     /// The implicit stepper's Newton iteration did not reach its tolerance.
     #[error(
         "Newton's method did not converge in {iterations} iterations (max |C| = {max_abs_c:.3e}, \
-         momentum residual {momentum_residual:.3e} m): try a smaller dt or more iterations"
+         momentum residual {momentum_residual:.3e} m): {}",
+        no_convergence_advice(*role_changes)
     )]
     NoConvergence {
         /// Iterations done.
@@ -104,6 +119,9 @@ pub enum EvalError {
         max_abs_c: f64,
         /// Largest `|W (M (q − q̃) − h² Jᵀλ)|` at the last iterate.
         momentum_residual: f64,
+        /// Contact and bounded rows whose role (held, or at a bound) the last iteration was
+        /// still changing: when nonzero, the active set cycled rather than converged slowly.
+        role_changes: usize,
     },
     /// The constraint error grew past [`Settings::divergence_limit`]: the integration is
     /// unstable, and the numbers that follow would mean nothing.

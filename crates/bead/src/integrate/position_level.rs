@@ -64,6 +64,8 @@ pub(super) struct Work {
     base_mu: Vec<f64>,
     /// Newton iterations of the last step.
     pub(super) iterations: usize,
+    /// Rows whose role (held, or at a bound) the last iteration changed.
+    role_changes: usize,
     /// Numeric factorizations of the KKT matrix so far.
     pub(super) factorizations: usize,
     /// The next iteration must factor afresh (the last step ended on a slow iteration).
@@ -241,10 +243,16 @@ fn newton(
         // centimetres in a step under forces that rounding alone puts 1e-10 m off).
         let momentum_tolerance = tolerance.max(RELATIVE_MOMENTUM * correction);
         // How far each row is from holding: an inequality apart (μ = 0) holds while g ≥ 0, and a
-        // row at one of its bounds has given up its target.
+        // row at one of its bounds has given up its target. A multiplier beyond its bounds (a
+        // contact that pulls) is as far off as the displacement its excess makes, μ (J W Jᵀ)_rr:
+        // a held row's Newton step can carry it there, and only the next iteration's roles
+        // bring it back.
         let mut max_c = 0.0_f64;
         {
             let bounds = RowBounds::of(model, h2);
+            if bounds.any_bounded() {
+                row_masses(model, &mut w.mass);
+            }
             for r in 0..m {
                 let (raw, mu) = (w.residual[r], w.mu[r]);
                 let (lo, hi) = bounds.get(r);
@@ -253,7 +261,14 @@ fn newton(
                 } else {
                     raw.abs()
                 };
-                max_c = max_c.max(off);
+                let beyond = if mu < lo {
+                    (lo - mu) * w.mass[r]
+                } else if mu > hi {
+                    (mu - hi) * w.mass[r]
+                } else {
+                    0.0
+                };
+                max_c = max_c.max(off).max(beyond);
             }
         }
         if !(max_c.is_finite() && momentum.is_finite()) {
@@ -296,6 +311,7 @@ fn newton(
                 iterations: w.iterations,
                 max_abs_c: max_c,
                 momentum_residual: momentum,
+                role_changes: w.role_changes,
             });
         }
         w.iterations += 1;
@@ -305,6 +321,8 @@ fn newton(
         // μ − m_eff r tells: below its lower bound the row is left at it, above its upper bound
         // at that, in between the row is held.
         let changed = choose_roles(model, w, h2);
+        w.role_changes = changed;
+        let changed = changed > 0;
         // A fixed row's multiplier takes its value now, and the momentum residual with it: the
         // step then leaves it be (its column of Jᵀ is out of the matrix).
         if w.roles.iter().any(|r| matches!(r, Role::Fixed(_))) {
@@ -375,6 +393,15 @@ impl<'a> RowBounds<'a> {
         }
     }
 
+    /// Whether any row has a bound (an inequality, a motor's limit).
+    fn any_bounded(&self) -> bool {
+        self.inequality.iter().any(|i| *i)
+            || self
+                .bounds
+                .iter()
+                .any(|(lo, hi)| lo.is_finite() || hi.is_finite())
+    }
+
     fn get(&self, r: usize) -> (f64, f64) {
         let (lo, hi) = self.bounds[r];
         let lo = if self.inequality[r] { lo.max(0.0) } else { lo };
@@ -394,21 +421,26 @@ fn momentum_residual(inv_mass: &InverseMass, q: &[f64], w: &mut Work) {
     }
 }
 
-/// Sets each row's role for the next Newton step (see [`Role`]); returns whether any changed.
-fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> bool {
-    let m = w.roles.len();
-    // Effective mass of each row, 1 / (J W Jᵀ)_rr: it turns a gap into a multiplier.
-    w.mass.fill(0.0);
+/// Writes each row's `(J W Jᵀ)_rr` into `mass`.
+fn row_masses(model: &dyn ConstrainedModel, mass: &mut [f64]) {
+    mass.fill(0.0);
     let (j, inv_mass) = (model.jacobian(), model.inv_mass());
     for block in j.blocks() {
         let values = &j.values()[block.offset..block.offset + block.nrows * block.ncols];
         for r in 0..block.nrows {
             let row = &values[r * block.ncols..(r + 1) * block.ncols];
-            w.mass[block.row + r] += inv_mass.weighted_dot(block.col, row, row);
+            mass[block.row + r] += inv_mass.weighted_dot(block.col, row, row);
         }
     }
+}
+
+/// Sets each row's role for the next Newton step (see [`Role`]); returns how many changed.
+fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> usize {
+    let m = w.roles.len();
+    // Effective mass of each row, 1 / (J W Jᵀ)_rr: it turns a gap into a multiplier.
+    row_masses(model, &mut w.mass);
     let bounds = RowBounds::of(model, h2);
-    let mut changed = false;
+    let mut changed = 0;
     for r in 0..m {
         let (lo, hi) = bounds.get(r);
         let role = if lo == f64::NEG_INFINITY && hi == f64::INFINITY {
@@ -428,7 +460,7 @@ fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> bool {
                 Role::Held
             }
         };
-        changed |= role != w.roles[r];
+        changed += usize::from(role != w.roles[r]);
         w.roles[r] = role;
     }
     changed
