@@ -41,8 +41,8 @@ fn no_convergence_advice(role_changes: usize) -> String {
     } else {
         format!(
             "the contacts' active set was still changing ({role_changes} rows in the last \
-             iteration), which packed, redundant contacts such as a pile's can make cycle (a \
-             known limit of the implicit steppers, docs/implicit.md)"
+             iteration): a pile packing many contacts at once can take more iterations than \
+             allowed; raise newton_iterations (docs/implicit.md)"
         )
     }
 }

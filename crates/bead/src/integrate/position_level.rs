@@ -440,11 +440,14 @@ fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> usize {
     // Effective mass of each row, 1 / (J W Jᵀ)_rr: it turns a gap into a multiplier.
     row_masses(model, &mut w.mass);
     let bounds = RowBounds::of(model, h2);
+    let one_at_a_time = w.iterations > ONE_AT_A_TIME_AFTER;
     let mut changed = 0;
+    // The largest change when only one is allowed: (row, its new role, how far off it is).
+    let mut largest: Option<(usize, Role, f64)> = None;
     for r in 0..m {
         let (lo, hi) = bounds.get(r);
-        let role = if lo == f64::NEG_INFINITY && hi == f64::INFINITY {
-            Role::Held
+        let (role, off) = if lo == f64::NEG_INFINITY && hi == f64::INFINITY {
+            (Role::Held, 0.0)
         } else {
             let effective = if w.mass[r] > 0.0 {
                 1.0 / w.mass[r]
@@ -452,16 +455,35 @@ fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> usize {
                 0.0
             };
             let trial = w.mu[r] - effective * w.residual[r];
+            let off = (trial - trial.clamp(lo, hi))
+                .abs()
+                .max(w.residual[r].abs() * effective);
             if trial <= lo {
-                Role::Fixed(lo)
+                (Role::Fixed(lo), off)
             } else if trial >= hi {
-                Role::Fixed(hi)
+                (Role::Fixed(hi), off)
             } else {
-                Role::Held
+                (Role::Held, off)
             }
         };
-        changed += usize::from(role != w.roles[r]);
+        if role != w.roles[r] {
+            changed += 1;
+            if one_at_a_time {
+                if largest.is_none_or(|(_, _, o)| off > o) {
+                    largest = Some((r, role, off));
+                }
+                continue;
+            }
+        }
+        w.roles[r] = role;
+    }
+    if let Some((r, role, _)) = largest {
         w.roles[r] = role;
     }
     changed
 }
+
+/// Iterations after which the active set changes one row at a time, the most violated, as a
+/// pivoting method does: changing every row whose trial multiplier says so can cycle among
+/// packed, redundant contacts.
+const ONE_AT_A_TIME_AFTER: usize = 20;

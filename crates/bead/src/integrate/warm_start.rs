@@ -4,7 +4,7 @@
 //! The Newton solve ([`super::position_level`]) finds `q = q̃ + ĥ² W Jᵀλ`; only `q̃` is known
 //! before it. Starting from `q̃` plus the last step's constraint acceleration leaves an error
 //! of `ĥ²` times that acceleration's change over a step, `O(h³)`; on a swinging 1,000-link chain
-//! that is 1e-8 m, a hundred times the tolerance, so every step paid two chord iterations.
+//! that is 1e-8 m, a hundred times the tolerance, so most steps paid two chord iterations.
 //! A polynomial through the last steps' accelerations (a line, `O(h⁴)`, or a quadratic,
 //! `O(h⁵)`) starts a smooth motion within a few times the tolerance: one iteration, or none.
 //!
