@@ -27,8 +27,12 @@
 //! backtracking line search keeps far starts from wandering. Inequalities and bounded rows (a
 //! motor's limit) enter by a primal-dual active set: each iteration holds the rows whose trial
 //! multiplier lies within their bounds and fixes the others at the bound they cross (a
-//! semismooth Newton method for the complementarity). It stops when `|C|∞` (complementarity
-//! aware) and the momentum residual `|W (M (q − q̃) − Jᵀμ)|∞` are both within the tolerance.
+//! semismooth Newton method for the complementarity); after [`ONE_AT_A_TIME_AFTER`] iterations
+//! only the most violated row changes, as in a pivoting method, since the packed, redundant
+//! contacts of a pile make the all-at-once rule cycle. It stops when `|C|∞` (complementarity
+//! aware: a multiplier past its bound counts) and the momentum residual
+//! `|W (M (q − q̃) − Jᵀμ)|∞` are both within the tolerance. Where it starts is
+//! [`super::warm_start`]'s.
 
 use super::warm_start::WarmStart;
 use super::{ConstrainedModel, Dynamics, Role, resize};
