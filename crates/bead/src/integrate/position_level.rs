@@ -118,7 +118,7 @@ impl Work {
         let n = q_out.len();
         self.iterations = 0;
         let mut history = 0;
-        match f.constrained() {
+        let constrained = match f.constrained() {
             Some(model) => {
                 // Newton starts from the prediction moved on by the constraint acceleration the
                 // last steps extrapolate to this one's end, when this step continues them: q̃
@@ -144,13 +144,17 @@ impl Work {
                     max_iterations,
                     history,
                 )?;
+                true
             }
-            None => q_out.copy_from_slice(&self.predicted),
-        }
+            None => {
+                q_out.copy_from_slice(&self.predicted);
+                false
+            }
+        };
         for i in 0..n {
             v_out[i] = (q_out[i] - q_base[i]) / hv;
         }
-        if f.constrained().is_some() {
+        if constrained {
             self.warm.record(
                 history > 0,
                 t_end,
@@ -254,6 +258,7 @@ fn newton(
         let mut max_c = 0.0_f64;
         {
             let bounds = RowBounds::of(model, h2);
+            // Also what `choose_roles` reads below, at this same iterate.
             if bounds.any_bounded() {
                 row_masses(model, &mut w.mass);
             }
@@ -439,10 +444,11 @@ fn row_masses(model: &dyn ConstrainedModel, mass: &mut [f64]) {
 }
 
 /// Sets each row's role for the next Newton step (see [`Role`]); returns how many changed.
+/// A bounded row's effective mass, `1 / (J W Jᵀ)_rr`, turns its gap into a multiplier: it reads
+/// `w.mass`, which the convergence test wrote at this iterate when any row is bounded (rows
+/// without bounds are held and read nothing).
 fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> usize {
     let m = w.roles.len();
-    // Effective mass of each row, 1 / (J W Jᵀ)_rr: it turns a gap into a multiplier.
-    row_masses(model, &mut w.mass);
     let bounds = RowBounds::of(model, h2);
     let one_at_a_time = w.iterations > ONE_AT_A_TIME_AFTER;
     let mut changed = 0;
