@@ -3,7 +3,7 @@
 //! implicit ones ([`ConstrainedModel`]), over the same evaluator, layout and solver.
 
 use crate::derivative::{EvalError, Evaluator, Mode};
-use crate::integrate::{ConstrainedModel, Dynamics, Role};
+use crate::integrate::{ConstrainedModel, Dynamics, Factorization, Role};
 use crate::inverse_mass::InverseMass;
 use crate::model::Model;
 use crate::solve::kkt::KktMatrix;
@@ -142,7 +142,7 @@ impl ConstrainedModel for Stage<'_> {
 
     fn newton_step(
         &mut self,
-        refactor: bool,
+        factorization: Factorization,
         h2: f64,
         lambda: &[f64],
         roles: &[Role],
@@ -152,7 +152,7 @@ impl ConstrainedModel for Stage<'_> {
         dmu: &mut [f64],
     ) -> Result<bool, EvalError> {
         let ev = &mut *self.evaluator;
-        let refactor = refactor
+        let refactor = factorization != Factorization::Reuse
             || !ev
                 .kkt
                 .has_factor_for(&ev.layout.jacobian, ev.layout.inv_mass.diagonal());
@@ -163,6 +163,7 @@ impl ConstrainedModel for Stage<'_> {
                 inv_mass: &ev.layout.inv_mass,
                 h2,
                 roles,
+                full_stiffness: factorization == Factorization::Full,
             };
             let (model, t, q) = (self.model, self.assembled_t, &self.assembled_q);
             let evaluator = &*ev;

@@ -51,6 +51,24 @@ pub trait Dynamics {
     }
 }
 
+/// What one Newton step of an implicit stepper does with the factor of its matrix.
+///
+/// ```
+/// use bead::integrate::Factorization;
+/// assert_ne!(Factorization::Fresh, Factorization::Full);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Factorization {
+    /// Reuse the last factor if it fits (a chord iteration).
+    Reuse,
+    /// Factor afresh. Where the geometric stiffness couples each body to the others by little
+    /// against its mass (a cloth), the matrix may leave that coupling out: it factors into a
+    /// fraction of the entries and still gains about that ratio an iteration.
+    Fresh,
+    /// Factor afresh with all of the geometric stiffness: the cheaper matrix did not serve.
+    Full,
+}
+
 /// How a constraint row takes part in one Newton step of an implicit stepper.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Role {
@@ -108,14 +126,14 @@ pub trait ConstrainedModel {
     /// One Newton step on the whole KKT system `[M + h² K̃, Jᵀ; J, 0]` at the last assembled
     /// state, for the residuals `momentum = M (q − q̃) − Jᵀμ` (per coordinate) and `rows` (per
     /// row: a held row's `r`, or `μ − target` for a row whose multiplier is fixed, see
-    /// [`Role`]): writes `Δq` and `Δμ` (`μ = h² λ`). With `refactor`, the matrix is assembled
-    /// with the geometric stiffness `K̃` of multipliers `lambda` (kept positive) and factored;
-    /// without, the last factor is reused (a chord iteration) if it fits the model's structure
-    /// and roles. Returns whether it factored.
+    /// [`Role`]): writes `Δq` and `Δμ` (`μ = h² λ`). Unless `factorization` says to reuse the
+    /// last factor (a chord iteration), which happens only if it fits the model's structure and
+    /// roles, the matrix is assembled with the geometric stiffness `K̃` of multipliers `lambda`
+    /// (kept positive) and factored. Returns whether it factored.
     #[allow(clippy::too_many_arguments)]
     fn newton_step(
         &mut self,
-        refactor: bool,
+        factorization: Factorization,
         h2: f64,
         lambda: &[f64],
         roles: &[Role],

@@ -23,8 +23,9 @@
 //! with `K̃ = −K` the geometric stiffness of the constraints (`K = Σ λ ∇²C`), each constraint's
 //! part kept where it is positive (a rod in tension) and bounded by a positive diagonal where not
 //! (a rod in compression), factored by a sparse LDLᵀ whose analysis is reused while the structure
-//! holds. Chord iterations reuse a factor, across steps too, while the residual falls fast; a
-//! backtracking line search keeps far starts from wandering. Inequalities and bounded rows (a
+//! holds (without the stiffness between bodies where that is small against their masses, as on
+//! a cloth: see [`crate::solve::kkt`]). Chord iterations reuse a factor, across steps too, while
+//! the residual falls fast; a backtracking line search keeps far starts from wandering. Inequalities and bounded rows (a
 //! motor's limit) enter by a primal-dual active set: each iteration holds the rows whose trial
 //! multiplier lies within their bounds and fixes the others at the bound they cross (a
 //! semismooth Newton method for the complementarity); after [`ONE_AT_A_TIME_AFTER`] iterations
@@ -35,7 +36,7 @@
 //! [`super::warm_start`]'s.
 
 use super::warm_start::WarmStart;
-use super::{ConstrainedModel, Dynamics, Role, resize};
+use super::{ConstrainedModel, Dynamics, Factorization, Role, resize};
 use crate::derivative::EvalError;
 use crate::inverse_mass::InverseMass;
 
@@ -193,6 +194,8 @@ fn newton(
     );
     let mut previous = f64::INFINITY;
     let mut first = true;
+    // Newton steps of this time step that fell by less than a quarter.
+    let mut slow_steps = 0;
     // The length of the Newton step on trial, while a line search is under way.
     let mut trial: Option<f64> = None;
     loop {
@@ -346,8 +349,17 @@ fn newton(
         }
         // Chord iterations: the factor is kept, across steps too, while it keeps the residual
         // falling fast; a step that falls by less than a quarter, or a new active set, asks for
-        // a fresh one.
-        let refactor = w.refactor || changed || (!first && residual > 0.25 * previous);
+        // a fresh one. A step slow twice asks for the whole geometric stiffness: the matrix
+        // without the coupling between bodies did not serve (a cloth's whip).
+        let slow = !first && residual > 0.25 * previous;
+        slow_steps += usize::from(slow);
+        let factorization = if !(w.refactor || changed || slow) {
+            Factorization::Reuse
+        } else if slow_steps >= 2 {
+            Factorization::Full
+        } else {
+            Factorization::Fresh
+        };
         previous = residual;
         first = false;
         for r in 0..m {
@@ -357,7 +369,7 @@ fn newton(
             };
         }
         let factored = model.newton_step(
-            refactor,
+            factorization,
             h2,
             &w.lambda,
             &w.roles,
