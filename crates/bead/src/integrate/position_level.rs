@@ -25,15 +25,29 @@
 //! (a rod in compression), factored by a sparse LDLᵀ whose analysis is reused while the structure
 //! holds (without the stiffness between bodies where that is small against their masses, as on
 //! a cloth: see [`crate::solve::kkt`]). Chord iterations reuse a factor, across steps too, while
-//! the residual falls fast; a backtracking line search keeps far starts from wandering. Inequalities and bounded rows (a
-//! motor's limit) enter by a primal-dual active set: each iteration holds the rows whose trial
-//! multiplier lies within their bounds and fixes the others at the bound they cross (a
-//! semismooth Newton method for the complementarity); after [`ONE_AT_A_TIME_AFTER`] iterations
-//! only the most violated row changes, as in a pivoting method, since the packed, redundant
-//! contacts of a pile make the all-at-once rule cycle. It stops when `|C|∞` (complementarity
-//! aware: a multiplier past its bound counts) and the momentum residual
-//! `|W (M (q − q̃) − Jᵀμ)|∞` are both within the tolerance. Where it starts is
-//! [`super::warm_start`]'s.
+//! the residual falls fast; a backtracking line search keeps far starts from wandering.
+//!
+//! Inequalities and bounded rows (a motor's limit) enter first by a primal-dual active set: each
+//! iteration holds the rows whose trial multiplier lies within their bounds and fixes the others
+//! at the bound they cross (a semismooth Newton method for the complementarity). It settles in a
+//! few iterations where contacts come and go one by one, but the packed, redundant contacts of a
+//! pile make it cycle (a landing 200-ball pile needed more than 200 iterations a step). A step
+//! whose contacts still change their roles after [`INTERIOR_AFTER`] iterations starts again with
+//! a primal-dual interior-point iteration (Mehrotra's predictor-corrector), which has no active
+//! set to choose: each contact `g(q) ≥ 0` gets a slack `s > 0` with `g(q) = s` and
+//! `s μ = σ̂/(J W Jᵀ)_rr`, the barrier `σ̂` falling to zero; eliminating `Δs` leaves the contact
+//! a held row with the compliance `s/μ` in the same KKT matrix ([`Role::Compliant`]), so each
+//! iteration is one factorization and two solves. The next steps start with it, but for one in
+//! [`RETRY_ACTIVE_SET`], which tries the active set again. While it runs, contacts have a
+//! compliance of [`CONTACT_COMPLIANCE`] times `(J W Jᵀ)_rr`: a row of balls that fits its box
+//! exactly can hold any compression, and without it rounding drifts that compression without
+//! bound. Other bounded rows keep the active set; after [`ONE_AT_A_TIME_AFTER`] iterations only
+//! the most violated of them changes, as in a pivoting method.
+//!
+//! The iteration stops when `|C|∞` (complementarity aware: a multiplier past its bound counts;
+//! under the interior-point iteration a contact counts `min(|g|, μ (J W Jᵀ)_rr)` and any
+//! penetration) and the momentum residual `|W (M (q − q̃) − Jᵀμ)|∞` are both within the
+//! tolerance. Where it starts is [`super::warm_start`]'s.
 
 use super::warm_start::WarmStart;
 use super::{ConstrainedModel, Dynamics, Factorization, Role, resize};
@@ -55,6 +69,17 @@ pub(super) struct Work {
     /// Each row's `(J W Jᵀ)_rr`.
     mass: Vec<f64>,
     roles: Vec<Role>,
+    /// Each contact's slack `s` while the interior-point iteration runs (see [`interior_step`]).
+    slack: Vec<f64>,
+    /// The slacks' step, or the predictor's `Δs Δμ` between the predictor and the corrector.
+    dslack: Vec<f64>,
+    /// Consecutive steps that ended in the interior-point iteration.
+    interior_steps: usize,
+    /// Where this step's Newton iteration started.
+    start_q: Vec<f64>,
+    start_mu: Vec<f64>,
+    /// Whether this step's contacts are solved by the interior-point iteration.
+    interior: bool,
     mu: Vec<f64>,
     lambda: Vec<f64>,
     force: Vec<f64>,
@@ -194,6 +219,8 @@ fn newton(
     );
     let mut previous = f64::INFINITY;
     let mut first = true;
+    // The interior-point iteration starts at this iterate.
+    let mut start_barrier = false;
     // Newton steps of this time step that fell by less than a quarter.
     let mut slow_steps = 0;
     // The length of the Newton step on trial, while a line search is under way.
@@ -220,6 +247,15 @@ fn newton(
                 buffer.resize(m, 0.0);
             }
             w.roles.resize(m, Role::Held);
+            // A step after one that needed the interior-point iteration starts with it, but for
+            // one step in RETRY_ACTIVE_SET, which tries the active set again.
+            w.interior = w.interior_steps > 0
+                && !w.interior_steps.is_multiple_of(RETRY_ACTIVE_SET)
+                && (0..m).any(|r| interior_row(model, r));
+            start_barrier = w.interior;
+            w.start_q.clear();
+            w.start_q.extend_from_slice(q);
+            w.start_mu.clone_from(&w.mu);
         }
         // The rows' residuals: C (g for an inequality), or a velocity row's J (q − q_b) + ĥ ∂C/∂t.
         for i in 0..n {
@@ -265,8 +301,26 @@ fn newton(
             if bounds.any_bounded() {
                 row_masses(model, &mut w.mass);
             }
+            if start_barrier {
+                start_interior(model, w);
+                start_barrier = false;
+            }
+            if w.interior {
+                for r in 0..m {
+                    if interior_row(model, r) {
+                        w.residual[r] += CONTACT_COMPLIANCE * w.mass[r] * w.mu[r];
+                    }
+                }
+            }
             for r in 0..m {
                 let (raw, mu) = (w.residual[r], w.mu[r]);
+                if w.interior && interior_row(model, r) {
+                    // Either the gap is closed or the force is too small to move anything by
+                    // the tolerance; the slack and μ stay positive.
+                    let off = (-raw).max(raw.abs().min(mu * w.mass[r]));
+                    max_c = max_c.max(off);
+                    continue;
+                }
                 let (lo, hi) = bounds.get(r);
                 let off = if (mu >= hi && raw <= 0.0) || (mu <= lo && raw >= 0.0) {
                     0.0
@@ -296,6 +350,7 @@ fn newton(
         // an overestimate, as on a whipping cloth, whose steps may raise one residual while
         // lowering the other.
         if let Some(alpha) = trial.take()
+            && !w.interior
             && residual > 2.0 * previous
             && alpha > 1.0 / 16.0
         {
@@ -315,7 +370,7 @@ fn newton(
         if w.iterations >= max_iterations {
             // Constraints that no position satisfies together stall Newton's method too; say
             // which, rather than suggest a smaller step.
-            let held: Vec<bool> = w.roles.iter().map(|r| matches!(r, Role::Held)).collect();
+            let held: Vec<bool> = w.roles.iter().map(Role::holds).collect();
             if let Some(conflict) = model.conflict(&w.residual, &held) {
                 return Err(conflict);
             }
@@ -327,6 +382,25 @@ fn newton(
             });
         }
         w.iterations += 1;
+        if !w.interior
+            && w.iterations > INTERIOR_AFTER
+            && w.role_changes > 0
+            && (0..m).any(|r| interior_row(model, r))
+        {
+            // The contacts' active set has not settled: packed, redundant contacts make the
+            // semismooth iteration cycle. The interior-point iteration, which has no active set
+            // to choose, starts again from where this step started.
+            w.interior = true;
+            start_barrier = true;
+            q.copy_from_slice(&w.start_q);
+            w.mu.clone_from(&w.start_mu);
+            for (l, mu) in w.lambda.iter_mut().zip(&w.mu) {
+                *l = mu / h2;
+            }
+            previous = f64::INFINITY;
+            slow_steps = 0;
+            continue;
+        }
         // Which rows hold their target in this iteration, and which keep a fixed multiplier
         // (an inequality apart, a motor at its limit): the primal-dual active set, a
         // semismooth Newton method for the complementarity. Each row's trial multiplier
@@ -353,7 +427,9 @@ fn newton(
         // without the coupling between bodies did not serve (a cloth's whip).
         let slow = !first && residual > 0.25 * previous;
         slow_steps += usize::from(slow);
-        let factorization = if !(w.refactor || changed || slow) {
+        let factorization = if w.interior {
+            Factorization::Fresh
+        } else if !(w.refactor || changed || slow) {
             Factorization::Reuse
         } else if slow_steps >= 2 {
             Factorization::Full
@@ -364,39 +440,230 @@ fn newton(
         first = false;
         for r in 0..m {
             w.rows[r] = match w.roles[r] {
-                Role::Held => w.residual[r],
+                Role::Held | Role::Compliant(_) => w.residual[r],
                 Role::Fixed(target) => w.mu[r] - target,
             };
         }
-        let factored = model.newton_step(
-            factorization,
-            h2,
-            &w.lambda,
-            &w.roles,
-            &w.momentum,
-            &w.rows,
-            &mut w.dq,
-            &mut w.dmu,
-        )?;
+        let complementarity = if w.interior {
+            barrier_rows(model, w)
+        } else {
+            0.0
+        };
+        let factored = newton_step(model, w, factorization, h2)?;
         w.refactor = false;
         w.factorizations += usize::from(factored);
+        // Mehrotra's predictor-corrector: the step just solved, with no barrier, tells how far
+        // the complementarity can fall; the barrier is set from it, and the same factor solves
+        // again with the second-order term of the complementarity.
+        let barrier = if w.interior {
+            let barrier = centering(model, w, complementarity);
+            newton_step(model, w, Factorization::Reuse, h2)?;
+            barrier
+        } else {
+            0.0
+        };
         w.base_q.clear();
         w.base_q.extend_from_slice(q);
         w.base_mu.clone_from(&w.mu);
+        let alpha = if w.interior {
+            interior_step(model, w, barrier)
+        } else {
+            1.0
+        };
         for (qi, dq) in q.iter_mut().zip(&w.dq) {
-            *qi += dq;
+            *qi += alpha * dq;
         }
         for ((mu, dmu), l) in w.mu.iter_mut().zip(&w.dmu).zip(w.lambda.iter_mut()) {
-            *mu += dmu;
+            *mu += alpha * dmu;
             *l = *mu / h2;
+        }
+        if w.interior {
+            recenter(model, w, h2);
         }
         // The first step of each time step projects the prediction onto the constraints,
         // which a merit that starts at M (q − q̃) = 0 would always refuse: it is taken whole.
         trial = (w.iterations > 1).then_some(1.0);
     }
+    w.interior_steps = if w.interior { w.interior_steps + 1 } else { 0 };
+    if w.interior {
+        // A contact apart keeps the small force the barrier left it, below what could move
+        // anything by the tolerance: it is reported as none.
+        for r in 0..w.lambda.len() {
+            if interior_row(model, r) && w.residual[r] > w.mu[r] * w.mass[r] {
+                w.lambda[r] = 0.0;
+            }
+        }
+    }
     model.record(&w.lambda);
     Ok(())
 }
+
+/// One Newton step for the residuals and roles in `w`, into `w.dq` and `w.dmu`; returns whether
+/// it factored.
+fn newton_step(
+    model: &mut dyn ConstrainedModel,
+    w: &mut Work,
+    factorization: Factorization,
+    h2: f64,
+) -> Result<bool, EvalError> {
+    model.newton_step(
+        factorization,
+        h2,
+        &w.lambda,
+        &w.roles,
+        &w.momentum,
+        &w.rows,
+        &mut w.dq,
+        &mut w.dmu,
+    )
+}
+
+/// Whether row `r` is a contact the interior-point iteration solves: an inequality without an
+/// upper bound.
+fn interior_row(model: &dyn ConstrainedModel, r: usize) -> bool {
+    model.inequality_rows()[r] && model.multiplier_bounds()[r].1 == f64::INFINITY
+}
+
+/// The smallest slack and multiplier (as the displacement `μ (J W Jᵀ)_rr` it makes, in metres)
+/// the interior-point iteration starts from.
+const INTERIOR_START: f64 = 1e-6;
+/// The contacts' compliance under the interior-point iteration, relative to `(J W Jᵀ)_rr`.
+const CONTACT_COMPLIANCE: f64 = 1e-8;
+/// Iterations after which a step whose contacts still change their roles goes over to the
+/// interior-point iteration.
+const INTERIOR_AFTER: usize = 8;
+/// While steps need the interior-point iteration, one in this many tries the active set first.
+const RETRY_ACTIVE_SET: usize = 10;
+/// The fraction of the way to the boundary an interior-point step may go.
+const TO_BOUNDARY: f64 = 0.995;
+
+/// Starts the interior-point iteration: each contact's slack at its gap and its multiplier at
+/// the last one, or at the push that would close it where it penetrates, both at least
+/// [`INTERIOR_START`].
+fn start_interior(model: &dyn ConstrainedModel, w: &mut Work) {
+    let m = w.mu.len();
+    w.slack.clear();
+    w.slack.resize(m, 0.0);
+    for r in 0..m {
+        if interior_row(model, r) && w.mass[r] > 0.0 {
+            // A contact that penetrates needs about the push that closes it.
+            let g = w.residual[r];
+            w.slack[r] = g.max(INTERIOR_START);
+            w.mu[r] = w.mu[r].max((-g).max(INTERIOR_START) / w.mass[r]);
+        }
+    }
+}
+
+/// Sets the contacts' roles and rows for the predictor step: each holds
+/// `J Δq + (s/μ) Δμ = −g`, the linearized `g(q) = s` with `Δs` eliminated from the linearized
+/// complementarity `s Δμ + μ Δs = −s μ`. Returns the mean complementarity (in m², as
+/// `s μ (J W Jᵀ)_rr`).
+fn barrier_rows(model: &dyn ConstrainedModel, w: &mut Work) -> f64 {
+    for r in 0..w.mu.len() {
+        if interior_row(model, r) && w.mass[r] > 0.0 {
+            w.roles[r] = Role::Compliant(w.slack[r] / w.mu[r] + CONTACT_COMPLIANCE * w.mass[r]);
+            w.rows[r] = w.residual[r];
+        }
+    }
+    mean_complementarity(model, w, None)
+}
+
+/// The contacts' mean `s μ (J W Jᵀ)_rr` (m²), at the iterate or, given `α`, after a step of
+/// that length along `(Δs, Δμ)`.
+fn mean_complementarity(model: &dyn ConstrainedModel, w: &Work, alpha: Option<f64>) -> f64 {
+    let (mut sum, mut count) = (0.0, 0usize);
+    for r in 0..w.mu.len() {
+        if interior_row(model, r) && w.mass[r] > 0.0 {
+            let (s, mu) = match alpha {
+                Some(a) => (w.slack[r] + a * w.dslack[r], w.mu[r] + a * w.dmu[r]),
+                None => (w.slack[r], w.mu[r]),
+            };
+            sum += s * mu * w.mass[r];
+            count += 1;
+        }
+    }
+    sum / count.max(1) as f64
+}
+
+/// The largest step `≤ 1` along `(Δs, Δμ)` that keeps every slack and contact multiplier
+/// positive, going `fraction` of the way to the boundary.
+fn to_boundary(model: &dyn ConstrainedModel, w: &Work, fraction: f64) -> f64 {
+    let mut alpha = 1.0_f64;
+    for r in 0..w.mu.len() {
+        if interior_row(model, r) && w.mass[r] > 0.0 {
+            let (ds, dmu) = (w.dslack[r], w.dmu[r]);
+            if dmu < 0.0 {
+                alpha = alpha.min(-fraction * w.mu[r] / dmu);
+            }
+            if ds < 0.0 {
+                alpha = alpha.min(-fraction * w.slack[r] / ds);
+            }
+        }
+    }
+    alpha
+}
+
+/// From the predictor step in `w.dmu`: the barrier `σ̂ = σ · mean(s μ)` with Mehrotra's
+/// `σ = (mean complementarity after the predictor step / before)³`, and the corrector's rows
+/// `g − (σ̂/(J W Jᵀ)_rr − Δs Δμ)/μ`. Leaves the predictor's `Δs Δμ` in `w.dslack`.
+fn centering(model: &dyn ConstrainedModel, w: &mut Work, complementarity: f64) -> f64 {
+    let m = w.mu.len();
+    w.dslack.clear();
+    w.dslack.resize(m, 0.0);
+    for r in 0..m {
+        if interior_row(model, r) && w.mass[r] > 0.0 {
+            w.dslack[r] = -w.slack[r] - w.slack[r] / w.mu[r] * w.dmu[r];
+        }
+    }
+    let predicted = mean_complementarity(model, w, Some(to_boundary(model, w, 1.0)));
+    let sigma = if complementarity > 0.0 {
+        (predicted / complementarity).clamp(0.0, 1.0).powi(3)
+    } else {
+        0.0
+    };
+    let barrier = sigma * complementarity;
+    for r in 0..m {
+        if interior_row(model, r) && w.mass[r] > 0.0 {
+            w.dslack[r] *= w.dmu[r];
+            w.rows[r] = w.residual[r] - (barrier / w.mass[r] - w.dslack[r]) / w.mu[r];
+        }
+    }
+    barrier
+}
+
+/// The slacks' step for the corrector step in `w.dmu` and the step length that keeps every
+/// slack and contact multiplier positive; moves the slacks by it and returns it.
+fn interior_step(model: &dyn ConstrainedModel, w: &mut Work, barrier: f64) -> f64 {
+    let m = w.mu.len();
+    for r in 0..m {
+        if interior_row(model, r) && w.mass[r] > 0.0 {
+            let (s, mu, dmu) = (w.slack[r], w.mu[r], w.dmu[r]);
+            w.dslack[r] = (barrier / w.mass[r] - w.dslack[r]) / mu - s - s / mu * dmu;
+        }
+    }
+    let alpha = to_boundary(model, w, TO_BOUNDARY);
+    for (s, ds) in w.slack.iter_mut().zip(&w.dslack) {
+        *s += alpha * ds;
+    }
+    alpha
+}
+
+/// Keeps each contact's complementarity within a factor [`CENTRAL`] of the mean (as IPOPT
+/// bounds its multipliers): a contact far below it, left behind by a step that went most of the
+/// way to the boundary, would otherwise ask the next centering for a step that overflows.
+fn recenter(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) {
+    let mean = mean_complementarity(model, w, None);
+    for r in 0..w.mu.len() {
+        if interior_row(model, r) && w.mass[r] > 0.0 && w.slack[r] > 0.0 && mean > 0.0 {
+            let (lo, hi) = (mean / CENTRAL / w.slack[r], CENTRAL * mean / w.slack[r]);
+            w.mu[r] = (w.mu[r] * w.mass[r]).clamp(lo, hi) / w.mass[r];
+            w.lambda[r] = w.mu[r] / h2;
+        }
+    }
+}
+
+/// How far (as a factor) a contact's complementarity may stray from the mean.
+const CENTRAL: f64 = 1e10;
 
 /// Each row's bounds on `μ = h² λ`: its own (a motor's limit), and `μ ≥ 0` for an inequality.
 struct RowBounds<'a> {
@@ -467,6 +734,11 @@ fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> usize {
     // The largest change when only one is allowed: (row, its new role, how far off it is).
     let mut largest: Option<(usize, Role, f64)> = None;
     for r in 0..m {
+        if w.interior && interior_row(model, r) {
+            // The barrier sets these (see `barrier_rows`).
+            w.roles[r] = Role::Compliant(0.0);
+            continue;
+        }
         let (lo, hi) = bounds.get(r);
         let (role, off) = if lo == f64::NEG_INFINITY && hi == f64::INFINITY {
             (Role::Held, 0.0)

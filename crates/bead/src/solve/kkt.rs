@@ -388,7 +388,7 @@ impl Kkt {
         }
         for block in j.blocks() {
             for r in 0..block.nrows {
-                if system.roles[block.row + r] != Role::Held {
+                if !system.roles[block.row + r].holds() {
                     continue;
                 }
                 let at = block.offset + r * block.ncols..block.offset + (r + 1) * block.ncols;
@@ -400,7 +400,7 @@ impl Kkt {
             }
         }
         for (r, role) in system.roles.iter().enumerate() {
-            if *role != Role::Held {
+            if !role.holds() {
                 self.values[p.diagonal[n + r]] = -1.0;
             }
         }
@@ -415,7 +415,7 @@ impl Kkt {
         }
         for block in j.blocks() {
             for r in 0..block.nrows {
-                if system.roles[block.row + r] != Role::Held {
+                if !system.roles[block.row + r].holds() {
                     continue;
                 }
                 let at = block.offset + r * block.ncols;
@@ -438,6 +438,9 @@ impl Kkt {
         }
         for r in 0..m {
             self.values[p.diagonal[n + r]] -= DELTA;
+            if let Role::Compliant(c) = system.roles[r] {
+                self.values[p.diagonal[n + r]] -= c * self.scale[n + r] * self.scale[n + r];
+            }
         }
         if !self.values.iter().all(|v| v.is_finite()) {
             return Err(SolveError::NonFinite.into());
