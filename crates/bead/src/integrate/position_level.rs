@@ -369,9 +369,14 @@ fn newton(
         }
         if w.iterations >= max_iterations {
             // Constraints that no position satisfies together stall Newton's method too; say
-            // which, rather than suggest a smaller step.
+            // which, rather than suggest a smaller step. (Only when they are what is off: where
+            // the constraints hold and the momentum balance stalls, the residuals left are
+            // rounding, whose spread says nothing of a conflict.)
             let held: Vec<bool> = w.roles.iter().map(Role::holds).collect();
-            if let Some(conflict) = model.conflict(&w.residual, &held) {
+            if let Some(conflict) = (max_c > tolerance)
+                .then(|| model.conflict(&w.residual, &held))
+                .flatten()
+            {
                 return Err(conflict);
             }
             return Err(EvalError::NoConvergence {
@@ -456,7 +461,7 @@ fn newton(
         // the complementarity can fall; the barrier is set from it, and the same factor solves
         // again with the second-order term of the complementarity.
         let barrier = if w.interior {
-            let barrier = centering(model, w, complementarity);
+            let barrier = centering(model, w, complementarity, tolerance);
             newton_step(model, w, Factorization::Reuse, h2)?;
             barrier
         } else {
@@ -478,7 +483,7 @@ fn newton(
             *l = *mu / h2;
         }
         if w.interior {
-            recenter(model, w, h2);
+            recenter(model, w, h2, tolerance);
         }
         // The first step of each time step projects the prediction onto the constraints,
         // which a merit that starts at M (q − q̃) = 0 would always refuse: it is taken whole.
@@ -606,7 +611,12 @@ fn to_boundary(model: &dyn ConstrainedModel, w: &Work, fraction: f64) -> f64 {
 /// From the predictor step in `w.dmu`: the barrier `σ̂ = σ · mean(s μ)` with Mehrotra's
 /// `σ = (mean complementarity after the predictor step / before)³`, and the corrector's rows
 /// `g − (σ̂/(J W Jᵀ)_rr − Δs Δμ)/μ`. Leaves the predictor's `Δs Δμ` in `w.dslack`.
-fn centering(model: &dyn ConstrainedModel, w: &mut Work, complementarity: f64) -> f64 {
+fn centering(
+    model: &dyn ConstrainedModel,
+    w: &mut Work,
+    complementarity: f64,
+    tolerance: f64,
+) -> f64 {
     let m = w.mu.len();
     w.dslack.clear();
     w.dslack.resize(m, 0.0);
@@ -621,7 +631,7 @@ fn centering(model: &dyn ConstrainedModel, w: &mut Work, complementarity: f64) -
     } else {
         0.0
     };
-    let barrier = sigma * complementarity;
+    let barrier = (sigma * complementarity).max(barrier_floor(tolerance));
     for r in 0..m {
         if interior_row(model, r) && w.mass[r] > 0.0 {
             w.dslack[r] *= w.dmu[r];
@@ -651,8 +661,8 @@ fn interior_step(model: &dyn ConstrainedModel, w: &mut Work, barrier: f64) -> f6
 /// Keeps each contact's complementarity within a factor [`CENTRAL`] of the mean (as IPOPT
 /// bounds its multipliers): a contact far below it, left behind by a step that went most of the
 /// way to the boundary, would otherwise ask the next centering for a step that overflows.
-fn recenter(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) {
-    let mean = mean_complementarity(model, w, None);
+fn recenter(model: &dyn ConstrainedModel, w: &mut Work, h2: f64, tolerance: f64) {
+    let mean = mean_complementarity(model, w, None).max(barrier_floor(tolerance));
     for r in 0..w.mu.len() {
         if interior_row(model, r) && w.mass[r] > 0.0 && w.slack[r] > 0.0 && mean > 0.0 {
             let (lo, hi) = (mean / CENTRAL / w.slack[r], CENTRAL * mean / w.slack[r]);
@@ -660,6 +670,14 @@ fn recenter(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) {
             w.lambda[r] = w.mu[r] / h2;
         }
     }
+}
+
+/// The smallest barrier (m²): `s μ (J W Jᵀ)_rr` a hundredth of the tolerance squared leaves
+/// every contact within the tolerance of complementarity, and a barrier that fell further would
+/// only drive multipliers of contacts apart towards underflow, and their compliance `s/μ` past
+/// what a factorization can hold.
+fn barrier_floor(tolerance: f64) -> f64 {
+    (1e-2 * tolerance).powi(2)
 }
 
 /// How far (as a factor) a contact's complementarity may stray from the mean.
