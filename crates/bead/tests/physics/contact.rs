@@ -464,11 +464,11 @@ fn the_implicit_stepper_settles_a_forty_ball_pile() {
 
 /// Two hundred balls dropped into a box 0.6 m wide at dt = 2 ms: a landing cascade in which the
 /// semismooth active-set iteration needed more than 200 Newton iterations a step and stopped at
-/// t = 0.41 s. With the interior-point iteration the pile lands and comes to rest. At every step
-/// the reported contact forces balance the pile's vertical momentum exactly as implicit Euler
-/// moves it, `Δp_y = h (Σ F_y − N m g)` (the contacts between balls cancel, so this checks the
-/// floor's forces), every contact pushes, no ball sinks into another by more than the Newton
-/// tolerance, and the total energy, sampled every 0.1 s, never grows.
+/// t = 0.41 s. With the interior-point iteration the pile lands and comes to rest (by 3.1 s).
+/// At every step the reported contact forces balance the pile's vertical momentum exactly as
+/// implicit Euler moves it, `Δp_y = h (Σ F_y − N m g)` (the contacts between balls cancel, so
+/// this checks the floor's forces), every contact pushes, no ball sinks into another by more
+/// than the Newton tolerance, and the total energy, sampled every 0.1 s, never grows.
 #[test]
 fn the_implicit_stepper_lands_a_two_hundred_ball_pile() {
     let (n, mass, h) = (200, 0.01, 2e-3);
@@ -478,7 +478,7 @@ fn the_implicit_stepper_lands_a_two_hundred_ball_pile() {
     let momentum = |sys: &System| -> f64 { balls.iter().map(|b| mass * sys.velocity(*b)[1]).sum() };
     let mut p = momentum(&sys);
     let mut energy = sys.diagnostics().unwrap().total_energy();
-    for k in 1..=1250 {
+    for k in 1..=1600 {
         sys.step_to(k as f64 * h).unwrap();
         let d = sys.diagnostics().unwrap();
         assert_no_contact_pulls(&d, -1e-6, "implicit Euler, 200 balls");
@@ -512,7 +512,7 @@ fn the_implicit_stepper_lands_a_two_hundred_ball_pile() {
     let d = sys.diagnostics().unwrap();
     assert!(
         d.kinetic_energy < 1e-9,
-        "t = 2.5 s: kinetic energy {} J",
+        "t = 3.2 s: kinetic energy {} J",
         d.kinetic_energy
     );
 }
