@@ -69,6 +69,9 @@ pub(super) struct Work {
     /// Each row's `(J W Jᵀ)_rr`.
     mass: Vec<f64>,
     roles: Vec<Role>,
+    /// The rows the interior-point iteration solves, set as it starts: contacts (inequalities
+    /// without an upper bound) that something can move, `(J W Jᵀ)_rr > 0`.
+    contact: Vec<bool>,
     /// Each contact's slack `s` while the interior-point iteration runs (see [`interior_step`]).
     slack: Vec<f64>,
     /// The slacks' step, or the predictor's `Δs Δμ` between the predictor and the corrector.
@@ -305,22 +308,17 @@ fn newton(
                 start_interior(model, w);
                 start_barrier = false;
             }
-            if w.interior {
-                for r in 0..m {
-                    if interior_row(model, r) {
-                        w.residual[r] += CONTACT_COMPLIANCE * w.mass[r] * w.mu[r];
-                    }
-                }
-            }
             for r in 0..m {
-                let (raw, mu) = (w.residual[r], w.mu[r]);
-                if w.interior && interior_row(model, r) {
+                if w.interior && w.contact[r] {
                     // Either the gap is closed or the force is too small to move anything by
                     // the tolerance; the slack and μ stay positive.
+                    w.residual[r] += CONTACT_COMPLIANCE * w.mass[r] * w.mu[r];
+                    let (raw, mu) = (w.residual[r], w.mu[r]);
                     let off = (-raw).max(raw.abs().min(mu * w.mass[r]));
                     max_c = max_c.max(off);
                     continue;
                 }
+                let (raw, mu) = (w.residual[r], w.mu[r]);
                 let (lo, hi) = bounds.get(r);
                 let off = if (mu >= hi && raw <= 0.0) || (mu <= lo && raw >= 0.0) {
                     0.0
@@ -449,11 +447,7 @@ fn newton(
                 Role::Fixed(target) => w.mu[r] - target,
             };
         }
-        let complementarity = if w.interior {
-            barrier_rows(model, w)
-        } else {
-            0.0
-        };
+        let complementarity = if w.interior { barrier_rows(w) } else { 0.0 };
         let factored = newton_step(model, w, factorization, h2)?;
         w.refactor = false;
         w.factorizations += usize::from(factored);
@@ -461,7 +455,7 @@ fn newton(
         // the complementarity can fall; the barrier is set from it, and the same factor solves
         // again with the second-order term of the complementarity.
         let barrier = if w.interior {
-            let barrier = centering(model, w, complementarity, tolerance);
+            let barrier = centering(w, complementarity, tolerance);
             newton_step(model, w, Factorization::Reuse, h2)?;
             barrier
         } else {
@@ -471,7 +465,7 @@ fn newton(
         w.base_q.extend_from_slice(q);
         w.base_mu.clone_from(&w.mu);
         let alpha = if w.interior {
-            interior_step(model, w, barrier)
+            interior_step(w, barrier)
         } else {
             1.0
         };
@@ -483,7 +477,7 @@ fn newton(
             *l = *mu / h2;
         }
         if w.interior {
-            recenter(model, w, h2, tolerance);
+            recenter(w, h2, tolerance);
         }
         // The first step of each time step projects the prediction onto the constraints,
         // which a merit that starts at M (q − q̃) = 0 would always refuse: it is taken whole.
@@ -494,7 +488,7 @@ fn newton(
         // A contact apart keeps the small force the barrier left it, below what could move
         // anything by the tolerance: it is reported as none.
         for r in 0..w.lambda.len() {
-            if interior_row(model, r) && w.residual[r] > w.mu[r] * w.mass[r] {
+            if w.contact[r] && w.residual[r] > w.mu[r] * w.mass[r] {
                 w.lambda[r] = 0.0;
             }
         }
@@ -547,10 +541,13 @@ const TO_BOUNDARY: f64 = 0.995;
 /// [`INTERIOR_START`].
 fn start_interior(model: &dyn ConstrainedModel, w: &mut Work) {
     let m = w.mu.len();
+    w.contact.clear();
+    w.contact
+        .extend((0..m).map(|r| interior_row(model, r) && w.mass[r] > 0.0));
     w.slack.clear();
     w.slack.resize(m, 0.0);
     for r in 0..m {
-        if interior_row(model, r) && w.mass[r] > 0.0 {
+        if w.contact[r] {
             // A contact that penetrates needs about the push that closes it.
             let g = w.residual[r];
             w.slack[r] = g.max(INTERIOR_START);
@@ -563,22 +560,22 @@ fn start_interior(model: &dyn ConstrainedModel, w: &mut Work) {
 /// `J Δq + (s/μ) Δμ = −g`, the linearized `g(q) = s` with `Δs` eliminated from the linearized
 /// complementarity `s Δμ + μ Δs = −s μ`. Returns the mean complementarity (in m², as
 /// `s μ (J W Jᵀ)_rr`).
-fn barrier_rows(model: &dyn ConstrainedModel, w: &mut Work) -> f64 {
+fn barrier_rows(w: &mut Work) -> f64 {
     for r in 0..w.mu.len() {
-        if interior_row(model, r) && w.mass[r] > 0.0 {
+        if w.contact[r] {
             w.roles[r] = Role::Compliant(w.slack[r] / w.mu[r] + CONTACT_COMPLIANCE * w.mass[r]);
             w.rows[r] = w.residual[r];
         }
     }
-    mean_complementarity(model, w, None)
+    mean_complementarity(w, None)
 }
 
 /// The contacts' mean `s μ (J W Jᵀ)_rr` (m²), at the iterate or, given `α`, after a step of
 /// that length along `(Δs, Δμ)`.
-fn mean_complementarity(model: &dyn ConstrainedModel, w: &Work, alpha: Option<f64>) -> f64 {
+fn mean_complementarity(w: &Work, alpha: Option<f64>) -> f64 {
     let (mut sum, mut count) = (0.0, 0usize);
     for r in 0..w.mu.len() {
-        if interior_row(model, r) && w.mass[r] > 0.0 {
+        if w.contact[r] {
             let (s, mu) = match alpha {
                 Some(a) => (w.slack[r] + a * w.dslack[r], w.mu[r] + a * w.dmu[r]),
                 None => (w.slack[r], w.mu[r]),
@@ -592,10 +589,10 @@ fn mean_complementarity(model: &dyn ConstrainedModel, w: &Work, alpha: Option<f6
 
 /// The largest step `≤ 1` along `(Δs, Δμ)` that keeps every slack and contact multiplier
 /// positive, going `fraction` of the way to the boundary.
-fn to_boundary(model: &dyn ConstrainedModel, w: &Work, fraction: f64) -> f64 {
+fn to_boundary(w: &Work, fraction: f64) -> f64 {
     let mut alpha = 1.0_f64;
     for r in 0..w.mu.len() {
-        if interior_row(model, r) && w.mass[r] > 0.0 {
+        if w.contact[r] {
             let (ds, dmu) = (w.dslack[r], w.dmu[r]);
             if dmu < 0.0 {
                 alpha = alpha.min(-fraction * w.mu[r] / dmu);
@@ -611,21 +608,16 @@ fn to_boundary(model: &dyn ConstrainedModel, w: &Work, fraction: f64) -> f64 {
 /// From the predictor step in `w.dmu`: the barrier `σ̂ = σ · mean(s μ)` with Mehrotra's
 /// `σ = (mean complementarity after the predictor step / before)³`, and the corrector's rows
 /// `g − (σ̂/(J W Jᵀ)_rr − Δs Δμ)/μ`. Leaves the predictor's `Δs Δμ` in `w.dslack`.
-fn centering(
-    model: &dyn ConstrainedModel,
-    w: &mut Work,
-    complementarity: f64,
-    tolerance: f64,
-) -> f64 {
+fn centering(w: &mut Work, complementarity: f64, tolerance: f64) -> f64 {
     let m = w.mu.len();
     w.dslack.clear();
     w.dslack.resize(m, 0.0);
     for r in 0..m {
-        if interior_row(model, r) && w.mass[r] > 0.0 {
+        if w.contact[r] {
             w.dslack[r] = -w.slack[r] - w.slack[r] / w.mu[r] * w.dmu[r];
         }
     }
-    let predicted = mean_complementarity(model, w, Some(to_boundary(model, w, 1.0)));
+    let predicted = mean_complementarity(w, Some(to_boundary(w, 1.0)));
     let sigma = if complementarity > 0.0 {
         (predicted / complementarity).clamp(0.0, 1.0).powi(3)
     } else {
@@ -633,7 +625,7 @@ fn centering(
     };
     let barrier = (sigma * complementarity).max(barrier_floor(tolerance));
     for r in 0..m {
-        if interior_row(model, r) && w.mass[r] > 0.0 {
+        if w.contact[r] {
             w.dslack[r] *= w.dmu[r];
             w.rows[r] = w.residual[r] - (barrier / w.mass[r] - w.dslack[r]) / w.mu[r];
         }
@@ -643,15 +635,15 @@ fn centering(
 
 /// The slacks' step for the corrector step in `w.dmu` and the step length that keeps every
 /// slack and contact multiplier positive; moves the slacks by it and returns it.
-fn interior_step(model: &dyn ConstrainedModel, w: &mut Work, barrier: f64) -> f64 {
+fn interior_step(w: &mut Work, barrier: f64) -> f64 {
     let m = w.mu.len();
     for r in 0..m {
-        if interior_row(model, r) && w.mass[r] > 0.0 {
+        if w.contact[r] {
             let (s, mu, dmu) = (w.slack[r], w.mu[r], w.dmu[r]);
             w.dslack[r] = (barrier / w.mass[r] - w.dslack[r]) / mu - s - s / mu * dmu;
         }
     }
-    let alpha = to_boundary(model, w, TO_BOUNDARY);
+    let alpha = to_boundary(w, TO_BOUNDARY);
     for (s, ds) in w.slack.iter_mut().zip(&w.dslack) {
         *s += alpha * ds;
     }
@@ -661,10 +653,10 @@ fn interior_step(model: &dyn ConstrainedModel, w: &mut Work, barrier: f64) -> f6
 /// Keeps each contact's complementarity within a factor [`CENTRAL`] of the mean (as IPOPT
 /// bounds its multipliers): a contact far below it, left behind by a step that went most of the
 /// way to the boundary, would otherwise ask the next centering for a step that overflows.
-fn recenter(model: &dyn ConstrainedModel, w: &mut Work, h2: f64, tolerance: f64) {
-    let mean = mean_complementarity(model, w, None).max(barrier_floor(tolerance));
+fn recenter(w: &mut Work, h2: f64, tolerance: f64) {
+    let mean = mean_complementarity(w, None).max(barrier_floor(tolerance));
     for r in 0..w.mu.len() {
-        if interior_row(model, r) && w.mass[r] > 0.0 && w.slack[r] > 0.0 && mean > 0.0 {
+        if w.contact[r] && w.slack[r] > 0.0 && mean > 0.0 {
             let (lo, hi) = (mean / CENTRAL / w.slack[r], CENTRAL * mean / w.slack[r]);
             w.mu[r] = (w.mu[r] * w.mass[r]).clamp(lo, hi) / w.mass[r];
             w.lambda[r] = w.mu[r] / h2;
@@ -752,7 +744,7 @@ fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> usize {
     // The largest change when only one is allowed: (row, its new role, how far off it is).
     let mut largest: Option<(usize, Role, f64)> = None;
     for r in 0..m {
-        if w.interior && interior_row(model, r) {
+        if w.interior && w.contact[r] {
             // The barrier sets these (see `barrier_rows`).
             w.roles[r] = Role::Compliant(0.0);
             continue;
