@@ -25,6 +25,7 @@ use crate::contact::complementarity::Failure;
 use crate::force::ForceContext;
 use crate::inverse_mass::InverseMass;
 use crate::model::Model;
+use crate::particle_pair::{self, ParticlePair};
 use crate::point::{
     Operand, OperandKinematics, Point, operand_size, operand_time_rate, write_operand,
 };
@@ -186,6 +187,9 @@ pub(crate) struct ConstraintSlot {
     pub(crate) grad_offset: usize,
     /// Jacobian blocks, one per distinct body.
     pub(crate) blocks: Range<usize>,
+    /// Where its row lies when the constraint is a separation of two particles: the evaluator
+    /// computes those in a loop of their own.
+    pub(crate) pair: Option<ParticlePair>,
 }
 
 #[derive(Debug)]
@@ -265,6 +269,15 @@ impl Layout {
                 offsets.push(offsets.last().copied().unwrap_or_default() + k);
             }
             let total = offsets.last().copied().unwrap_or_default();
+            let pair = match entry.operands.as_slice() {
+                [a, b] if entry.constraint.separation().is_some() => ParticlePair::of(
+                    entry.rows,
+                    &layout.operands[first_op..],
+                    [a, b].map(|op| model.body(op.body().0).offset),
+                    model.dim,
+                ),
+                _ => None,
+            };
             layout.constraints.push(ConstraintSlot {
                 id,
                 rows: row..row + entry.rows,
@@ -273,6 +286,7 @@ impl Layout {
                 x_offset: layout.op_len,
                 grad_offset: layout.grad_len,
                 blocks: first_block..first_block + bodies.len(),
+                pair,
             });
             layout.op_len += total;
             layout.grad_len += entry.rows * total;
@@ -845,6 +859,29 @@ impl Evaluator {
             let Some(entry) = model.constraints.get(slot.id) else {
                 continue;
             };
+            let fail = |source: ConstraintError| EvalError::Constraint {
+                id: slot.id,
+                name: entry.name.clone(),
+                source,
+            };
+            if let (Some(pair), Some(separation)) = (&slot.pair, entry.constraint.separation()) {
+                let rows = particle_pair::Rows {
+                    c,
+                    c_dot,
+                    c_t,
+                    jdot_qdot,
+                };
+                pair.evaluate(
+                    separation,
+                    model.dim,
+                    (q, v),
+                    slot.rows.start,
+                    rows,
+                    &mut layout.jacobian,
+                )
+                .map_err(fail)?;
+                continue;
+            }
             let ops = &layout.operands[slot.operands.clone()];
             let len = slot.offsets.last().copied().unwrap_or_default();
             let xs = slot.x_offset..slot.x_offset + len;
@@ -885,11 +922,6 @@ impl Evaluator {
                 c_t: &mut c_dot[rows.clone()],
                 jdot_xdot: &mut jdot_qdot[rows.clone()],
                 gradient: &mut *g,
-            };
-            let fail = |source: ConstraintError| EvalError::Constraint {
-                id: slot.id,
-                name: entry.name.clone(),
-                source,
             };
             entry.constraint.evaluate(&mut eval).map_err(fail)?;
             copy(&mut c_t[rows.clone()], &c_dot[rows.clone()]);

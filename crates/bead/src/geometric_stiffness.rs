@@ -37,6 +37,19 @@ impl Evaluator {
             let Some(entry) = model.constraints.get(slot.id) else {
                 continue;
             };
+            if let (Some(pair), Some(separation)) = (&slot.pair, entry.constraint.separation()) {
+                let size = 2 * model.dim;
+                body_hessian.clear();
+                body_hessian.resize(size * size, 0.0);
+                pair.stiffness(separation, model.dim, q, weights[0], &mut body_hessian)
+                    .map_err(|source| EvalError::Constraint {
+                        id: slot.id,
+                        name: entry.name.clone(),
+                        source,
+                    })?;
+                sink(band, &body_hessian);
+                continue;
+            }
             let n = slot.offsets.last().copied().unwrap_or_default();
             hessian.clear();
             hessian.resize(n * n, 0.0);

@@ -55,6 +55,7 @@ mod inverse_mass;
 mod model;
 pub mod models;
 mod motion;
+mod particle_pair;
 mod point;
 pub mod primitives;
 mod projection;

@@ -11,10 +11,10 @@
 //! The gradient has unit length, so λ is the rod's force in newtons: the rod pushes x₁ by `λ u`
 //! and x₂ by `−λ u`. **λ < 0 is tension** (the rod pulls its ends together), λ > 0 compression.
 
-use super::{Constraint, ConstraintError, ConstraintEval};
+use super::{Constraint, ConstraintError, ConstraintEval, Separation};
 use crate::draw::{Canvas, Role, View};
 use crate::point::{Operand, Point};
-use crate::vector::{dot, norm, sub};
+use crate::vector::{Vec3, dot, norm, sub};
 
 /// A rigid rod between two points.
 ///
@@ -87,6 +87,13 @@ impl Constraint for Distance {
         );
     }
 
+    fn separation(&self) -> Option<Separation> {
+        Some(Separation {
+            length: self.length,
+            sign: 1.0,
+        })
+    }
+
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
         separation_row(eval, self.length, 1.0)
     }
@@ -101,16 +108,31 @@ impl Constraint for Distance {
     }
 }
 
-/// Writes row 0 as `sign · (|x₀ − x₁| − length)` (shared with the contact constraints: a
-/// non-penetration is `+`, a rope `−`).
-pub(super) fn separation_row(
-    eval: &mut ConstraintEval<'_>,
+/// `sign · (|x₀ − x₁| − length)` of two points at an instant: what a [`Separation`]'s row is.
+///
+/// [`Separation`]: super::Separation
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SeparationRow {
+    /// `C`.
+    pub(crate) value: f64,
+    /// `∂C/∂x₀ = sign · u` (`∂C/∂x₁` is its negative); zero past the dimension.
+    pub(crate) gradient: Vec3,
+    /// `J̇ẋ`.
+    pub(crate) jdot_xdot: f64,
+}
+
+/// The row of `sign · (|x₀ − x₁| − length)` at positions `x₀, x₁` and velocities `v₀, v₁` (all
+/// of the system's dimension): shared by the constraints that are separations and by the
+/// evaluator's loop over those between particles, so both compute the same numbers.
+pub(crate) fn separation(
+    x: [&[f64]; 2],
+    v: [&[f64]; 2],
     length: f64,
     sign: f64,
-) -> Result<(), ConstraintError> {
-    let dim = eval.dim();
-    let d = sub(eval.x(0), eval.x(1));
-    let w = sub(eval.v(0), eval.v(1));
+) -> Result<SeparationRow, ConstraintError> {
+    let dim = x[0].len();
+    let d = sub(x[0], x[1]);
+    let w = sub(v[0], v[1]);
     let len = norm(&d[..dim]);
     if !(len > 0.0) {
         return Err(ConstraintError::new(
@@ -120,12 +142,28 @@ pub(super) fn separation_row(
     // One division: a chain or cloth evaluates this for every rod at every Newton iteration,
     // and the square root and divisions are most of its time.
     let inv = 1.0 / len;
-    let u: [f64; 3] = std::array::from_fn(|i| sign * d[i] * inv);
-    let uw = dot(&u, &w);
-    eval.set_value(0, sign * (len - length));
-    eval.set_gradient(0, 0, &u[..dim]);
-    eval.set_gradient(0, 1, &u.map(|x| -x)[..dim]);
-    eval.set_jdot_xdot(0, sign * (dot(&w, &w) - uw * uw) * inv);
+    let gradient: Vec3 = std::array::from_fn(|i| sign * d[i] * inv);
+    let uw = dot(&gradient, &w);
+    Ok(SeparationRow {
+        value: sign * (len - length),
+        gradient,
+        jdot_xdot: sign * (dot(&w, &w) - uw * uw) * inv,
+    })
+}
+
+/// Writes row 0 as `sign · (|x₀ − x₁| − length)` (shared with the contact constraints: a
+/// non-penetration is `+`, a rope `−`).
+pub(super) fn separation_row(
+    eval: &mut ConstraintEval<'_>,
+    length: f64,
+    sign: f64,
+) -> Result<(), ConstraintError> {
+    let dim = eval.dim();
+    let row = separation([eval.x(0), eval.x(1)], [eval.v(0), eval.v(1)], length, sign)?;
+    eval.set_value(0, row.value);
+    eval.set_gradient(0, 0, &row.gradient[..dim]);
+    eval.set_gradient(0, 1, &row.gradient.map(|x| -x)[..dim]);
+    eval.set_jdot_xdot(0, row.jdot_xdot);
     Ok(())
 }
 
@@ -136,8 +174,18 @@ pub(super) fn separation_hessian(
     weight: f64,
     hessian: &mut [f64],
 ) -> Result<(), ConstraintError> {
-    let dim = at.dim();
-    let d = sub(at.x(0), at.x(1));
+    add_separation_hessian([at.x(0), at.x(1)], weight, hessian)
+}
+
+/// [`separation_hessian`] at the two points `x₀, x₁` (of the system's dimension), into the
+/// row-major `2 dim × 2 dim` `hessian`.
+pub(crate) fn add_separation_hessian(
+    x: [&[f64]; 2],
+    weight: f64,
+    hessian: &mut [f64],
+) -> Result<(), ConstraintError> {
+    let dim = x[0].len();
+    let d = sub(x[0], x[1]);
     let len = norm(&d[..dim]);
     if !(len > 0.0) {
         return Err(ConstraintError::new(

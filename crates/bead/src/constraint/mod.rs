@@ -43,6 +43,7 @@ mod weld;
 pub use angle::Angle;
 pub use angle_limit::AngleLimit;
 pub use distance::Distance;
+pub(crate) use distance::{add_separation_hessian, separation};
 pub use gear::Gear;
 pub use half_plane::HalfPlane;
 pub use linear::Linear;
@@ -179,6 +180,16 @@ pub trait Constraint: Any + Debug + Send + Sync {
         let _ = (view, canvas);
     }
 
+    /// `Some` when this constraint is exactly the [`Separation`] of its two point operands,
+    /// `C = sign · (|x₀ − x₁| − length)`, as a rod, a rope and a contact between balls are.
+    /// Between two particles the system then computes its row in a loop of its own rather than
+    /// through [`Constraint::evaluate`] (which must agree): a cloth or a chain is made of
+    /// little else, and the general path's bookkeeping costs several times that arithmetic.
+    /// `None` (the default) for every other constraint.
+    fn separation(&self) -> Option<Separation> {
+        None
+    }
+
     /// Writes `C`, `∂C/∂t`, the gradients and `J̇ẋ` at the state in `eval`.
     ///
     /// Rows and gradients not written are zero.
@@ -200,6 +211,32 @@ pub trait Constraint: Any + Debug + Send + Sync {
     ) -> Result<(), ConstraintError> {
         polarized_hessian(self, at, weights, hessian)
     }
+}
+
+/// A constraint that is the separation of its two point operands, one row
+/// `C = sign · (|x₀ − x₁| − length)` with gradient `±sign · u`, `u` the unit vector from `x₁` to
+/// `x₀` (see [`Constraint::separation`]).
+///
+/// ```
+/// use bead::constraint::{Distance, NonPenetration, Separation};
+/// use bead::{Constraint, Particle, System};
+/// let mut sys = System::new(2)?;
+/// let a = sys.add_particle(Particle::new(&[0.0, 0.0]))?;
+/// let b = sys.add_particle(Particle::new(&[1.0, 0.0]))?;
+/// // A rod is |x₀ − x₁| − L; a rope keeps L − |x₀ − x₁| ≥ 0.
+/// assert_eq!(
+///     Distance::new(a, b, 1.0).separation(),
+///     Some(Separation { length: 1.0, sign: 1.0 })
+/// );
+/// assert_eq!(NonPenetration::rope(a, b, 2.0).separation().map(|s| s.sign), Some(-1.0));
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Separation {
+    /// The length at which the row vanishes, in metres.
+    pub length: f64,
+    /// `1` for a rod or a contact (`|x₀ − x₁| − length`), `−1` for a rope (`length − |x₀ − x₁|`).
+    pub sign: f64,
 }
 
 /// One constraint's operand coordinates at an instant, for [`Constraint::weighted_hessian`].

@@ -10,7 +10,7 @@
 //! contact force (the rope's tension), in newtons.
 
 use super::distance::{separation_hessian, separation_row};
-use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind};
+use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind, Separation};
 use crate::draw::{Canvas, Role, View};
 use crate::point::{Operand, Point};
 
@@ -90,6 +90,13 @@ impl Constraint for NonPenetration {
                 Role::Wire,
             );
         }
+    }
+
+    fn separation(&self) -> Option<Separation> {
+        Some(Separation {
+            length: self.distance,
+            sign: if self.rope { -1.0 } else { 1.0 },
+        })
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
