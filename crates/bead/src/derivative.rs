@@ -155,6 +155,9 @@ fn quoted(names: &[String]) -> String {
 #[derive(Debug, Default)]
 pub(crate) struct Layout {
     pub(crate) constraints: Vec<ConstraintSlot>,
+    /// The constraints that are separations of two particles, which the evaluator computes in
+    /// a loop of their own ([`particle_pair`]).
+    pub(crate) pairs: Vec<ParticlePair>,
     pub(crate) operands: Vec<OperandSlot>,
     pub(crate) jacobian: BlockSparse,
     /// The body (slot index) of each block of `J`.
@@ -271,13 +274,15 @@ impl Layout {
             let total = offsets.last().copied().unwrap_or_default();
             let pair = match entry.operands.as_slice() {
                 [a, b] if entry.constraint.separation().is_some() => ParticlePair::of(
-                    entry.rows,
+                    (id, row, entry.rows),
                     &layout.operands[first_op..],
                     [a, b].map(|op| model.body(op.body().0).offset),
                     model.dim,
+                    |block| layout.jacobian.blocks()[block].offset,
                 ),
                 _ => None,
             };
+            layout.pairs.extend(pair);
             layout.constraints.push(ConstraintSlot {
                 id,
                 rows: row..row + entry.rows,
@@ -864,22 +869,7 @@ impl Evaluator {
                 name: entry.name.clone(),
                 source,
             };
-            if let (Some(pair), Some(separation)) = (&slot.pair, entry.constraint.separation()) {
-                let rows = particle_pair::Rows {
-                    c,
-                    c_dot,
-                    c_t,
-                    jdot_qdot,
-                };
-                pair.evaluate(
-                    separation,
-                    model.dim,
-                    (q, v),
-                    slot.rows.start,
-                    rows,
-                    &mut layout.jacobian,
-                )
-                .map_err(fail)?;
+            if slot.pair.is_some() {
                 continue;
             }
             let ops = &layout.operands[slot.operands.clone()];
@@ -972,6 +962,14 @@ impl Evaluator {
                 }
             }
         }
+        let rows = particle_pair::Rows {
+            c,
+            c_dot,
+            c_t,
+            jdot_qdot,
+            jacobian: layout.jacobian.values_mut(),
+        };
+        particle_pair::evaluate(&layout.pairs, model, (q, v), rows)?;
         // What is not finite is looked for in one pass over everything; only then, slot by
         // slot, for the constraint to name.
         let all = |x: &[f64]| crate::vector::all_finite(x);

@@ -15,22 +15,26 @@
 //! [`Evaluator::evaluate_constraints`]: crate::derivative::Evaluator
 
 use crate::constraint::{
-    ConstraintError, Separation, add_separation_hessian, separation as separation_row,
+    ConstraintError, ConstraintId, Separation, add_separation_hessian, separation as separation_row,
 };
-use crate::derivative::OperandSlot;
-use crate::sparse::BlockSparse;
+use crate::derivative::{EvalError, OperandSlot};
+use crate::model::Model;
 use crate::vector::dot;
 
 /// Where a separation between two particles reads and writes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct ParticlePair {
+    /// The constraint.
+    id: ConstraintId,
+    /// Its row.
+    row: usize,
     /// The first coordinate of each particle in `q`.
     coordinates: [usize; 2],
-    /// Each particle's block of `J` (one row, `dim` columns).
-    blocks: [usize; 2],
+    /// Where each particle's block of `J` (one row, `dim` columns) starts in `J`'s values.
+    values: [usize; 2],
 }
 
-/// The rows of one evaluation that a [`ParticlePair`] writes.
+/// The rows of one evaluation that [`evaluate`] writes.
 pub(crate) struct Rows<'a> {
     /// `C`.
     pub(crate) c: &'a mut [f64],
@@ -40,53 +44,30 @@ pub(crate) struct Rows<'a> {
     pub(crate) c_t: &'a mut [f64],
     /// `J̇q̇`.
     pub(crate) jdot_qdot: &'a mut [f64],
+    /// `J`'s values, zero in the pairs' blocks.
+    pub(crate) jacobian: &'a mut [f64],
 }
 
 impl ParticlePair {
-    /// The pair that a one-row constraint on `operands` (its slots in the layout) makes, when
-    /// both are whole particles (`P = I`, `dim` coordinates) on different bodies, each starting
-    /// at its entry of `offsets` in `q`.
+    /// The pair that constraint `id`, of one row at `row` on `operands` (its slots in the
+    /// layout), makes when both are whole particles (`P = I`, `dim` coordinates) on different
+    /// bodies, each starting at its entry of `coordinates` in `q`; `values` gives where a
+    /// block of `J` starts in its values.
     pub(crate) fn of(
-        rows: usize,
+        (id, row, rows): (ConstraintId, usize, usize),
         operands: &[OperandSlot],
-        offsets: [usize; 2],
+        coordinates: [usize; 2],
         dim: usize,
+        values: impl Fn(usize) -> usize,
     ) -> Option<ParticlePair> {
         let [a, b] = operands else { return None };
         let whole = |o: &OperandSlot| o.identity && o.k == dim && o.ndof == dim;
-        (rows == 1 && whole(a) && whole(b) && a.body != b.body).then_some(ParticlePair {
-            coordinates: offsets,
-            blocks: [a.block, b.block],
+        (rows == 1 && whole(a) && whole(b) && a.body != b.body).then(|| ParticlePair {
+            id,
+            row,
+            coordinates,
+            values: [values(a.block), values(b.block)],
         })
-    }
-
-    /// Writes row `row` of `rows` (`C`, `Ċ`, `∂C/∂t` and `J̇q̇`) at `(q, q̇)`, and adds its
-    /// gradient into its two blocks of `jacobian`, which the caller zeroed.
-    pub(crate) fn evaluate(
-        &self,
-        separation: Separation,
-        dim: usize,
-        (q, v): (&[f64], &[f64]),
-        row: usize,
-        rows: Rows<'_>,
-        jacobian: &mut BlockSparse,
-    ) -> Result<(), ConstraintError> {
-        let [a, b] = self.coordinates;
-        let (xa, xb) = (&q[a..a + dim], &q[b..b + dim]);
-        let (va, vb) = (&v[a..a + dim], &v[b..b + dim]);
-        let r = separation_row([xa, xb], [va, vb], separation.length, separation.sign)?;
-        let minus = r.gradient.map(|g| -g);
-        rows.c[row] = r.value;
-        rows.c_t[row] = 0.0;
-        rows.jdot_qdot[row] = r.jdot_xdot;
-        // As the general path sums it, operand by operand.
-        rows.c_dot[row] = 0.0 + dot(&r.gradient[..dim], va) + dot(&minus[..dim], vb);
-        for (block, gradient) in self.blocks.into_iter().zip([&r.gradient, &minus]) {
-            for (j, g) in jacobian.block_values_mut(block).iter_mut().zip(gradient) {
-                *j += g;
-            }
-        }
-        Ok(())
     }
 
     /// Adds `λ ∇²C` of the row in the two particles' coordinates (row-major `2 dim × 2 dim`,
@@ -106,6 +87,62 @@ impl ParticlePair {
             hessian,
         )
     }
+}
+
+/// Writes each pair's row of `rows` (`C`, `Ċ`, `∂C/∂t` and `J̇q̇`) at `(q, q̇)`, and adds its
+/// gradient into its two blocks of `J`.
+pub(crate) fn evaluate(
+    pairs: &[ParticlePair],
+    model: &Model,
+    (q, v): (&[f64], &[f64]),
+    rows: Rows<'_>,
+) -> Result<(), EvalError> {
+    // The dimension as a constant: the loop over a cloth's rods is then straight-line code.
+    match model.dim {
+        2 => evaluate_in::<2>(pairs, model, (q, v), rows),
+        _ => evaluate_in::<3>(pairs, model, (q, v), rows),
+    }
+}
+
+fn evaluate_in<const D: usize>(
+    pairs: &[ParticlePair],
+    model: &Model,
+    (q, v): (&[f64], &[f64]),
+    rows: Rows<'_>,
+) -> Result<(), EvalError> {
+    for pair in pairs {
+        let Some(entry) = model.constraints.get(pair.id) else {
+            continue;
+        };
+        let fail = |source: ConstraintError| EvalError::Constraint {
+            id: pair.id,
+            name: entry.name.clone(),
+            source,
+        };
+        let separation = entry.constraint.separation().ok_or_else(|| {
+            fail(ConstraintError::new(
+                "its separation() answered when it was added, and no longer does",
+            ))
+        })?;
+        let [a, b] = pair.coordinates;
+        let (xa, xb) = (&q[a..a + D], &q[b..b + D]);
+        let (va, vb) = (&v[a..a + D], &v[b..b + D]);
+        let r =
+            separation_row([xa, xb], [va, vb], separation.length, separation.sign).map_err(fail)?;
+        let minus = r.gradient.map(|g| -g);
+        let row = pair.row;
+        rows.c[row] = r.value;
+        rows.c_t[row] = 0.0;
+        rows.jdot_qdot[row] = r.jdot_xdot;
+        // As the general path sums it, operand by operand.
+        rows.c_dot[row] = 0.0 + dot(&r.gradient[..D], va) + dot(&minus[..D], vb);
+        for (start, gradient) in pair.values.into_iter().zip([&r.gradient, &minus]) {
+            for (j, g) in rows.jacobian[start..start + D].iter_mut().zip(gradient) {
+                *j += g;
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

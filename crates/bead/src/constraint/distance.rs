@@ -124,6 +124,7 @@ pub(crate) struct SeparationRow {
 /// The row of `sign · (|x₀ − x₁| − length)` at positions `x₀, x₁` and velocities `v₀, v₁` (all
 /// of the system's dimension): shared by the constraints that are separations and by the
 /// evaluator's loop over those between particles, so both compute the same numbers.
+#[inline(always)]
 pub(crate) fn separation(
     x: [&[f64]; 2],
     v: [&[f64]; 2],
