@@ -7,6 +7,7 @@
 //! solvers also read rows and assemble `J W Jᵀ`.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One dense block of a [`BlockSparse`] matrix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +45,15 @@ pub struct BlockSparse {
     /// Row range and block range of each band.
     bands: Vec<(Range<usize>, Range<usize>)>,
     values: Vec<f64>,
+    /// Names the pattern: a new one for each matrix made and each band added, kept by clones.
+    structure: u64,
+}
+
+/// The last [`BlockSparse::structure`] handed out.
+static STRUCTURES: AtomicU64 = AtomicU64::new(0);
+
+fn new_structure() -> u64 {
+    STRUCTURES.fetch_add(1, Ordering::Relaxed) + 1
 }
 
 impl BlockSparse {
@@ -51,8 +61,26 @@ impl BlockSparse {
     pub fn new(ncols: usize) -> Self {
         BlockSparse {
             ncols,
+            structure: new_structure(),
             ..Default::default()
         }
+    }
+
+    /// A number that names this matrix's pattern (its blocks): equal for two matrices only if
+    /// one is a clone of the other since the last band either added, so a factorization's
+    /// analysis can tell that it still fits without comparing every block.
+    ///
+    /// ```
+    /// use bead::sparse::BlockSparse;
+    /// let mut j = BlockSparse::new(4);
+    /// j.add_band(1, &[(0, 2)]);
+    /// let copy = j.clone();
+    /// assert_eq!(copy.structure(), j.structure());
+    /// j.add_band(1, &[(2, 2)]);
+    /// assert_ne!(copy.structure(), j.structure());
+    /// ```
+    pub fn structure(&self) -> u64 {
+        self.structure
     }
 
     /// Appends a band of `nrows` rows with one block per `(first column, column count)`.
@@ -73,6 +101,7 @@ impl BlockSparse {
         self.bands
             .push((self.nrows..self.nrows + nrows, first..self.blocks.len()));
         self.nrows += nrows;
+        self.structure = new_structure();
         first
     }
 
@@ -123,9 +152,17 @@ impl BlockSparse {
         y.fill(0.0);
         for blk in &self.blocks {
             let vals = &self.values[blk.offset..blk.offset + blk.nrows * blk.ncols];
-            let xs = &x[blk.col..blk.col + blk.ncols];
-            for (r, row) in vals.chunks_exact(blk.ncols).enumerate() {
-                y[blk.row + r] += row.iter().zip(xs).map(|(a, b)| a * b).sum::<f64>();
+            // A particle's or a planar body's block has 2 or 3 columns: spelled out at that
+            // width, each row is a few multiply-adds rather than a loop of unknown length.
+            match blk.ncols {
+                2 => mul_block::<2>(blk, vals, x, y),
+                3 => mul_block::<3>(blk, vals, x, y),
+                _ => {
+                    let xs = &x[blk.col..blk.col + blk.ncols];
+                    for (r, row) in vals.chunks_exact(blk.ncols).enumerate() {
+                        y[blk.row + r] += row.iter().zip(xs).map(|(a, b)| a * b).sum::<f64>();
+                    }
+                }
             }
         }
     }
@@ -140,14 +177,20 @@ impl BlockSparse {
         x.fill(0.0);
         for blk in &self.blocks {
             let vals = &self.values[blk.offset..blk.offset + blk.nrows * blk.ncols];
-            for (r, row) in vals.chunks_exact(blk.ncols).enumerate() {
-                if rows.is_some_and(|m| !m[blk.row + r]) {
-                    continue;
-                }
-                let yr = y[blk.row + r];
-                if yr != 0.0 {
-                    for (xc, a) in x[blk.col..blk.col + blk.ncols].iter_mut().zip(row) {
-                        *xc += a * yr;
+            match blk.ncols {
+                2 => mul_transpose_block::<2>(blk, vals, y, rows, x),
+                3 => mul_transpose_block::<3>(blk, vals, y, rows, x),
+                _ => {
+                    for (r, row) in vals.chunks_exact(blk.ncols).enumerate() {
+                        if rows.is_some_and(|m| !m[blk.row + r]) {
+                            continue;
+                        }
+                        let yr = y[blk.row + r];
+                        if yr != 0.0 {
+                            for (xc, a) in x[blk.col..blk.col + blk.ncols].iter_mut().zip(row) {
+                                *xc += a * yr;
+                            }
+                        }
                     }
                 }
             }
@@ -162,6 +205,39 @@ impl BlockSparse {
             let start = blk.offset + r * blk.ncols;
             (blk.col, &self.values[start..start + blk.ncols])
         })
+    }
+}
+
+/// `y += B x` for one block `B` of `N` columns, in the general loop's order of operations.
+#[inline(always)]
+fn mul_block<const N: usize>(blk: &Block, vals: &[f64], x: &[f64], y: &mut [f64]) {
+    let xs = &x[blk.col..blk.col + N];
+    for (r, row) in vals.chunks_exact(N).enumerate() {
+        y[blk.row + r] += row.iter().zip(xs).map(|(a, b)| a * b).sum::<f64>();
+    }
+}
+
+/// `x += Bᵀ y` for one block `B` of `N` columns (the rows `rows` marks), in the general loop's
+/// order of operations.
+#[inline(always)]
+fn mul_transpose_block<const N: usize>(
+    blk: &Block,
+    vals: &[f64],
+    y: &[f64],
+    rows: Option<&[bool]>,
+    x: &mut [f64],
+) {
+    let xs = &mut x[blk.col..blk.col + N];
+    for (r, row) in vals.chunks_exact(N).enumerate() {
+        if rows.is_some_and(|m| !m[blk.row + r]) {
+            continue;
+        }
+        let yr = y[blk.row + r];
+        if yr != 0.0 {
+            for (xc, a) in xs.iter_mut().zip(row) {
+                *xc += a * yr;
+            }
+        }
     }
 }
 

@@ -91,6 +91,9 @@ impl std::fmt::Debug for Kkt {
 #[derive(Debug)]
 struct Pattern {
     blocks: Vec<Block>,
+    /// The [`BlockSparse::structure`] of a `J` with these blocks: one compare, most of the
+    /// time, in place of one per block.
+    structure: u64,
     /// Whether the geometric stiffness between different bodies is left out.
     reduced: bool,
     movable: Vec<bool>,
@@ -124,7 +127,7 @@ fn band_columns(j: &BlockSparse, band: usize) -> impl Iterator<Item = (usize, us
 impl Pattern {
     /// Whether this analysis was made for `j`'s blocks and these movable coordinates.
     fn fits(&self, j: &BlockSparse, inv_mass: &[f64]) -> bool {
-        self.blocks == j.blocks()
+        (self.structure == j.structure() || self.blocks == j.blocks())
             && self.movable.len() == inv_mass.len()
             && self
                 .movable
@@ -225,6 +228,7 @@ impl Pattern {
         signs.resize(size, -1);
         Ok(Pattern {
             blocks: j.blocks().to_vec(),
+            structure: j.structure(),
             reduced,
             movable,
             unknown,
@@ -361,9 +365,12 @@ impl Kkt {
             self.workspace = Some(MemBuffer::new(req));
             self.pattern = Some(pattern);
         }
-        let (Some(p), Some(workspace)) = (&self.pattern, &mut self.workspace) else {
+        let (Some(p), Some(workspace)) = (&mut self.pattern, &mut self.workspace) else {
             return Err(SolveError::NonFinite.into());
         };
+        // A layout built again with the same blocks fits: it is named for the next test.
+        p.structure = j.structure();
+        let p = &*p;
         let (n, m) = (p.n, j.nrows());
         self.values.fill(0.0);
         let diagonal = system.inv_mass.diagonal();
