@@ -100,6 +100,22 @@ pub(crate) fn cross(a: &Vec3, b: &Vec3) -> Vec3 {
     ]
 }
 
+/// `max |a_i|` (0 for an empty slice; NaN entries are passed over, as `f64::max` does), in four
+/// lanes for the reason [`all_finite`] gives.
+pub(crate) fn max_abs(a: &[f64]) -> f64 {
+    let chunks = a.chunks_exact(4);
+    let rest = chunks.remainder();
+    let mut lanes = [0.0_f64; 4];
+    for chunk in chunks {
+        for (lane, x) in lanes.iter_mut().zip(chunk) {
+            *lane = lane.max(x.abs());
+        }
+    }
+    rest.iter()
+        .chain(&lanes)
+        .fold(0.0_f64, |m, x| m.max(x.abs()))
+}
+
 /// True when every component is finite.
 pub(crate) fn all_finite(a: &[f64]) -> bool {
     // x · 0 is 0 for a finite x and NaN otherwise; summed in four lanes, which the compiler

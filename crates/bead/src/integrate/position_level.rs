@@ -53,6 +53,7 @@ use super::warm_start::WarmStart;
 use super::{ConstrainedModel, Dynamics, Factorization, Role, resize};
 use crate::derivative::EvalError;
 use crate::inverse_mass::InverseMass;
+use crate::vector::max_abs;
 
 /// The momentum residual allowed relative to the constraints' correction `W Jᵀμ`.
 const RELATIVE_MOMENTUM: f64 = 1e-8;
@@ -83,6 +84,11 @@ pub(super) struct Work {
     start_mu: Vec<f64>,
     /// Whether this step's contacts are solved by the interior-point iteration.
     interior: bool,
+    /// Whether any row of this step has a bound (an inequality, a motor's limit): without,
+    /// every row is held, and the roles need no choosing.
+    bounded: bool,
+    /// Whether any row of this step holds a velocity (a motor).
+    velocity_rows: bool,
     mu: Vec<f64>,
     lambda: Vec<f64>,
     force: Vec<f64>,
@@ -250,6 +256,11 @@ fn newton(
                 buffer.resize(m, 0.0);
             }
             w.roles.resize(m, Role::Held);
+            w.bounded = RowBounds::of(model, h2).any_bounded();
+            if !w.bounded {
+                w.roles.fill(Role::Held);
+            }
+            w.velocity_rows = model.velocity_rows().contains(&true);
             // A step after one that needed the interior-point iteration starts with it, but for
             // one step in RETRY_ACTIVE_SET, which tries the active set again.
             w.interior = w.interior_steps > 0
@@ -261,10 +272,12 @@ fn newton(
             w.start_mu.clone_from(&w.mu);
         }
         // The rows' residuals: C (g for an inequality), or a velocity row's J (q − q_b) + ĥ ∂C/∂t.
-        for i in 0..n {
-            w.force[i] = q[i] - q_base[i];
+        if w.velocity_rows {
+            for i in 0..n {
+                w.force[i] = q[i] - q_base[i];
+            }
+            model.jacobian().mul(&w.force, &mut w.residual);
         }
-        model.jacobian().mul(&w.force, &mut w.residual);
         {
             let (c, c_t, velocity) = (
                 model.values(),
@@ -282,7 +295,6 @@ fn newton(
         // The momentum residual F₁ = M (q − q̃) − Jᵀμ, measured as W F₁ (metres).
         model.jacobian().mul_transpose(&w.mu, &mut w.force);
         momentum_residual(model.inv_mass(), q, w);
-        let max_abs = |x: &[f64]| x.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
         let inv_mass = model.inv_mass();
         inv_mass.apply(&w.momentum, &mut w.scratch);
         let momentum = max_abs(&w.scratch);
@@ -298,12 +310,12 @@ fn newton(
         // a held row's Newton step can carry it there, and only the next iteration's roles
         // bring it back.
         let mut max_c = 0.0_f64;
-        {
+        if !w.bounded {
+            max_c = max_abs(&w.residual);
+        } else {
             let bounds = RowBounds::of(model, h2);
             // Also what `choose_roles` reads below, at this same iterate.
-            if bounds.any_bounded() {
-                row_masses(model, &mut w.mass);
-            }
+            row_masses(model, &mut w.mass);
             if start_barrier {
                 start_interior(model, w);
                 start_barrier = false;
@@ -409,12 +421,16 @@ fn newton(
         // semismooth Newton method for the complementarity. Each row's trial multiplier
         // μ − m_eff r tells: below its lower bound the row is left at it, above its upper bound
         // at that, in between the row is held.
-        let changed = choose_roles(model, w, h2);
+        let changed = if w.bounded {
+            choose_roles(model, w, h2)
+        } else {
+            0
+        };
         w.role_changes = changed;
         let changed = changed > 0;
         // A fixed row's multiplier takes its value now, and the momentum residual with it: the
         // step then leaves it be (its column of Jᵀ is out of the matrix).
-        if w.roles.iter().any(|r| matches!(r, Role::Fixed(_))) {
+        if w.bounded && w.roles.iter().any(|r| matches!(r, Role::Fixed(_))) {
             for r in 0..m {
                 if let Role::Fixed(target) = w.roles[r] {
                     w.mu[r] = target;
