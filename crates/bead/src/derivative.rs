@@ -158,6 +158,8 @@ pub(crate) struct Layout {
     /// The constraints that are separations of two particles, which the evaluator computes in
     /// a loop of their own ([`particle_pair`]).
     pub(crate) pairs: Vec<ParticlePair>,
+    /// The other constraints (their indices in `constraints`), evaluated one by one.
+    general: Vec<usize>,
     pub(crate) operands: Vec<OperandSlot>,
     pub(crate) jacobian: BlockSparse,
     /// The body (slot index) of each block of `J`.
@@ -283,6 +285,9 @@ impl Layout {
                 _ => None,
             };
             layout.pairs.extend(pair);
+            if pair.is_none() {
+                layout.general.push(layout.constraints.len());
+            }
             layout.constraints.push(ConstraintSlot {
                 id,
                 rows: row..row + entry.rows,
@@ -293,8 +298,11 @@ impl Layout {
                 blocks: first_block..first_block + bodies.len(),
                 pair,
             });
-            layout.op_len += total;
-            layout.grad_len += entry.rows * total;
+            // A pair's row is written from q directly: it needs no operand or gradient buffers.
+            if pair.is_none() {
+                layout.op_len += total;
+                layout.grad_len += entry.rows * total;
+            }
             row += entry.rows;
         }
         layout
@@ -860,7 +868,8 @@ impl Evaluator {
             x.fill(0.0);
         }
         layout.jacobian.values_mut().fill(0.0);
-        for slot in &layout.constraints {
+        for &k in &layout.general {
+            let slot = &layout.constraints[k];
             let Some(entry) = model.constraints.get(slot.id) else {
                 continue;
             };
@@ -869,9 +878,6 @@ impl Evaluator {
                 name: entry.name.clone(),
                 source,
             };
-            if slot.pair.is_some() {
-                continue;
-            }
             let ops = &layout.operands[slot.operands.clone()];
             let len = slot.offsets.last().copied().unwrap_or_default();
             let xs = slot.x_offset..slot.x_offset + len;
@@ -979,7 +985,10 @@ impl Evaluator {
         for slot in &layout.constraints {
             let rows = slot.rows.clone();
             let len = slot.offsets.last().copied().unwrap_or_default();
-            let g = &grad[slot.grad_offset..slot.grad_offset + rows.len() * len];
+            let g = match slot.pair {
+                Some(_) => &[][..],
+                None => &grad[slot.grad_offset..slot.grad_offset + rows.len() * len],
+            };
             if !(all(&c[rows.clone()])
                 && all(&c_dot[rows.clone()])
                 && all(&jdot_qdot[rows])

@@ -13,18 +13,21 @@
 use crate::constraint::HessianEval;
 use crate::derivative::{EvalError, Evaluator};
 use crate::model::Model;
+use crate::particle_pair::separation_of;
 
 impl Evaluator {
-    /// Calls `sink(band, K_c)` for every constraint `c` whose multipliers are not all zero, with
-    /// `K_c = Σ_r λ_r ∇²C_r` over the coordinates of its band's blocks of `J` (in block order),
-    /// row-major. The constraints must have been evaluated at `(t, q)`.
+    /// Calls `sink(band, K_c, definite)` for every constraint `c` whose multipliers are not all
+    /// zero, with `K_c = Σ_r λ_r ∇²C_r` over the coordinates of its band's blocks of `J` (in
+    /// block order), row-major, and `definite` whether `−K_c` is positive semi-definite where
+    /// that is known without factoring it (`None` elsewhere). The constraints must have been
+    /// evaluated at `(t, q)`.
     pub(crate) fn constraint_stiffness(
         &self,
         model: &Model,
         t: f64,
         q: &[f64],
         lambda: &[f64],
-        mut sink: impl FnMut(usize, &[f64]),
+        mut sink: impl FnMut(usize, &[f64], Option<bool>),
     ) -> Result<(), EvalError> {
         let layout = &self.layout;
         let (mut hessian, mut body_hessian, mut weighted) = (Vec::new(), Vec::new(), Vec::new());
@@ -37,17 +40,25 @@ impl Evaluator {
             let Some(entry) = model.constraints.get(slot.id) else {
                 continue;
             };
-            if let (Some(pair), Some(separation)) = (&slot.pair, entry.constraint.separation()) {
+            let fail = |source| EvalError::Constraint {
+                id: slot.id,
+                name: entry.name.clone(),
+                source,
+            };
+            if let Some(pair) = &slot.pair {
+                let separation = separation_of(entry.constraint.as_ref()).map_err(fail)?;
                 let size = 2 * model.dim;
                 body_hessian.clear();
                 body_hessian.resize(size * size, 0.0);
                 pair.stiffness(separation, model.dim, q, weights[0], &mut body_hessian)
-                    .map_err(|source| EvalError::Constraint {
-                        id: slot.id,
-                        name: entry.name.clone(),
-                        source,
-                    })?;
-                sink(band, &body_hessian);
+                    .map_err(fail)?;
+                // K = sign λ [[A, −A], [−A, A]] with A = (I − u uᵀ)/|d| ⪰ 0: −K ⪰ 0 exactly
+                // when sign λ ≤ 0 (a rod or rope in tension).
+                sink(
+                    band,
+                    &body_hessian,
+                    Some(separation.sign * weights[0] <= 0.0),
+                );
                 continue;
             }
             let n = slot.offsets.last().copied().unwrap_or_default();
@@ -62,11 +73,7 @@ impl Evaluator {
             entry
                 .constraint
                 .weighted_hessian(&at, weights, &mut hessian)
-                .map_err(|source| EvalError::Constraint {
-                    id: slot.id,
-                    name: entry.name.clone(),
-                    source,
-                })?;
+                .map_err(fail)?;
             // Body coordinates of the slot's blocks, one after the other.
             starts.clear();
             starts.push(0);
@@ -121,7 +128,7 @@ impl Evaluator {
                     body_hessian[(bi + r) * m + bi + s] += h;
                 });
             }
-            sink(band, &body_hessian);
+            sink(band, &body_hessian, None);
         }
         Ok(())
     }
@@ -200,7 +207,7 @@ mod tests {
         let _ = force(&mut sys, &q);
         let mut k = vec![0.0; n * n];
         let ev = &sys.evaluator;
-        ev.constraint_stiffness(&sys.model, 0.0, &q, &lambda, |band, h| {
+        ev.constraint_stiffness(&sys.model, 0.0, &q, &lambda, |band, h, _| {
             let cols: Vec<usize> = ev.layout.jacobian.bands()[band]
                 .1
                 .clone()

@@ -15,7 +15,8 @@
 //! [`Evaluator::evaluate_constraints`]: crate::derivative::Evaluator
 
 use crate::constraint::{
-    ConstraintError, ConstraintId, Separation, add_separation_hessian, separation as separation_row,
+    Constraint, ConstraintError, ConstraintId, Separation, add_separation_hessian,
+    separation as separation_row,
 };
 use crate::derivative::{EvalError, OperandSlot};
 use crate::model::Model;
@@ -89,6 +90,13 @@ impl ParticlePair {
     }
 }
 
+/// The separation a pair's constraint is: it said so when the layout was made, and must still.
+pub(crate) fn separation_of(constraint: &dyn Constraint) -> Result<Separation, ConstraintError> {
+    constraint.separation().ok_or_else(|| {
+        ConstraintError::new("its separation() answered when it was added, and no longer does")
+    })
+}
+
 /// Writes each pair's row of `rows` (`C`, `Ċ`, `∂C/∂t` and `J̇q̇`) at `(q, q̇)`, and adds its
 /// gradient into its two blocks of `J`.
 pub(crate) fn evaluate(
@@ -119,11 +127,7 @@ fn evaluate_in<const D: usize>(
             name: entry.name.clone(),
             source,
         };
-        let separation = entry.constraint.separation().ok_or_else(|| {
-            fail(ConstraintError::new(
-                "its separation() answered when it was added, and no longer does",
-            ))
-        })?;
+        let separation = separation_of(entry.constraint.as_ref()).map_err(fail)?;
         let [a, b] = pair.coordinates;
         let (xa, xb) = (&q[a..a + D], &q[b..b + D]);
         let (va, vb) = (&v[a..a + D], &v[b..b + D]);
@@ -191,7 +195,7 @@ mod tests {
             ev.jdot_qdot.clone(),
             ev.layout.jacobian.values().to_vec(),
         ];
-        ev.constraint_stiffness(&sys.model, 0.3, q, lambda, |_, k| out.push(k.to_vec()))
+        ev.constraint_stiffness(&sys.model, 0.3, q, lambda, |_, k, _| out.push(k.to_vec()))
             .unwrap_or_else(|e| panic!("{e}"));
         out
     }

@@ -109,9 +109,12 @@ struct Pattern {
     /// Per dense mass block, each entry of its lower triangle (row-major index in the block)
     /// and its slot.
     mass_slots: Vec<Vec<(usize, usize)>>,
-    /// Per band, the slots of its coordinate block `m_b × m_b` (row-major; `usize::MAX` above
-    /// the diagonal or on fixed coordinates).
-    band_slots: Vec<Vec<usize>>,
+    /// Per band, where its stiffness goes: `(index in its coordinate block m_b × m_b,
+    /// row-major; slot)` of each entry the pattern stores (on or below the diagonal, between
+    /// movable coordinates, and within one body when reduced), the bands one after another.
+    band_slots: Vec<(usize, usize)>,
+    /// Where each band's entries start in `band_slots`, and the end.
+    band_starts: Vec<usize>,
     signs: Vec<i8>,
 }
 
@@ -203,17 +206,19 @@ impl Pattern {
                 }
             }
         }
-        let band_slots = (0..j.bands().len())
-            .map(|band| {
-                let mut slots = Vec::new();
-                for a in band_columns(j, band) {
-                    for b in band_columns(j, band) {
-                        slots.push(couples(a, b).map_or(usize::MAX, |(ua, ub)| slot(ub, ua)));
+        let (mut band_slots, mut band_starts) = (Vec::new(), vec![0]);
+        for band in 0..j.bands().len() {
+            let mut index = 0;
+            for a in band_columns(j, band) {
+                for b in band_columns(j, band) {
+                    if let Some((ua, ub)) = couples(a, b) {
+                        band_slots.push((index, slot(ub, ua)));
                     }
+                    index += 1;
                 }
-                slots
-            })
-            .collect();
+            }
+            band_starts.push(band_slots.len());
+        }
         let diagonal = (0..size).map(|i| slot(i, i)).collect();
         let mass_slots = w
             .blocks()
@@ -238,6 +243,7 @@ impl Pattern {
             j_slots,
             diagonal,
             band_slots,
+            band_starts,
             mass_slots,
             signs,
         })
@@ -271,15 +277,26 @@ impl Kkt {
         self.coupling.clear();
         self.coupling.resize(inv_mass.len(), 0.0);
         for &(band, start) in &self.stiffness_bands {
-            let size = band_columns(j, band).count();
+            // A band has one block per body: the coupling to other bodies is what lies outside
+            // the row's own block, summed in column order.
+            let blocks = &j.blocks()[j.bands()[band].1.clone()];
+            let size: usize = blocks.iter().map(|b| b.ncols).sum();
             let k = &self.stiffness[start..start + size * size];
-            for (row, (a, body_a)) in k.chunks_exact(size).zip(band_columns(j, band)) {
-                self.coupling[a] += row
-                    .iter()
-                    .zip(band_columns(j, band))
-                    .filter(|(_, (_, body_b))| *body_b != body_a)
-                    .map(|(x, _)| x.abs())
-                    .sum::<f64>();
+            let mut first = 0;
+            for block in blocks {
+                let own = first..first + block.ncols;
+                for (r, row) in k[own.start * size..own.end * size]
+                    .chunks_exact(size)
+                    .enumerate()
+                {
+                    self.coupling[block.col + r] += row
+                        .iter()
+                        .enumerate()
+                        .filter(|(c, _)| !own.contains(c))
+                        .map(|(_, x)| x.abs())
+                        .sum::<f64>();
+                }
+                first = own.end;
             }
         }
         let ratio = self
@@ -302,11 +319,14 @@ impl Kkt {
     }
 
     /// Assembles and factors the KKT matrix, with the geometric stiffness that `stiffness`
-    /// gives per band (`K_c`, see [`crate::geometric_stiffness`]).
+    /// gives per band (`K_c`, and whether `−K_c` is known positive semi-definite: see
+    /// [`crate::geometric_stiffness`]).
     pub(crate) fn factor(
         &mut self,
         system: &KktMatrix<'_>,
-        stiffness: impl FnOnce(&mut dyn FnMut(usize, &[f64])) -> Result<(), crate::EvalError>,
+        stiffness: impl FnOnce(
+            &mut dyn FnMut(usize, &[f64], Option<bool>),
+        ) -> Result<(), crate::EvalError>,
     ) -> Result<(), crate::EvalError> {
         self.factored = false;
         let j = system.jacobian;
@@ -320,13 +340,13 @@ impl Kkt {
         let mut cholesky = Vec::new();
         {
             let (values, bands) = (&mut self.stiffness, &mut self.stiffness_bands);
-            stiffness(&mut |band: usize, k: &[f64]| {
+            stiffness(&mut |band: usize, k: &[f64], definite: Option<bool>| {
                 let size = k.len().isqrt();
                 let start = values.len();
                 values.extend(k.iter().map(|x| -h2 * x));
                 let newton = &mut values[start..];
                 finite &= newton.iter().all(|x| x.is_finite());
-                if !positive_semidefinite(newton, size, &mut cholesky) {
+                if !definite.unwrap_or_else(|| positive_semidefinite(newton, size, &mut cholesky)) {
                     for a in 0..size {
                         let row = &mut newton[a * size..(a + 1) * size];
                         let bound: f64 = row.iter().map(|x| x.abs()).sum();
@@ -386,11 +406,9 @@ impl Kkt {
             }
         }
         for &(band, start) in &self.stiffness_bands {
-            let slots = &p.band_slots[band];
-            for (s, v) in slots.iter().zip(&self.stiffness[start..]) {
-                if *s != usize::MAX {
-                    self.values[*s] += v;
-                }
+            let stiffness = &self.stiffness[start..];
+            for &(k, s) in &p.band_slots[p.band_starts[band]..p.band_starts[band + 1]] {
+                self.values[s] += stiffness[k];
             }
         }
         for block in j.blocks() {
