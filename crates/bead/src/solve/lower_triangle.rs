@@ -3,7 +3,10 @@
 //! Made once per structure; each solve only refills values at the slots [`slot`] finds.
 
 use faer::Side;
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::perm::PermRef;
 use faer::sparse::SymbolicSparseColMat;
+use faer::sparse::linalg::amd;
 use faer::sparse::linalg::cholesky::{
     CholeskySymbolicParams, SymbolicCholesky, SymmetricOrdering, factorize_symbolic_cholesky,
 };
@@ -11,11 +14,48 @@ use faer::sparse::linalg::cholesky::{
 use super::SolveError;
 
 /// The lower triangle with entries at `(column, row)` (row ≥ column; duplicates allowed) and
-/// every diagonal entry of a `size × size` matrix, with its symbolic factor.
+/// every diagonal entry of a `size × size` matrix, with its symbolic factor in AMD order.
 pub(crate) fn analyse(
     size: usize,
-    mut entries: Vec<(usize, usize)>,
+    entries: Vec<(usize, usize)>,
 ) -> Result<(SymbolicSparseColMat<usize>, SymbolicCholesky<usize>), SolveError> {
+    analyse_in(size, entries, None)
+}
+
+/// [`analyse`], eliminating in the order `order` (the unknowns, first eliminated first) when
+/// given, else in AMD order.
+pub(crate) fn analyse_in(
+    size: usize,
+    entries: Vec<(usize, usize)>,
+    order: Option<&[usize]>,
+) -> Result<(SymbolicSparseColMat<usize>, SymbolicCholesky<usize>), SolveError> {
+    let matrix = compressed(size, entries);
+    let inverse = order.map(|order| {
+        let mut inverse = vec![0; size];
+        for (position, &unknown) in order.iter().enumerate() {
+            inverse[unknown] = position;
+        }
+        inverse
+    });
+    let ordering = match (order, &inverse) {
+        (Some(order), Some(inverse)) => {
+            SymmetricOrdering::Custom(PermRef::new_checked(order, inverse, size))
+        }
+        _ => SymmetricOrdering::Amd,
+    };
+    let symbolic = factorize_symbolic_cholesky(
+        matrix.as_ref(),
+        Side::Lower,
+        ordering,
+        CholeskySymbolicParams::default(),
+    )
+    .map_err(|_| SolveError::NonFinite)?;
+    Ok((matrix, symbolic))
+}
+
+/// The lower triangle with entries at `(column, row)` (duplicates allowed) and every diagonal
+/// entry, in compressed columns with sorted rows.
+fn compressed(size: usize, mut entries: Vec<(usize, usize)>) -> SymbolicSparseColMat<usize> {
     // Every diagonal entry exists, so that rows with nothing else still get a pivot.
     entries.extend((0..size).map(|i| (i, i)));
     entries.sort_unstable();
@@ -28,15 +68,27 @@ pub(crate) fn analyse(
         col_ptr[c + 1] += col_ptr[c];
     }
     let row_idx: Vec<usize> = entries.iter().map(|&(_, r)| r).collect();
-    let matrix = SymbolicSparseColMat::new_checked(size, size, col_ptr, None, row_idx);
-    let symbolic = factorize_symbolic_cholesky(
+    SymbolicSparseColMat::new_checked(size, size, col_ptr, None, row_idx)
+}
+
+/// The approximate-minimum-degree order of the symmetric pattern whose lower triangle has the
+/// entries `(column, row)`: the unknowns, first eliminated first.
+pub(crate) fn amd_order(
+    size: usize,
+    entries: Vec<(usize, usize)>,
+) -> Result<Vec<usize>, SolveError> {
+    let matrix = compressed(size, entries);
+    let (mut order, mut inverse) = (vec![0; size], vec![0; size]);
+    let mut memory = MemBuffer::new(amd::order_scratch::<usize>(size, matrix.row_idx().len()));
+    amd::order(
+        &mut order,
+        &mut inverse,
         matrix.as_ref(),
-        Side::Lower,
-        SymmetricOrdering::Amd,
-        CholeskySymbolicParams::default(),
+        amd::Control::default(),
+        MemStack::new(&mut memory),
     )
     .map_err(|_| SolveError::NonFinite)?;
-    Ok((matrix, symbolic))
+    Ok(order)
 }
 
 /// Index in the values of entry `(column c, row r)`, which must be stored.
