@@ -150,7 +150,6 @@ impl Work {
         tolerance: f64,
         max_iterations: usize,
     ) -> Result<(), EvalError> {
-        let n = q_out.len();
         self.iterations = 0;
         let mut history = 0;
         let constrained = match f.constrained() {
@@ -186,8 +185,8 @@ impl Work {
                 false
             }
         };
-        for i in 0..n {
-            v_out[i] = (q_out[i] - q_base[i]) / hv;
+        for ((v, q), b) in v_out.iter_mut().zip(q_out.iter()).zip(q_base) {
+            *v = (q - b) / hv;
         }
         if constrained {
             self.warm.record(
@@ -235,8 +234,8 @@ fn newton(
     // The length of the Newton step on trial, while a line search is under way.
     let mut trial: Option<f64> = None;
     loop {
-        for i in 0..n {
-            v[i] = (q[i] - q_base[i]) / h;
+        for ((v, q), b) in v.iter_mut().zip(q.iter()).zip(q_base) {
+            *v = (q - b) / h;
         }
         model.assemble(t, q, v)?;
         let m = model.values().len();
@@ -488,9 +487,11 @@ fn newton(
         for (qi, dq) in q.iter_mut().zip(&w.dq) {
             *qi += alpha * dq;
         }
-        for ((mu, dmu), l) in w.mu.iter_mut().zip(&w.dmu).zip(w.lambda.iter_mut()) {
+        for (mu, dmu) in w.mu.iter_mut().zip(&w.dmu) {
             *mu += alpha * dmu;
-            *l = *mu / h2;
+        }
+        for (l, mu) in w.lambda.iter_mut().zip(&w.mu) {
+            *l = mu / h2;
         }
         if w.interior {
             recenter(w, h2, tolerance);

@@ -34,7 +34,8 @@
 
 use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
 use faer::linalg::cholesky::ldlt::factor::LdltRegularization;
-use faer::sparse::linalg::cholesky::{LdltRef, SymbolicCholesky};
+use faer::sparse::linalg::cholesky::simplicial::SimplicialLdltRef;
+use faer::sparse::linalg::cholesky::{LdltRef, SymbolicCholesky, SymbolicCholeskyRaw};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
 use faer::{Conj, MatMut, Par, Side};
 
@@ -99,6 +100,10 @@ struct Pattern {
     movable: Vec<bool>,
     /// Unknown index of each coordinate of `q` (`usize::MAX` for what cannot move).
     unknown: Vec<usize>,
+    /// The coordinate of `q` of each unknown coordinate.
+    coordinate: Vec<usize>,
+    /// `0, 1, …, n + m − 1`: where each unknown's solution is when the factor has no order.
+    identity: Vec<usize>,
     n: usize,
     matrix: SymbolicSparseColMat<usize>,
     symbolic: SymbolicCholesky<usize>,
@@ -308,6 +313,8 @@ impl Pattern {
                     .collect()
             })
             .collect();
+        let coordinate = (0..w.len()).filter(|&i| unknown[i] != usize::MAX).collect();
+        let identity = (0..size).collect();
         let mut signs = vec![1i8; n];
         signs.resize(size, -1);
         Ok(Pattern {
@@ -316,6 +323,8 @@ impl Pattern {
             reduced,
             movable,
             unknown,
+            coordinate,
+            identity,
             n,
             matrix,
             symbolic,
@@ -588,40 +597,53 @@ impl Kkt {
         };
         let (n, m) = (p.n, residual.len());
         let stack = MemStack::new(workspace);
-        let ldlt = LdltRef::new(&p.symbolic, &self.factor);
-        // Right-hand side −[F₁; F₂], scaled.
-        self.rhs.clear();
-        self.rhs.resize(n + m, 0.0);
-        for (i, &u) in p.unknown.iter().enumerate() {
-            if u != usize::MAX {
-                self.rhs[u] = -momentum[i] * self.scale[u];
+        // Right-hand side −[F₁; F₂], scaled: entry u (an unknown coordinate, then the rows).
+        let rhs = |u: usize| {
+            if u < n {
+                -momentum[p.coordinate[u]] * self.scale[u]
+            } else {
+                -residual[u - n] * self.scale[u]
             }
-        }
-        for r in 0..m {
-            self.rhs[n + r] = -residual[r] * self.scale[n + r];
-        }
+        };
         // One solve: the −δ I it carries leaves an error of relative size δ, which the Newton
         // iteration around it removes with the rest (refining here would double the cost of
         // every iteration for nothing the next one does not do anyway).
-        ldlt.solve_in_place_with_conj(
-            Conj::No,
-            MatMut::from_column_major_slice_mut(&mut self.rhs, n + m, 1),
-            Par::Seq,
-            stack,
-        );
-        let solution = &self.rhs;
-        for (i, &u) in p.unknown.iter().enumerate() {
-            dq[i] = if u == usize::MAX {
-                0.0
-            } else {
-                solution[u] * self.scale[u]
-            };
+        self.rhs.clear();
+        let solution_at = match (p.symbolic.raw(), p.symbolic.perm()) {
+            (SymbolicCholeskyRaw::Simplicial(simplicial), Some(perm)) => {
+                // The fill-reducing order applied while the right-hand side is written and
+                // undone as the solution is read, rather than in two passes of their own.
+                let (forward, inverse) = perm.arrays();
+                self.rhs.extend(forward.iter().map(|&u| rhs(u)));
+                SimplicialLdltRef::new(simplicial, &self.factor).solve_in_place_with_conj(
+                    Conj::No,
+                    MatMut::from_column_major_slice_mut(&mut self.rhs, n + m, 1),
+                    Par::Seq,
+                    stack,
+                );
+                inverse
+            }
+            _ => {
+                self.rhs.extend((0..n + m).map(rhs));
+                LdltRef::new(&p.symbolic, &self.factor).solve_in_place_with_conj(
+                    Conj::No,
+                    MatMut::from_column_major_slice_mut(&mut self.rhs, n + m, 1),
+                    Par::Seq,
+                    stack,
+                );
+                &p.identity
+            }
+        };
+        let solution = |u: usize| self.rhs[solution_at[u]] * self.scale[u];
+        dq.fill(0.0);
+        for (u, &i) in p.coordinate.iter().enumerate() {
+            dq[i] = solution(u);
         }
         // ν = −μ
-        for r in 0..m {
-            dmu[r] = -solution[n + r] * self.scale[n + r];
+        for (r, d) in dmu.iter_mut().enumerate() {
+            *d = -solution(n + r);
         }
-        if !dq.iter().chain(dmu.iter()).all(|x| x.is_finite()) {
+        if !(crate::vector::all_finite(dq) && crate::vector::all_finite(dmu)) {
             return Err(SolveError::NonFinite.into());
         }
         Ok(())
