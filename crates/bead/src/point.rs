@@ -384,6 +384,13 @@ pub(crate) fn add_point_force(
     f: &[f64],
     big_q: &mut [f64],
 ) {
+    if matches!(point, Point::Particle(_)) && matches!(body.kind, BodyKind::Particle) {
+        // A particle's point is its coordinates: the force is the generalized force.
+        for (qi, fi) in body.slice_mut(big_q).iter_mut().zip(f) {
+            *qi += fi;
+        }
+        return;
+    }
     let n = body.ndof;
     let dim = f.len();
     let mut add = |jacobian: &[f64]| {

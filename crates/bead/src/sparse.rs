@@ -212,6 +212,11 @@ impl BlockSparse {
 #[inline(always)]
 fn mul_block<const N: usize>(blk: &Block, vals: &[f64], x: &[f64], y: &mut [f64]) {
     let xs = &x[blk.col..blk.col + N];
+    if vals.len() == N {
+        // One row: no row count to divide out.
+        y[blk.row] += vals.iter().zip(xs).map(|(a, b)| a * b).sum::<f64>();
+        return;
+    }
     for (r, row) in vals.chunks_exact(N).enumerate() {
         y[blk.row + r] += row.iter().zip(xs).map(|(a, b)| a * b).sum::<f64>();
     }
@@ -228,6 +233,16 @@ fn mul_transpose_block<const N: usize>(
     x: &mut [f64],
 ) {
     let xs = &mut x[blk.col..blk.col + N];
+    if vals.len() == N {
+        // One row (a rod's block on a particle): no row count to divide out.
+        let yr = y[blk.row];
+        if yr != 0.0 && rows.is_none_or(|m| m[blk.row]) {
+            for (xc, a) in xs.iter_mut().zip(vals) {
+                *xc += a * yr;
+            }
+        }
+        return;
+    }
     for (r, row) in vals.chunks_exact(N).enumerate() {
         if rows.is_some_and(|m| !m[blk.row + r]) {
             continue;

@@ -67,6 +67,11 @@ pub(crate) struct Kkt {
     factor: Vec<f64>,
     workspace: Option<MemBuffer>,
     scale: Vec<f64>,
+    /// `scale` in the order of the right-hand side the factor solves for (see
+    /// [`Pattern::source`]).
+    ordered_scale: Vec<f64>,
+    /// `[F₁; F₂]` of a solve, one after the other (scratch).
+    input: Vec<f64>,
     rhs: Vec<f64>,
     /// Numeric factorizations done (for the statistics).
     pub(crate) factorizations: usize,
@@ -104,6 +109,11 @@ struct Pattern {
     coordinate: Vec<usize>,
     /// `0, 1, …, n + m − 1`: where each unknown's solution is when the factor has no order.
     identity: Vec<usize>,
+    /// The order of the right-hand side a simplicial factor solves for (its fill-reducing
+    /// order; the unknowns' own for a supernodal one, which orders it itself): for each entry,
+    /// the unknown it is and the index of its residual in `[F₁ (per coordinate of q); F₂]`.
+    order: Vec<usize>,
+    source: Vec<usize>,
     n: usize,
     matrix: SymbolicSparseColMat<usize>,
     symbolic: SymbolicCholesky<usize>,
@@ -313,8 +323,22 @@ impl Pattern {
                     .collect()
             })
             .collect();
-        let coordinate = (0..w.len()).filter(|&i| unknown[i] != usize::MAX).collect();
-        let identity = (0..size).collect();
+        let coordinate: Vec<usize> = (0..w.len()).filter(|&i| unknown[i] != usize::MAX).collect();
+        let identity: Vec<usize> = (0..size).collect();
+        let order: Vec<usize> = match (symbolic.raw(), symbolic.perm()) {
+            (SymbolicCholeskyRaw::Simplicial(_), Some(perm)) => perm.arrays().0.to_vec(),
+            _ => identity.clone(),
+        };
+        let source = order
+            .iter()
+            .map(|&u| {
+                if u < n {
+                    coordinate[u]
+                } else {
+                    w.len() + u - n
+                }
+            })
+            .collect();
         let mut signs = vec![1i8; n];
         signs.resize(size, -1);
         Ok(Pattern {
@@ -325,6 +349,8 @@ impl Pattern {
             unknown,
             coordinate,
             identity,
+            order,
+            source,
             n,
             matrix,
             symbolic,
@@ -543,6 +569,9 @@ impl Kkt {
         for s in &mut self.scale[n..] {
             *s = if *s > 0.0 { 1.0 / s.sqrt() } else { 1.0 };
         }
+        self.ordered_scale.clear();
+        self.ordered_scale
+            .extend(p.order.iter().map(|&u| self.scale[u]));
         let (col_ptr, row_idx) = (p.matrix.col_ptr(), p.matrix.row_idx());
         for c in 0..n + m {
             for k in col_ptr[c]..col_ptr[c + 1] {
@@ -597,37 +626,37 @@ impl Kkt {
         };
         let (n, m) = (p.n, residual.len());
         let stack = MemStack::new(workspace);
-        // Right-hand side −[F₁; F₂], scaled: entry u (an unknown coordinate, then the rows).
-        let rhs = |u: usize| {
-            if u < n {
-                -momentum[p.coordinate[u]] * self.scale[u]
-            } else {
-                -residual[u - n] * self.scale[u]
-            }
-        };
+        // Right-hand side −[F₁; F₂], scaled, written in the factor's order (the order applied
+        // as it is written and undone as the solution is read, rather than by two passes of
+        // their own): entry k is input `source[k]` of [F₁; F₂].
+        self.input.clear();
+        self.input.extend_from_slice(momentum);
+        self.input.extend_from_slice(residual);
+        self.rhs.clear();
+        self.rhs.extend(
+            p.source
+                .iter()
+                .zip(&self.ordered_scale)
+                .map(|(&i, s)| -self.input[i] * s),
+        );
         // One solve: the −δ I it carries leaves an error of relative size δ, which the Newton
         // iteration around it removes with the rest (refining here would double the cost of
         // every iteration for nothing the next one does not do anyway).
-        self.rhs.clear();
+        let rhs = MatMut::from_column_major_slice_mut(&mut self.rhs, n + m, 1);
         let solution_at = match (p.symbolic.raw(), p.symbolic.perm()) {
             (SymbolicCholeskyRaw::Simplicial(simplicial), Some(perm)) => {
-                // The fill-reducing order applied while the right-hand side is written and
-                // undone as the solution is read, rather than in two passes of their own.
-                let (forward, inverse) = perm.arrays();
-                self.rhs.extend(forward.iter().map(|&u| rhs(u)));
                 SimplicialLdltRef::new(simplicial, &self.factor).solve_in_place_with_conj(
                     Conj::No,
-                    MatMut::from_column_major_slice_mut(&mut self.rhs, n + m, 1),
+                    rhs,
                     Par::Seq,
                     stack,
                 );
-                inverse
+                perm.arrays().1
             }
             _ => {
-                self.rhs.extend((0..n + m).map(rhs));
                 LdltRef::new(&p.symbolic, &self.factor).solve_in_place_with_conj(
                     Conj::No,
-                    MatMut::from_column_major_slice_mut(&mut self.rhs, n + m, 1),
+                    rhs,
                     Par::Seq,
                     stack,
                 );
