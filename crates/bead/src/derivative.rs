@@ -25,7 +25,7 @@ use crate::contact::complementarity::Failure;
 use crate::force::ForceContext;
 use crate::inverse_mass::InverseMass;
 use crate::model::Model;
-use crate::particle_pair::{self, ParticlePair};
+use crate::particle_pair::{self, ParticlePair, ParticlePairs};
 use crate::point::{
     Operand, OperandKinematics, Point, operand_size, operand_time_rate, write_operand,
 };
@@ -157,7 +157,7 @@ pub(crate) struct Layout {
     pub(crate) constraints: Vec<ConstraintSlot>,
     /// The constraints that are separations of two particles, which the evaluator computes in
     /// a loop of their own ([`particle_pair`]).
-    pub(crate) pairs: Vec<ParticlePair>,
+    pub(crate) pairs: ParticlePairs,
     /// The other constraints (their indices in `constraints`), evaluated one by one.
     general: Vec<usize>,
     pub(crate) operands: Vec<OperandSlot>,
@@ -863,11 +863,14 @@ impl Evaluator {
             ..
         } = self;
         // Every row, gradient and block starts at zero, in one pass each rather than a few
-        // entries at a time (a constraint writes only what it has).
-        for x in [&mut *c, &mut *c_dot, &mut *jdot_qdot, &mut *grad] {
-            x.fill(0.0);
+        // entries at a time (a constraint writes only what it has); the particle pairs write
+        // all of theirs, so a model of nothing else (a cloth, a chain) needs none of it.
+        if !layout.general.is_empty() {
+            for x in [&mut *c, &mut *c_dot, &mut *jdot_qdot, &mut *grad] {
+                x.fill(0.0);
+            }
+            layout.jacobian.values_mut().fill(0.0);
         }
-        layout.jacobian.values_mut().fill(0.0);
         for &k in &layout.general {
             let slot = &layout.constraints[k];
             let Some(entry) = model.constraints.get(slot.id) else {
@@ -975,7 +978,7 @@ impl Evaluator {
             jdot_qdot,
             jacobian: layout.jacobian.values_mut(),
         };
-        particle_pair::evaluate(&layout.pairs, model, (q, v), rows)?;
+        layout.pairs.evaluate(model, (q, v), rows)?;
         // What is not finite is looked for in one pass over everything; only then, slot by
         // slot, for the constraint to name.
         let all = |x: &[f64]| crate::vector::all_finite(x);

@@ -57,6 +57,8 @@ pub(crate) struct ConstraintSlots {
     slots: Vec<Slot>,
     /// Empty slots, the most recently freed last.
     free: Vec<usize>,
+    /// Counts the changes to the constraints: each insertion, removal and mutable access.
+    version: u64,
 }
 
 #[derive(Debug)]
@@ -90,13 +92,21 @@ impl ConstraintSlots {
             generation: slot.generation,
         };
         slot.entry = Some(entry(id));
+        self.version += 1;
         Some(id)
+    }
+
+    /// A number that changes whenever a constraint may have: one is added, removed, or lent
+    /// out mutably ([`ConstraintSlots::get_mut`]).
+    pub(crate) fn version(&self) -> u64 {
+        self.version
     }
 
     /// Removes the constraint `id`; returns whether it existed.
     pub(crate) fn remove(&mut self, id: ConstraintId) -> bool {
         match self.slots.get_mut(id.index()) {
             Some(slot) if slot.generation == id.generation && slot.entry.is_some() => {
+                self.version += 1;
                 slot.entry = None;
                 slot.generation = slot.generation.wrapping_add(1);
                 self.free.push(id.index());
@@ -117,6 +127,7 @@ impl ConstraintSlots {
 
     /// The constraint `id`, mutably, if it still exists.
     pub(crate) fn get_mut(&mut self, id: ConstraintId) -> Option<&mut ConstraintEntry> {
+        self.version += 1;
         self.slots
             .get_mut(id.index())
             .filter(|s| s.generation == id.generation)?

@@ -45,7 +45,7 @@ pub(crate) struct Rows<'a> {
     pub(crate) c_t: &'a mut [f64],
     /// `J̇q̇`.
     pub(crate) jdot_qdot: &'a mut [f64],
-    /// `J`'s values, zero in the pairs' blocks.
+    /// `J`'s values.
     pub(crate) jacobian: &'a mut [f64],
 }
 
@@ -97,42 +97,86 @@ pub(crate) fn separation_of(constraint: &dyn Constraint) -> Result<Separation, C
     })
 }
 
-/// Writes each pair's row of `rows` (`C`, `Ċ`, `∂C/∂t` and `J̇q̇`) at `(q, q̇)`, and adds its
-/// gradient into its two blocks of `J`.
-pub(crate) fn evaluate(
-    pairs: &[ParticlePair],
-    model: &Model,
-    (q, v): (&[f64], &[f64]),
-    rows: Rows<'_>,
-) -> Result<(), EvalError> {
-    // The dimension as a constant: the loop over a cloth's rods is then straight-line code.
-    match model.dim {
-        2 => evaluate_in::<2>(pairs, model, (q, v), rows),
-        _ => evaluate_in::<3>(pairs, model, (q, v), rows),
+/// The layout's separations between particles, and what each is (its length and sign), read
+/// from the constraints again only when they may have changed.
+#[derive(Debug, Default)]
+pub(crate) struct ParticlePairs {
+    pairs: Vec<ParticlePair>,
+    /// Each pair's separation (`None` for a constraint no longer there, whose row is left be).
+    separations: Vec<Option<Separation>>,
+    /// The constraints' [`version`](crate::model::ConstraintSlots::version) `separations` were
+    /// read at.
+    read_at: Option<u64>,
+}
+
+impl ParticlePairs {
+    /// Adds a pair (the layout's, in row order).
+    pub(crate) fn extend(&mut self, pair: Option<ParticlePair>) {
+        self.pairs.extend(pair);
+        self.read_at = None;
+    }
+
+    /// Writes each pair's row of `rows` (`C`, `Ċ`, `∂C/∂t` and `J̇q̇`) at `(q, q̇)`, and its
+    /// gradient into its two blocks of `J`.
+    pub(crate) fn evaluate(
+        &mut self,
+        model: &Model,
+        (q, v): (&[f64], &[f64]),
+        rows: Rows<'_>,
+    ) -> Result<(), EvalError> {
+        if self.read_at != Some(model.constraints.version()) {
+            // A dynamic call per rod and Newton iteration was a twentieth of a cloth's step.
+            self.separations.clear();
+            for pair in &self.pairs {
+                let separation = match model.constraints.get(pair.id) {
+                    Some(entry) => {
+                        Some(separation_of(entry.constraint.as_ref()).map_err(|source| {
+                            EvalError::Constraint {
+                                id: pair.id,
+                                name: entry.name.clone(),
+                                source,
+                            }
+                        })?)
+                    }
+                    None => None,
+                };
+                self.separations.push(separation);
+            }
+            self.read_at = Some(model.constraints.version());
+        }
+        // The dimension as a constant: the loop over a cloth's rods is then straight-line code.
+        match model.dim {
+            2 => evaluate_in::<2>(&self.pairs, &self.separations, model, (q, v), rows),
+            _ => evaluate_in::<3>(&self.pairs, &self.separations, model, (q, v), rows),
+        }
     }
 }
 
 fn evaluate_in<const D: usize>(
     pairs: &[ParticlePair],
+    separations: &[Option<Separation>],
     model: &Model,
     (q, v): (&[f64], &[f64]),
     rows: Rows<'_>,
 ) -> Result<(), EvalError> {
-    for pair in pairs {
-        let Some(entry) = model.constraints.get(pair.id) else {
+    for (pair, separation) in pairs.iter().zip(separations) {
+        let Some(separation) = separation else {
             continue;
         };
-        let fail = |source: ConstraintError| EvalError::Constraint {
-            id: pair.id,
-            name: entry.name.clone(),
-            source,
-        };
-        let separation = separation_of(entry.constraint.as_ref()).map_err(fail)?;
         let [a, b] = pair.coordinates;
         let (xa, xb) = (&q[a..a + D], &q[b..b + D]);
         let (va, vb) = (&v[a..a + D], &v[b..b + D]);
-        let r =
-            separation_row([xa, xb], [va, vb], separation.length, separation.sign).map_err(fail)?;
+        let r = separation_row([xa, xb], [va, vb], separation.length, separation.sign).map_err(
+            |source| EvalError::Constraint {
+                id: pair.id,
+                name: model
+                    .constraints
+                    .get(pair.id)
+                    .map(|e| e.name.clone())
+                    .unwrap_or_default(),
+                source,
+            },
+        )?;
         let minus = r.gradient.map(|g| -g);
         let row = pair.row;
         rows.c[row] = r.value;
@@ -142,7 +186,9 @@ fn evaluate_in<const D: usize>(
         rows.c_dot[row] = 0.0 + dot(&r.gradient[..D], va) + dot(&minus[..D], vb);
         for (start, gradient) in pair.values.into_iter().zip([&r.gradient, &minus]) {
             for (j, g) in rows.jacobian[start..start + D].iter_mut().zip(gradient) {
-                *j += g;
+                // A pair's blocks are its own: written whole, as the general path sums them
+                // onto zero.
+                *j = 0.0 + g;
             }
         }
     }
@@ -269,5 +315,26 @@ mod tests {
                 assert_eq!(bits(x), bits(y), "{dim}D: {x:?} against {y:?}");
             }
         }
+    }
+
+    /// A rod's length changed through the system between two evaluations is the one the
+    /// second evaluates (the pairs keep what each separation is, and read it again then).
+    #[test]
+    fn a_changed_length_is_evaluated() {
+        let mut sys = System::new(2).unwrap_or_else(|e| panic!("{e}"));
+        let a = sys.add_particle(Particle::new(&[0.0, 0.0]));
+        let b = sys.add_particle(Particle::new(&[3.0, 4.0]));
+        let (Ok(a), Ok(b)) = (a, b) else {
+            panic!("particles")
+        };
+        let rod = sys
+            .add_constraint(Distance::new(a, b, 5.0))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (q, v) = (sys.q.clone(), vec![0.0; 4]);
+        assert_eq!(evaluation(&mut sys, &q, &v, &[0.0])[0], [0.0]);
+        if let Some(rod) = sys.constraint_mut::<Distance>(rod) {
+            rod.set_length(4.5);
+        }
+        assert_eq!(evaluation(&mut sys, &q, &v, &[0.0])[0], [0.5]);
     }
 }

@@ -194,10 +194,14 @@ pub(crate) fn add_separation_hessian(
         ));
     }
     let n = 2 * dim;
+    // A cloth's factorization computes this for every rod: one division, not two per entry.
+    let inv = 1.0 / len;
+    let u = d.map(|x| x * inv);
+    let scale = weight * inv;
     for i in 0..dim {
         for j in 0..dim {
             let identity = if i == j { 1.0 } else { 0.0 };
-            let a = weight * (identity - d[i] * d[j] / (len * len)) / len;
+            let a = scale * (identity - u[i] * u[j]);
             hessian[i * n + j] += a;
             hessian[(i + dim) * n + j + dim] += a;
             hessian[i * n + j + dim] -= a;

@@ -584,7 +584,7 @@ impl Kkt {
                 self.values[p.diagonal[n + r]] -= c * self.scale[n + r] * self.scale[n + r];
             }
         }
-        if !self.values.iter().all(|v| v.is_finite()) {
+        if !crate::vector::all_finite(&self.values) {
             return Err(SolveError::NonFinite.into());
         }
         let stack = MemStack::new(workspace);
