@@ -403,11 +403,10 @@ impl Kkt {
                     .chunks_exact(size)
                     .enumerate()
                 {
-                    self.coupling[block.col + r] += row
+                    self.coupling[block.col + r] += row[..own.start]
                         .iter()
-                        .enumerate()
-                        .filter(|(c, _)| !own.contains(c))
-                        .map(|(_, x)| x.abs())
+                        .chain(&row[own.end..])
+                        .map(|x| x.abs())
                         .sum::<f64>();
                 }
                 first = own.end;
