@@ -23,7 +23,10 @@
 //! other bodies, `h² Σ|K̃_ab|`, is below a quarter of its mass, the matrix keeps only each body's
 //! own block of `K̃`; the iteration, a modified Newton method then, still gains about that ratio
 //! an iteration, at a fraction of the cost of each. The Newton iteration asks for the whole
-//! matrix ([`Factorization::Full`]) when the reduced one leaves it slow.
+//! matrix ([`Factorization::Full`]) when the reduced one leaves it slow. A reduced matrix
+//! eliminates its bodies first, leaving `J Ã⁻¹ Jᵀ` on the rows in that complement's own AMD
+//! order, where the complement's pattern is the smaller of the two (a cloth: 40,296 factor
+//! entries against 46,600 for the curtain); a pile's contacts make it the larger.
 //!
 //! [`Factorization::Full`]: crate::integrate::Factorization::Full
 //!

@@ -1,5 +1,6 @@
 //! The pattern shared by the sparse direct solvers: the stored lower triangle of a symmetric
-//! matrix in compressed columns, and its symbolic LDLᵀ factor in a fill-reducing (AMD) order.
+//! matrix in compressed columns, and its symbolic LDLᵀ factor in a fill-reducing (AMD) order or
+//! one the caller gives.
 //! Made once per structure; each solve only refills values at the slots [`slot`] finds.
 
 use faer::Side;
