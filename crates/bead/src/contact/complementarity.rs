@@ -31,6 +31,7 @@
 //! that cannot be satisfied whatever its multiplier (conflicting constraints) is reported by index.
 
 use crate::solve::{LinearSolver, MultiplierMatrix, SolveError, SolveInfo, SolveParams};
+use crate::vector::max_abs;
 
 /// Where a row stands in a solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -618,10 +619,6 @@ fn drive(
             return Ok(());
         }
     }
-}
-
-fn max_abs(x: &[f64]) -> f64 {
-    x.iter().fold(0.0_f64, |m, v| m.max(v.abs()))
 }
 
 #[cfg(test)]

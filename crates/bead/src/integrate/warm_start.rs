@@ -35,6 +35,16 @@ const DEPTH: usize = MOST_POINTS + 1;
 /// instead of 2.86.
 const HIGHER_DEGREE_GAIN: f64 = 4.0;
 
+/// `WEIGHTS[k − 1][..k]`: the polynomial through `k` equally spaced values, newest first, at
+/// the next point, `Σ_j (−1)ʲ C(k, j + 1) x_j`: `x₀`, `2x₀ − x₁`, `3x₀ − 3x₁ + x₂`, ….
+const WEIGHTS: [[f64; MOST_POINTS]; MOST_POINTS] = [
+    [1.0, 0.0, 0.0, 0.0, 0.0],
+    [2.0, -1.0, 0.0, 0.0, 0.0],
+    [3.0, -3.0, 1.0, 0.0, 0.0],
+    [4.0, -6.0, 4.0, -1.0, 0.0],
+    [5.0, -10.0, 10.0, -5.0, 1.0],
+];
+
 /// The end of each of the last steps, newest first.
 #[derive(Clone, Debug, Default)]
 pub(super) struct WarmStart {
@@ -162,16 +172,9 @@ impl WarmStart {
         let mut lanes = [[0.0_f64; MOST_POINTS]; 2];
         for (i, x) in newest.iter().enumerate() {
             let at = |v: Option<&Vec<f64>>| v.map_or(0.0, |v| v[i]);
-            let (a, b, c, d, e) = (at(a), at(b), at(c), at(dd), at(ee));
-            let candidates = [
-                a,
-                2.0 * a - b,
-                3.0 * a - 3.0 * b + c,
-                4.0 * a - 6.0 * b + 4.0 * c - d,
-                5.0 * a - 10.0 * b + 10.0 * c - 5.0 * d + e,
-            ];
-            for (m, p) in lanes[i % 2].iter_mut().zip(candidates) {
-                let error = (p - x).abs();
+            let past = [at(a), at(b), at(c), at(dd), at(ee)];
+            for (k, m) in lanes[i % 2].iter_mut().enumerate() {
+                let error = (polynomial(&WEIGHTS[k], &past, k + 1) - x).abs();
                 if error > *m {
                     *m = error;
                 }
@@ -209,37 +212,40 @@ impl WarmStart {
     }
 }
 
-/// The polynomial through equally spaced values, newest first, at the next point: `x₀`,
-/// `2x₀ − x₁`, `3x₀ − 3x₁ + x₂`, … (`Σ_j (−1)ʲ C(k, j + 1) x_j` through `k` values), for each
-/// entry `i` of `out` that `keep` marks, through `past[..][i]` (at most [`MOST_POINTS`] of them).
+/// For each entry `i` of `out` that `keep` marks, the polynomial through `past[..][i]` (at most
+/// [`MOST_POINTS`] values, newest first) at the next point (see [`WEIGHTS`]).
 fn extrapolate_into(past: &[Vec<f64>], out: &mut [f64], keep: impl Fn(usize) -> bool) {
     // One loop per degree, whose weights are then constants.
     fn through<const K: usize>(
         past: [&Vec<f64>; K],
-        weights: [f64; K],
         out: &mut [f64],
         keep: impl Fn(usize) -> bool,
     ) {
+        let values = |i: usize| std::array::from_fn(|k| if k < K { past[k][i] } else { 0.0 });
         for (i, o) in out.iter_mut().enumerate() {
             if keep(i) {
-                let mut sum = weights[0] * past[0][i];
-                for k in 1..K {
-                    sum += weights[k] * past[k][i];
-                }
-                *o = sum;
+                *o = polynomial(&WEIGHTS[K - 1], &values(i), K);
             }
         }
     }
     match past {
         [] => {}
-        [a] => through([a], [1.0], out, keep),
-        [a, b] => through([a, b], [2.0, -1.0], out, keep),
-        [a, b, c] => through([a, b, c], [3.0, -3.0, 1.0], out, keep),
-        [a, b, c, d] => through([a, b, c, d], [4.0, -6.0, 4.0, -1.0], out, keep),
-        [a, b, c, d, e, ..] => {
-            through([a, b, c, d, e], [5.0, -10.0, 10.0, -5.0, 1.0], out, keep);
-        }
+        [a] => through([a], out, keep),
+        [a, b] => through([a, b], out, keep),
+        [a, b, c] => through([a, b, c], out, keep),
+        [a, b, c, d] => through([a, b, c, d], out, keep),
+        [a, b, c, d, e, ..] => through([a, b, c, d, e], out, keep),
     }
+}
+
+/// `Σ_{j < k} weights_j x_j`, summed newest first.
+#[inline(always)]
+fn polynomial(weights: &[f64; MOST_POINTS], past: &[f64; MOST_POINTS], k: usize) -> f64 {
+    let mut sum = weights[0] * past[0];
+    for j in 1..k {
+        sum += weights[j] * past[j];
+    }
+    sum
 }
 
 #[cfg(test)]

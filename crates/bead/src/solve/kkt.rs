@@ -110,13 +110,13 @@ struct Pattern {
     unknown: Vec<usize>,
     /// The coordinate of `q` of each unknown coordinate.
     coordinate: Vec<usize>,
-    /// `0, 1, …, n + m − 1`: where each unknown's solution is when the factor has no order.
-    identity: Vec<usize>,
-    /// The order of the right-hand side a simplicial factor solves for (its fill-reducing
-    /// order; the unknowns' own for a supernodal one, which orders it itself): for each entry,
-    /// the unknown it is and the index of its residual in `[F₁ (per coordinate of q); F₂]`.
+    /// The order of the right-hand side the factor solves for (a simplicial factor's
+    /// fill-reducing order; the unknowns' own for a supernodal one, which orders it itself):
+    /// for each entry, the unknown it is, and the index of its residual in
+    /// `[F₁ (per coordinate of q); F₂]`; and for each unknown, its entry.
     order: Vec<usize>,
     source: Vec<usize>,
+    position: Vec<usize>,
     n: usize,
     matrix: SymbolicSparseColMat<usize>,
     symbolic: SymbolicCholesky<usize>,
@@ -145,34 +145,28 @@ fn band_columns(j: &BlockSparse, band: usize) -> impl Iterator<Item = (usize, us
     })
 }
 
+/// Whether block `b` of `J` acts on a body that moves (`unknown` maps each coordinate of `q` to
+/// its unknown, `usize::MAX` where nothing moves).
+fn moves(b: &Block, unknown: &[usize]) -> bool {
+    unknown[b.col..b.col + b.ncols]
+        .iter()
+        .any(|u| *u != usize::MAX)
+}
+
 /// About how many entries [`schur_pattern`] has (rows that share two bodies count twice): each
 /// body that moves couples its `k` rows, `k (k + 1) / 2` entries of the lower triangle.
 fn schur_size(j: &BlockSparse, unknown: &[usize]) -> usize {
     let mut rows = vec![0usize; unknown.len()];
-    for b in j.blocks() {
-        if unknown[b.col..b.col + b.ncols]
-            .iter()
-            .any(|u| *u != usize::MAX)
-        {
-            rows[b.col] += b.nrows;
-        }
+    for b in j.blocks().iter().filter(|b| moves(b, unknown)) {
+        rows[b.col] += b.nrows;
     }
     rows.iter().map(|k| k * (k + 1) / 2).sum()
 }
 
 /// The lower triangle `(column, row)` of `J Ã⁻¹ Jᵀ`'s pattern for a block-diagonal `Ã`: rows
-/// that share a body that moves (`unknown` maps each coordinate of `q` to its unknown,
-/// `usize::MAX` where nothing moves).
+/// that share a body that moves.
 fn schur_pattern(j: &BlockSparse, unknown: &[usize]) -> Vec<(usize, usize)> {
-    let mut by_body: Vec<&Block> = j
-        .blocks()
-        .iter()
-        .filter(|b| {
-            unknown[b.col..b.col + b.ncols]
-                .iter()
-                .any(|u| *u != usize::MAX)
-        })
-        .collect();
+    let mut by_body: Vec<&Block> = j.blocks().iter().filter(|b| moves(b, unknown)).collect();
     by_body.sort_by_key(|b| (b.col, b.row));
     let mut entries = Vec::new();
     for group in by_body.chunk_by(|a, b| a.col == b.col) {
@@ -327,10 +321,12 @@ impl Pattern {
             })
             .collect();
         let coordinate: Vec<usize> = (0..w.len()).filter(|&i| unknown[i] != usize::MAX).collect();
-        let identity: Vec<usize> = (0..size).collect();
-        let order: Vec<usize> = match (symbolic.raw(), symbolic.perm()) {
-            (SymbolicCholeskyRaw::Simplicial(_), Some(perm)) => perm.arrays().0.to_vec(),
-            _ => identity.clone(),
+        let (order, position): (Vec<usize>, Vec<usize>) = match (symbolic.raw(), symbolic.perm()) {
+            (SymbolicCholeskyRaw::Simplicial(_), Some(perm)) => {
+                let (forward, inverse) = perm.arrays();
+                (forward.to_vec(), inverse.to_vec())
+            }
+            _ => ((0..size).collect(), (0..size).collect()),
         };
         let source = order
             .iter()
@@ -351,9 +347,9 @@ impl Pattern {
             movable,
             unknown,
             coordinate,
-            identity,
             order,
             source,
+            position,
             n,
             matrix,
             symbolic,
@@ -645,15 +641,14 @@ impl Kkt {
         // iteration around it removes with the rest (refining here would double the cost of
         // every iteration for nothing the next one does not do anyway).
         let rhs = MatMut::from_column_major_slice_mut(&mut self.rhs, n + m, 1);
-        let solution_at = match (p.symbolic.raw(), p.symbolic.perm()) {
-            (SymbolicCholeskyRaw::Simplicial(simplicial), Some(perm)) => {
+        match (p.symbolic.raw(), p.symbolic.perm()) {
+            (SymbolicCholeskyRaw::Simplicial(simplicial), Some(_)) => {
                 SimplicialLdltRef::new(simplicial, &self.factor).solve_in_place_with_conj(
                     Conj::No,
                     rhs,
                     Par::Seq,
                     stack,
                 );
-                perm.arrays().1
             }
             _ => {
                 LdltRef::new(&p.symbolic, &self.factor).solve_in_place_with_conj(
@@ -662,10 +657,9 @@ impl Kkt {
                     Par::Seq,
                     stack,
                 );
-                &p.identity
             }
-        };
-        let solution = |u: usize| self.rhs[solution_at[u]] * self.scale[u];
+        }
+        let solution = |u: usize| self.rhs[p.position[u]] * self.scale[u];
         dq.fill(0.0);
         for (u, &i) in p.coordinate.iter().enumerate() {
             dq[i] = solution(u);
