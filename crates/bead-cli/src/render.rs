@@ -11,7 +11,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, ensure};
 use bead::System;
-use bead::draw::{Canvas, Role};
+use bead::draw::{Canvas, Element};
 use tiny_skia::{
     Color, FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Stroke, Transform,
 };
@@ -132,13 +132,13 @@ enum Shape {
 struct Snapshot {
     /// Simulated time, in seconds.
     time: f64,
-    shapes: Vec<(Shape, Role)>,
+    shapes: Vec<(Shape, Element)>,
 }
 
 /// A [`Canvas`] that keeps the primitives, projected, for fitting the view after the run.
 struct Recorder {
     dim: usize,
-    shapes: Vec<(Shape, Role)>,
+    shapes: Vec<(Shape, Element)>,
 }
 
 /// cos 30° and sin 30°: the receding y axis of the cabinet projection.
@@ -193,25 +193,26 @@ fn plane_basis(normal: [f64; 3]) -> ([f64; 3], [f64; 3]) {
 }
 
 impl Canvas for Recorder {
-    fn disc(&mut self, center: [f64; 3], radius: f64, role: Role) {
+    fn disc(&mut self, center: [f64; 3], radius: f64, element: Element) {
         let center = project(self.dim, center);
-        self.shapes.push((Shape::Disc { center, radius }, role));
+        self.shapes.push((Shape::Disc { center, radius }, element));
     }
 
-    fn line(&mut self, a: [f64; 3], b: [f64; 3], role: Role) {
+    fn line(&mut self, a: [f64; 3], b: [f64; 3], element: Element) {
         let (a, b) = (project(self.dim, a), project(self.dim, b));
-        self.shapes.push((Shape::Line { a, b }, role));
+        self.shapes.push((Shape::Line { a, b }, element));
     }
 
-    fn zigzag(&mut self, a: [f64; 3], b: [f64; 3], role: Role) {
+    fn zigzag(&mut self, a: [f64; 3], b: [f64; 3], element: Element) {
         let (a, b) = (project(self.dim, a), project(self.dim, b));
-        self.shapes.push((Shape::Zigzag { a, b }, role));
+        self.shapes.push((Shape::Zigzag { a, b }, element));
     }
 
-    fn circle(&mut self, center: [f64; 3], radius: f64, normal: [f64; 3], role: Role) {
+    fn circle(&mut self, center: [f64; 3], radius: f64, normal: [f64; 3], element: Element) {
         if self.dim != 3 {
             let center = project(self.dim, center);
-            self.shapes.push((Shape::Circle { center, radius }, role));
+            self.shapes
+                .push((Shape::Circle { center, radius }, element));
             return;
         }
         let (u, v) = plane_basis(normal);
@@ -223,21 +224,21 @@ impl Canvas for Recorder {
                 project(self.dim, p)
             })
             .collect();
-        self.shapes.push((Shape::Polyline(points), role));
+        self.shapes.push((Shape::Polyline(points), element));
     }
 
-    fn marker(&mut self, at: [f64; 3], role: Role) {
+    fn marker(&mut self, at: [f64; 3], element: Element) {
         let at = project(self.dim, at);
-        self.shapes.push((Shape::Marker { at }, role));
+        self.shapes.push((Shape::Marker { at }, element));
     }
 
-    fn arrow(&mut self, from: [f64; 3], vector: [f64; 3], role: Role) {
+    fn arrow(&mut self, from: [f64; 3], vector: [f64; 3], element: Element) {
         let shape = Shape::Arrow {
             from: project(self.dim, from),
             vector: project(self.dim, vector),
             magnitude: norm3(vector),
         };
-        self.shapes.push((shape, role));
+        self.shapes.push((shape, element));
     }
 }
 
@@ -350,14 +351,14 @@ impl Bounds {
     /// arrows, whose length depends on the view being fitted.
     fn of(snapshots: &[Snapshot]) -> Option<Bounds> {
         let mut bounds = None;
-        for (shape, role) in snapshots.iter().flat_map(|s| &s.shapes) {
+        for (shape, element) in snapshots.iter().flat_map(|s| &s.shapes) {
             match shape {
                 Shape::Disc { center, radius } | Shape::Circle { center, radius } => {
                     let r = if radius.is_finite() { *radius } else { 0.0 };
                     Bounds::add(&mut bounds, [center[0] - r, center[1] - r]);
                     Bounds::add(&mut bounds, [center[0] + r, center[1] + r]);
                 }
-                Shape::Line { .. } if *role == Role::Wire => {}
+                Shape::Line { .. } if *element == Element::Wire => {}
                 Shape::Line { a, b } | Shape::Zigzag { a, b } => {
                     Bounds::add(&mut bounds, *a);
                     Bounds::add(&mut bounds, *b);
@@ -429,35 +430,35 @@ impl Viewport {
 
 // ----- rasterising -----
 
-/// Colour and stroke width of a role.
+/// Colour and stroke width of an element.
 #[derive(Clone, Copy, Debug)]
 struct Style {
     rgb: [u8; 3],
     width: f32,
 }
 
-fn style(role: Role) -> Style {
-    let (rgb, width) = match role {
-        Role::Particle => ([25, 50, 140], 1.0),
-        Role::Anchor => ([0, 0, 0], 1.0),
-        Role::Rod => ([70, 70, 70], 2.0),
-        Role::Spring => ([30, 100, 220], 1.5),
-        Role::Wire => ([190, 190, 190], 1.0),
-        Role::Nail => ([150, 20, 20], 2.0),
-        Role::Mouse => ([255, 140, 0], 1.0),
-        Role::Force => ([220, 30, 30], 2.0),
-        Role::ConstraintForce => ([200, 0, 200], 2.0),
-        Role::Body => ([40, 90, 60], 3.0),
-        Role::Joint => ([20, 20, 20], 1.0),
+fn style(element: Element) -> Style {
+    let (rgb, width) = match element {
+        Element::Particle => ([25, 50, 140], 1.0),
+        Element::Anchor => ([0, 0, 0], 1.0),
+        Element::Rod => ([70, 70, 70], 2.0),
+        Element::Spring => ([30, 100, 220], 1.5),
+        Element::Wire => ([190, 190, 190], 1.0),
+        Element::Nail => ([150, 20, 20], 2.0),
+        Element::Mouse => ([255, 140, 0], 1.0),
+        Element::Force => ([220, 30, 30], 2.0),
+        Element::ConstraintForce => ([200, 0, 200], 2.0),
+        Element::Body => ([40, 90, 60], 3.0),
+        Element::Joint => ([20, 20, 20], 1.0),
         _ => ([128, 128, 128], 1.0),
     };
     Style { rgb, width }
 }
 
 /// Drawing order: wires under everything, arrows over everything.
-fn layer(shape: &Shape, role: Role) -> u8 {
-    match (shape, role) {
-        (_, Role::Wire) => 0,
+fn layer(shape: &Shape, element: Element) -> u8 {
+    match (shape, element) {
+        (_, Element::Wire) => 0,
         (Shape::Arrow { .. }, _) => 2,
         _ => 1,
     }
@@ -614,17 +615,17 @@ fn zigzag_points(a: P2, b: P2) -> Vec<P2> {
     points
 }
 
-fn draw_marker(pixmap: &mut Pixmap, at: P2, role: Role) {
+fn draw_marker(pixmap: &mut Pixmap, at: P2, element: Element) {
     let [x, y] = at;
-    let style = style(role);
-    match role {
+    let style = style(element);
+    match element {
         // A ceiling mount: a triangle hanging from the anchor point.
-        Role::Anchor => fill_polygon(
+        Element::Anchor => fill_polygon(
             pixmap,
             &[[x, y], [x - 6.0, y - 10.0], [x + 6.0, y - 10.0]],
             style.rgb,
         ),
-        Role::Nail => {
+        Element::Nail => {
             stroke_polyline(
                 pixmap,
                 &[[x - 5.0, y - 5.0], [x + 5.0, y + 5.0]],
@@ -674,8 +675,8 @@ fn draw_arrow(pixmap: &mut Pixmap, from: P2, vector: P2, style: Style) {
     );
 }
 
-fn draw_shape(pixmap: &mut Pixmap, shape: &Shape, role: Role, view: &Viewport) {
-    let style = style(role);
+fn draw_shape(pixmap: &mut Pixmap, shape: &Shape, element: Element, view: &Viewport) {
+    let style = style(element);
     match shape {
         Shape::Disc { center, radius } => {
             let r = (radius * view.scale).max(MIN_DISC_PX);
@@ -702,7 +703,7 @@ fn draw_shape(pixmap: &mut Pixmap, shape: &Shape, role: Role, view: &Viewport) {
             let points: Vec<P2> = points.iter().map(|p| view.px(*p)).collect();
             stroke_polyline(pixmap, &points, true, style);
         }
-        Shape::Marker { at } => draw_marker(pixmap, view.px(*at), role),
+        Shape::Marker { at } => draw_marker(pixmap, view.px(*at), element),
         Shape::Arrow { from, vector, .. } => {
             let k = view.arrow_scale;
             draw_arrow(
@@ -719,9 +720,9 @@ fn draw_shape(pixmap: &mut Pixmap, shape: &Shape, role: Role, view: &Viewport) {
 fn rasterise(pixmap: &mut Pixmap, snapshot: &Snapshot, view: &Viewport) {
     pixmap.fill(Color::WHITE);
     for current in 0..=2 {
-        for (shape, role) in &snapshot.shapes {
-            if layer(shape, *role) == current {
-                draw_shape(pixmap, shape, *role, view);
+        for (shape, element) in &snapshot.shapes {
+            if layer(shape, *element) == current {
+                draw_shape(pixmap, shape, *element, view);
             }
         }
     }
@@ -1040,7 +1041,7 @@ mod tests {
             snapshots[0]
                 .shapes
                 .iter()
-                .any(|(s, r)| matches!(s, Shape::Line { .. }) && *r == Role::Wire)
+                .any(|(s, r)| matches!(s, Shape::Line { .. }) && *r == Element::Wire)
         );
         let view = Viewport::fit(&snapshots, 200, 100);
         // The bead oscillates over [−0.5, 0.5]: about 168 px for 1 m, not 0.84 px.

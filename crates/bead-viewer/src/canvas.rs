@@ -6,7 +6,7 @@
 //! for a rod), and force arrows are scaled so that the largest is a fixed length on screen: both
 //! scales come from the previous frame, so they follow the model without a flicker.
 
-use bead::draw::{Canvas, Item, Role};
+use bead::draw::{Canvas, Element, Item};
 use bead::force::ForceId;
 use bead::{BodyId, ConstraintId, System};
 use eframe::egui::{self, Color32, Pos2, Stroke, Vec2};
@@ -261,9 +261,9 @@ impl<'a> WorldPainter<'a> {
         self.owner.is_some() && self.owner == self.style.selected
     }
 
-    fn stroke(&self, role: Role) -> Stroke {
-        let (mut color, mut width) = color(role);
-        if role == Role::Rod
+    fn stroke(&self, element: Element) -> Stroke {
+        let (mut color, mut width) = color(element);
+        if element == Element::Rod
             && self.style.tension
             && let Some(lambda) = self.lambda
         {
@@ -290,19 +290,19 @@ fn lerp(a: Color32, b: Color32, t: f32) -> Color32 {
     Color32::from_rgb(mix(a.r(), b.r()), mix(a.g(), b.g()), mix(a.b(), b.b()))
 }
 
-fn color(role: Role) -> (Color32, f32) {
-    match role {
-        Role::Particle => (Color32::from_rgb(70, 110, 220), 1.0),
-        Role::Anchor => (Color32::from_rgb(230, 230, 230), 1.0),
-        Role::Rod => (Color32::from_rgb(200, 200, 200), 2.0),
-        Role::Spring => (Color32::from_rgb(90, 160, 255), 1.5),
-        Role::Wire => (Color32::from_rgb(110, 110, 110), 1.0),
-        Role::Nail => (Color32::from_rgb(230, 80, 80), 2.0),
-        Role::Joint => (Color32::from_rgb(240, 170, 60), 2.0),
-        Role::Mouse => (Color32::from_rgb(255, 160, 0), 1.5),
-        Role::Force => (Color32::from_rgb(240, 60, 60), 2.0),
-        Role::ConstraintForce => (Color32::from_rgb(230, 0, 230), 2.0),
-        Role::Body => (Color32::from_rgb(120, 200, 140), 3.0),
+fn color(element: Element) -> (Color32, f32) {
+    match element {
+        Element::Particle => (Color32::from_rgb(70, 110, 220), 1.0),
+        Element::Anchor => (Color32::from_rgb(230, 230, 230), 1.0),
+        Element::Rod => (Color32::from_rgb(200, 200, 200), 2.0),
+        Element::Spring => (Color32::from_rgb(90, 160, 255), 1.5),
+        Element::Wire => (Color32::from_rgb(110, 110, 110), 1.0),
+        Element::Nail => (Color32::from_rgb(230, 80, 80), 2.0),
+        Element::Joint => (Color32::from_rgb(240, 170, 60), 2.0),
+        Element::Mouse => (Color32::from_rgb(255, 160, 0), 1.5),
+        Element::Force => (Color32::from_rgb(240, 60, 60), 2.0),
+        Element::ConstraintForce => (Color32::from_rgb(230, 0, 230), 2.0),
+        Element::Body => (Color32::from_rgb(120, 200, 140), 3.0),
         _ => (Color32::GRAY, 1.0),
     }
 }
@@ -320,10 +320,10 @@ impl Canvas for WorldPainter<'_> {
         };
     }
 
-    fn disc(&mut self, center: [f64; 3], radius: f64, role: Role) {
+    fn disc(&mut self, center: [f64; 3], radius: f64, element: Element) {
         let c = self.view.to_screen(center);
         let r = ((radius * self.view.scale) as f32).max(3.0);
-        self.painter.circle_filled(c, r, color(role).0);
+        self.painter.circle_filled(c, r, color(element).0);
         if self.selected() {
             self.painter.circle_stroke(
                 c,
@@ -334,18 +334,18 @@ impl Canvas for WorldPainter<'_> {
         self.hit(HitShape::Disc(c, r));
     }
 
-    fn line(&mut self, a: [f64; 3], b: [f64; 3], role: Role) {
-        if role == Role::Rod
+    fn line(&mut self, a: [f64; 3], b: [f64; 3], element: Element) {
+        if element == Element::Rod
             && let Some(l) = self.lambda
         {
             self.loads.rod = self.loads.rod.max(l.abs());
         }
         let (a, b) = (self.view.to_screen(a), self.view.to_screen(b));
-        self.painter.line_segment([a, b], self.stroke(role));
+        self.painter.line_segment([a, b], self.stroke(element));
         self.hit(HitShape::Segment(a, b));
     }
 
-    fn zigzag(&mut self, a: [f64; 3], b: [f64; 3], role: Role) {
+    fn zigzag(&mut self, a: [f64; 3], b: [f64; 3], element: Element) {
         let (pa, pb) = (self.view.to_screen(a), self.view.to_screen(b));
         let d = pb - pa;
         let n = egui::vec2(-d.y, d.x).normalized() * (d.length() * 0.05).clamp(3.0, 8.0);
@@ -360,38 +360,38 @@ impl Canvas for WorldPainter<'_> {
             })
             .collect();
         self.painter
-            .add(egui::Shape::line(points, self.stroke(role)));
+            .add(egui::Shape::line(points, self.stroke(element)));
         self.hit(HitShape::Segment(pa, pb));
     }
 
-    fn circle(&mut self, center: [f64; 3], radius: f64, _normal: [f64; 3], role: Role) {
+    fn circle(&mut self, center: [f64; 3], radius: f64, _normal: [f64; 3], element: Element) {
         let c = self.view.to_screen(center);
         let r = (radius * self.view.scale) as f32;
-        self.painter.circle_stroke(c, r, self.stroke(role));
-        self.hit(if role == Role::Body {
+        self.painter.circle_stroke(c, r, self.stroke(element));
+        self.hit(if element == Element::Body {
             HitShape::Disc(c, r)
         } else {
             HitShape::Ring(c, r)
         });
     }
 
-    fn marker(&mut self, at: [f64; 3], role: Role) {
+    fn marker(&mut self, at: [f64; 3], element: Element) {
         let p = self.view.to_screen(at);
         self.painter.rect_stroke(
             egui::Rect::from_center_size(p, egui::vec2(8.0, 8.0)),
             0.0,
-            self.stroke(role),
+            self.stroke(element),
             egui::StrokeKind::Middle,
         );
         self.hit(HitShape::Disc(p, 5.0));
     }
 
-    fn arrow(&mut self, from: [f64; 3], vector: [f64; 3], role: Role) {
+    fn arrow(&mut self, from: [f64; 3], vector: [f64; 3], element: Element) {
         let newtons = vector.iter().map(|v| v * v).sum::<f64>().sqrt();
         self.loads.arrow = self.loads.arrow.max(newtons);
         // The engine always says where the constraint forces are (the scale is ready when the
         // user turns the arrows on); they are drawn on demand.
-        if newtons == 0.0 || (role == Role::ConstraintForce && !self.style.arrows) {
+        if newtons == 0.0 || (element == Element::ConstraintForce && !self.style.arrows) {
             return;
         }
         // The arrow has the force's direction in the picture and a length proportional to |F|.
@@ -400,13 +400,15 @@ impl Canvas for WorldPainter<'_> {
         let direction = (self.view.to_screen(tip) - a).normalized();
         let length = (newtons * self.style.arrow_scale) as f32;
         self.painter
-            .arrow(a, direction * length, Stroke::new(2.0, color(role).0));
+            .arrow(a, direction * length, Stroke::new(2.0, color(element).0));
     }
 
-    fn polygon(&mut self, vertices: &[[f64; 3]], role: Role) {
+    fn polygon(&mut self, vertices: &[[f64; 3]], element: Element) {
         let points: Vec<Pos2> = vertices.iter().map(|v| self.view.to_screen(*v)).collect();
-        self.painter
-            .add(egui::Shape::closed_line(points.clone(), self.stroke(role)));
+        self.painter.add(egui::Shape::closed_line(
+            points.clone(),
+            self.stroke(element),
+        ));
         self.hit(HitShape::Polygon(points));
     }
 }

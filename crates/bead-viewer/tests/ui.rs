@@ -305,7 +305,7 @@ fn a_rigid_body_is_grabbed_by_the_point_under_the_mouse() {
 /// The forces in the running system (the scene's, and a mouse spring if one is held), counted
 /// as the engine draws them.
 fn live_forces(h: &Harness<'static, App>) -> usize {
-    use bead::draw::{Canvas, Item, Role};
+    use bead::draw::{Canvas, Element, Item};
     #[derive(Default)]
     struct Count(usize);
     impl Canvas for Count {
@@ -314,12 +314,12 @@ fn live_forces(h: &Harness<'static, App>) -> usize {
                 self.0 += 1;
             }
         }
-        fn disc(&mut self, _: [f64; 3], _: f64, _: Role) {}
-        fn line(&mut self, _: [f64; 3], _: [f64; 3], _: Role) {}
-        fn zigzag(&mut self, _: [f64; 3], _: [f64; 3], _: Role) {}
-        fn circle(&mut self, _: [f64; 3], _: f64, _: [f64; 3], _: Role) {}
-        fn marker(&mut self, _: [f64; 3], _: Role) {}
-        fn arrow(&mut self, _: [f64; 3], _: [f64; 3], _: Role) {}
+        fn disc(&mut self, _: [f64; 3], _: f64, _: Element) {}
+        fn line(&mut self, _: [f64; 3], _: [f64; 3], _: Element) {}
+        fn zigzag(&mut self, _: [f64; 3], _: [f64; 3], _: Element) {}
+        fn circle(&mut self, _: [f64; 3], _: f64, _: [f64; 3], _: Element) {}
+        fn marker(&mut self, _: [f64; 3], _: Element) {}
+        fn arrow(&mut self, _: [f64; 3], _: [f64; 3], _: Element) {}
     }
     let mut count = Count::default();
     h.state().model().system.draw(&mut count, None);

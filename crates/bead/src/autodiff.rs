@@ -19,7 +19,7 @@ use std::fmt;
 use num_dual::Dual2_64;
 
 use crate::constraint::{Constraint, ConstraintError, ConstraintEval, ConstraintKind};
-use crate::draw::Role;
+use crate::draw::Element;
 use crate::point::{Operand, Point};
 
 /// The scalar type a custom constraint function is written in: a second-order dual number.
@@ -186,7 +186,7 @@ impl Constraint for Custom {
     /// One 2D point: the curve `c(x, t) = 0` it is held on (or kept on one side of), traced from
     /// the point's foot on it (see [`Custom::zero_curve`]). Several points: lines joining them,
     /// the way a rod is drawn, since a function of several points has no one picture.
-    fn draw(&self, view: &crate::draw::View<'_>, canvas: &mut dyn crate::draw::Canvas) {
+    fn draw(&self, view: &crate::view::View<'_>, canvas: &mut dyn crate::draw::Canvas) {
         let points: Vec<Point> = self
             .operands
             .iter()
@@ -204,14 +204,18 @@ impl Constraint for Custom {
                     canvas.line(
                         [pair[0][0], pair[0][1], 0.0],
                         [pair[1][0], pair[1][1], 0.0],
-                        Role::Wire,
+                        Element::Wire,
                     );
                 }
             }
             return;
         }
         for pair in points.windows(2) {
-            canvas.line(view.position(&pair[0]), view.position(&pair[1]), Role::Rod);
+            canvas.line(
+                view.position(&pair[0]),
+                view.position(&pair[1]),
+                Element::Rod,
+            );
         }
     }
 

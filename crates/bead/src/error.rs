@@ -1,9 +1,11 @@
-//! Errors of model building ([`ModelError`]) and of time stepping ([`StepError`]).
+//! Errors of model building ([`ModelError`]), of one evaluation of the model ([`EvalError`],
+//! [`ConstraintError`]) and of time stepping ([`StepError`]).
+//!
+//! They sit low in the engine, beside the handles they name, so that every layer returns them
+//! without reaching up: the numerics below return their own ([`SolveError`]), which these wrap.
 
-use crate::body::BodyId;
-use crate::constraint::ConstraintId;
-use crate::derivative::EvalError;
-use crate::force::ForceId;
+use crate::ids::{BodyId, ConstraintId, ForceId};
+use crate::solve::SolveError;
 
 /// Something a caller asked of the model is invalid; nothing was changed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -105,5 +107,140 @@ fn worst_suffix(worst: &Option<WorstConstraint>) -> String {
     match worst {
         Some(w) => format!(" (worst constraint '{}', |C| = {:.3e})", w.name, w.abs_c),
         None => String::new(),
+    }
+}
+
+/// A constraint could not be evaluated at this state (for example, a rod whose two ends coincide
+/// has no direction).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{reason}")]
+pub struct ConstraintError {
+    /// What went wrong, in the user's terms.
+    pub reason: String,
+}
+
+impl ConstraintError {
+    /// An error with the given reason.
+    pub fn new(reason: impl Into<String>) -> Self {
+        ConstraintError {
+            reason: reason.into(),
+        }
+    }
+}
+
+/// What [`EvalError::NoConvergence`] says of its cause: slow convergence, which a smaller step
+/// or more iterations cure, or an active set that cycles.
+fn no_convergence_advice(role_changes: usize) -> String {
+    if role_changes == 0 {
+        "try a smaller dt or more iterations".into()
+    } else {
+        format!(
+            "the contacts' active set was still changing ({role_changes} rows in the last \
+             iteration): a pile packing many contacts at once can take more iterations than \
+             allowed; raise newton_iterations (docs/implicit.md)"
+        )
+    }
+}
+
+/// Why a derivative evaluation failed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum EvalError {
+    /// A constraint could not be evaluated at this state.
+    #[error("constraint '{name}': {source}")]
+    Constraint {
+        /// The constraint.
+        id: ConstraintId,
+        /// Its name.
+        name: String,
+        /// What went wrong.
+        source: ConstraintError,
+    },
+    /// The multiplier system could not be solved.
+    #[error("solving for the constraint forces: {0}")]
+    Solve(#[from] SolveError),
+    /// No constraint forces satisfy the constraints together: the ones named pull against each
+    /// other (two nails holding one point at two places, a rod shorter than the nails at its
+    /// ends allow). Redundant constraints that agree (a rod doubled) are solved, not reported.
+    #[error(
+        "the constraints {} conflict: no forces satisfy them together (least-squares relative \
+         residual {residual:.3e}); remove one of them or make them agree",
+        quoted(.constraints)
+    )]
+    Conflict {
+        /// The constraints whose rows carry the part of the right-hand side no λ produces, in
+        /// the model's order.
+        constraints: Vec<String>,
+        /// Relative residual of the least-squares solution.
+        residual: f64,
+    },
+    /// A force or a constraint produced a NaN or an infinity.
+    #[error("{0} is not finite")]
+    NonFinite(String),
+    /// No multipliers satisfy the inequality and bounded rows together: the constraints named
+    /// conflict (a contact that no force can hold), or the problem cycles.
+    #[error("no consistent constraint forces: {reason} (constraints {})", .constraints.join(", "))]
+    Complementarity {
+        /// The constraints of the rows that could not be made complementary.
+        constraints: Vec<String>,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The model asks for something the chosen stepper does not do.
+    #[error("{0}")]
+    Unsupported(String),
+    /// A parametric object's generalized mass `Σ m Jᵀ J` is singular: some motion of its
+    /// coordinates moves none of its points (a curve whose speed vanishes).
+    #[error(
+        "parametric object '{object}': its generalized mass is singular at u = {coordinates:?} \
+         (some change of u moves none of its points); choose coordinates that stay regular there"
+    )]
+    SingularMass {
+        /// The object's name.
+        object: String,
+        /// Its coordinates at the failing evaluation.
+        coordinates: Vec<f64>,
+    },
+    /// The implicit stepper's Newton iteration did not reach its tolerance.
+    #[error(
+        "Newton's method did not converge in {iterations} iterations (max |C| = {max_abs_c:.3e}, \
+         momentum residual {momentum_residual:.3e} m): {}",
+        no_convergence_advice(*role_changes)
+    )]
+    NoConvergence {
+        /// Iterations done.
+        iterations: usize,
+        /// Largest constraint error at the last iterate.
+        max_abs_c: f64,
+        /// Largest `|W (M (q − q̃) − h² Jᵀλ)|` at the last iterate.
+        momentum_residual: f64,
+        /// Contact and bounded rows whose role (held, or at a bound) the last iteration was
+        /// still changing: when nonzero, the active set cycled rather than converged slowly.
+        role_changes: usize,
+    },
+    /// The constraint error grew past [`Settings::divergence_limit`]: the integration is
+    /// unstable, and the numbers that follow would mean nothing.
+    #[error(
+        "max |C| = {max_abs_c:.3e} exceeds the divergence limit {limit}: the simulation diverged \
+         (try a smaller dt, another integrator, or weaker feedback)"
+    )]
+    Diverged {
+        /// The largest constraint error at the failing evaluation.
+        max_abs_c: f64,
+        /// The limit it crossed.
+        limit: f64,
+    },
+}
+
+/// `'a', 'b' and 'c'`, shortened past eight names.
+fn quoted(names: &[String]) -> String {
+    const SHOWN: usize = 8;
+    let mut list: Vec<String> = names.iter().take(SHOWN).map(|n| format!("'{n}'")).collect();
+    if names.len() > SHOWN {
+        list.push(format!("{} more", names.len() - SHOWN));
+    }
+    match list.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => list.join(""),
     }
 }

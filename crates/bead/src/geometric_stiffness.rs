@@ -11,7 +11,8 @@
 //! [`Constraint::weighted_hessian`]: crate::constraint::Constraint::weighted_hessian
 
 use crate::constraint::HessianEval;
-use crate::derivative::{EvalError, Evaluator};
+use crate::derivative::Evaluator;
+use crate::error::EvalError;
 use crate::model::Model;
 use crate::particle_pair::separation_of;
 

@@ -50,6 +50,7 @@ pub mod draw;
 mod error;
 pub mod force;
 mod geometric_stiffness;
+mod ids;
 pub mod integrate;
 mod inverse_mass;
 mod model;
@@ -65,6 +66,7 @@ pub mod sparse;
 mod stage;
 mod system;
 mod vector;
+mod view;
 
 pub use body::{
     BodyId, MassPoint, Parametric, ParametricId, Particle, ParticleId, PositionFn, RigidBody,
@@ -72,13 +74,14 @@ pub use body::{
 };
 pub use constraint::{Constraint, ConstraintError, ConstraintEval, ConstraintId, ConstraintKind};
 pub use contact::{ContactGroupId, InequalityMethod};
-pub use derivative::EvalError;
 pub use diagnostics::{ConstraintReport, Diagnostics};
+pub use error::EvalError;
 pub use error::{ModelError, StepError, StepFailure, WorstConstraint};
 pub use motion::{Motion, MotionKind, MotionSample};
 pub use point::{Operand, Point};
 pub use schedule::{step_count, step_sizes, step_times};
 pub use system::{Feedback, Projection, Settings, StepStats, System};
+pub use view::View;
 
 /// The Rust examples of the user's guide (`docs/`), compiled and run as doctests, so the guide
 /// cannot show code that does not build or does not do what it says.

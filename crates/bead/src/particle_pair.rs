@@ -18,7 +18,8 @@ use crate::constraint::{
     Constraint, ConstraintError, ConstraintId, Separation, add_separation_hessian,
     separation as separation_row,
 };
-use crate::derivative::{EvalError, OperandSlot};
+use crate::derivative::OperandSlot;
+use crate::error::EvalError;
 use crate::model::Model;
 use crate::vector::dot;
 

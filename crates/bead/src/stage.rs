@@ -2,7 +2,8 @@
 //! integrators ([`Dynamics`]) and assembles, bounds the geometric stiffness and solves for the
 //! implicit ones ([`ConstrainedModel`]), over the same evaluator, layout and solver.
 
-use crate::derivative::{EvalError, Evaluator, Mode};
+use crate::derivative::{Evaluator, Mode};
+use crate::error::EvalError;
 use crate::integrate::{ConstrainedModel, Dynamics, Factorization, Role};
 use crate::inverse_mass::InverseMass;
 use crate::model::Model;

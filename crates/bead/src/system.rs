@@ -12,16 +12,17 @@ use crate::body::{
 };
 use crate::constraint::{Constraint, ConstraintId};
 use crate::contact::active_set::StepStart;
-use crate::derivative::{EvalError, Evaluator, Layout, Mode};
+use crate::derivative::{Evaluator, Layout, Mode};
 use crate::diagnostics::{ConstraintReport, Diagnostics};
-use crate::draw::{Canvas, Item, Role, View};
-use crate::error::{ModelError, StepError, StepFailure, WorstConstraint};
+use crate::draw::{Canvas, Element, Item};
+use crate::error::{EvalError, ModelError, StepError, StepFailure, WorstConstraint};
 use crate::force::{Force, ForceId};
 use crate::integrate::{Integrator, Rk4};
 use crate::model::{ConstraintEntry, Model};
 use crate::point::{Operand, Point, point_position};
 use crate::solve::{ConjugateGradient, LinearSolver, SolveParams};
 use crate::stage::Stage;
+use crate::view::View;
 
 /// The feedback terms of seed 000 eq. 11: solve for `C̈ = −k_s C − k_d Ċ` instead of `C̈ = 0`,
 /// so that drift is pulled back with damping.
@@ -1267,7 +1268,7 @@ impl System {
             });
             entry.constraint.draw(&view, canvas);
         }
-        view.draw_bodies(canvas);
+        crate::draw::draw_bodies(&view, canvas);
         if let Some(d) = constraint_forces {
             for report in &d.constraints {
                 canvas.begin(Item::Constraint {
@@ -1286,7 +1287,7 @@ impl System {
                     from[..self.model.dim].copy_from_slice(&at[..self.model.dim]);
                     let mut vector = [0.0; 3];
                     vector[..self.model.dim].copy_from_slice(&f[..self.model.dim]);
-                    canvas.arrow(from, vector, Role::ConstraintForce);
+                    canvas.arrow(from, vector, Element::ConstraintForce);
                 }
             }
         }

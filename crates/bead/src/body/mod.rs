@@ -15,18 +15,7 @@ pub(crate) use parametric::{PointMotion, generalized_mass};
 pub use particle::{Particle, ParticleId};
 pub use rigid2d::{RigidBody, RigidBodyId, Shape};
 
-/// Handle of any body in a [`System`](crate::System).
-///
-/// Handles are never reused within one system, so a stale handle cannot name a different body.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BodyId(pub(crate) usize);
-
-impl BodyId {
-    /// Position of the body in insertion order (stable; used for output columns).
-    pub fn index(self) -> usize {
-        self.0
-    }
-}
+pub use crate::ids::BodyId;
 
 /// What kind of body owns a slice of `q`; each kind maps its coordinates to world points.
 #[derive(Clone, Debug)]

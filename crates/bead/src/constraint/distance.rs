@@ -12,9 +12,10 @@
 //! and x₂ by `−λ u`. **λ < 0 is tension** (the rod pulls its ends together), λ > 0 compression.
 
 use super::{Constraint, ConstraintError, ConstraintEval, Separation};
-use crate::draw::{Canvas, Role, View};
+use crate::draw::{Canvas, Element};
 use crate::point::{Operand, Point};
 use crate::vector::{Vec3, dot, norm, sub};
+use crate::view::View;
 
 /// A rigid rod between two points.
 ///
@@ -83,7 +84,7 @@ impl Constraint for Distance {
         canvas.line(
             view.position(&self.points[0]),
             view.position(&self.points[1]),
-            Role::Rod,
+            Element::Rod,
         );
     }
 

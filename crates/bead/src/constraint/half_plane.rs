@@ -9,10 +9,11 @@
 
 use super::on_plane::planar_row;
 use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind, check_len};
-use crate::draw::{Canvas, Role, View};
+use crate::draw::{Canvas, Element};
 use crate::motion::Motion;
 use crate::point::{Operand, Point};
 use crate::vector::{Vec3, normalized};
+use crate::view::View;
 
 /// A floor or a wall: `n̂·(x − through) ≥ radius`.
 ///
@@ -79,7 +80,7 @@ impl Constraint for HalfPlane {
         let p = self.through.sample(view.time()).position;
         let t = [-n[1], n[0], 0.0];
         let end = |k: f64| std::array::from_fn(|i| p[i] + k * t[i]);
-        canvas.line(end(-100.0), end(100.0), Role::Wire);
+        canvas.line(end(-100.0), end(100.0), Element::Wire);
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

@@ -62,27 +62,9 @@ pub use weld::Weld;
 use std::any::Any;
 use std::fmt::Debug;
 
+pub use crate::error::ConstraintError;
+pub use crate::ids::ConstraintId;
 use crate::point::Operand;
-
-/// Handle of a constraint in a [`System`](crate::System).
-///
-/// A removed constraint's slot may be given to a constraint added later (contact groups add and
-/// remove pairs at every step), but never its handle: the handle's generation differs, so a stale
-/// handle names nothing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ConstraintId {
-    /// The slot (32 bits, as the generation: the handle stays as small as a `usize`).
-    pub(crate) index: u32,
-    pub(crate) generation: u32,
-}
-
-impl ConstraintId {
-    /// The constraint's slot: stable while it exists, and the order its rows and reports come in.
-    /// Constraints added to a system that never removes any have slots 0, 1, 2 … in order.
-    pub fn index(self) -> usize {
-        self.index as usize
-    }
-}
 
 /// Whether a constraint holds `C = 0` always, or only takes part when active.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,24 +78,6 @@ pub enum ConstraintKind {
     /// [`InequalityMethod`](crate::InequalityMethod); its λ is then ≥ 0 (pushing) for the exact
     /// methods.
     Inequality,
-}
-
-/// A constraint could not be evaluated at this state (for example, a rod whose two ends coincide
-/// has no direction).
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{reason}")]
-pub struct ConstraintError {
-    /// What went wrong, in the user's terms.
-    pub reason: String,
-}
-
-impl ConstraintError {
-    /// An error with the given reason.
-    pub fn new(reason: impl Into<String>) -> Self {
-        ConstraintError {
-            reason: reason.into(),
-        }
-    }
 }
 
 /// An implicit constraint `C(x, t) = 0` on a few operands.
@@ -176,7 +140,7 @@ pub trait Constraint: Any + Debug + Send + Sync {
     }
 
     /// Draws the constraint (a rod, a wire, a nail's mark); nothing by default.
-    fn draw(&self, view: &crate::draw::View<'_>, canvas: &mut dyn crate::draw::Canvas) {
+    fn draw(&self, view: &crate::view::View<'_>, canvas: &mut dyn crate::draw::Canvas) {
         let _ = (view, canvas);
     }
 

@@ -10,9 +10,10 @@
 //! location moves on a circle, λ supplies the centripetal force `m p̈` (minus the applied force).
 
 use super::{Constraint, ConstraintError, ConstraintEval};
-use crate::draw::{Canvas, Role, View};
+use crate::draw::{Canvas, Element};
 use crate::motion::Motion;
 use crate::point::{Operand, Point};
+use crate::view::View;
 
 /// Holds a point at a (possibly moving) location.
 ///
@@ -69,7 +70,7 @@ impl Constraint for Nail {
     }
 
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
-        canvas.marker(self.at.sample(view.time()).position, Role::Nail);
+        canvas.marker(self.at.sample(view.time()).position, Element::Nail);
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

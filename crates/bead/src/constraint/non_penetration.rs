@@ -11,8 +11,9 @@
 
 use super::distance::{separation_hessian, separation_row};
 use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind, Separation};
-use crate::draw::{Canvas, Role, View};
+use crate::draw::{Canvas, Element};
 use crate::point::{Operand, Point};
+use crate::view::View;
 
 /// Two balls that may touch but not overlap.
 ///
@@ -87,7 +88,7 @@ impl Constraint for NonPenetration {
             canvas.line(
                 view.position(&self.points[0]),
                 view.position(&self.points[1]),
-                Role::Wire,
+                Element::Wire,
             );
         }
     }

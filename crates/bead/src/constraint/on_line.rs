@@ -11,10 +11,11 @@
 
 use super::on_plane::planar_row;
 use super::{Constraint, ConstraintError, ConstraintEval, check_len};
-use crate::draw::{Canvas, Role, View};
+use crate::draw::{Canvas, Element};
 use crate::motion::Motion;
 use crate::point::{Operand, Point};
 use crate::vector::{Vec3, normalized, orthonormal_pair};
+use crate::view::View;
 
 /// Keeps a point on a line (a bead on a straight wire).
 ///
@@ -85,7 +86,7 @@ impl Constraint for OnLine {
         let x = view.position(&self.point);
         let s: f64 = (0..3).map(|i| (x[i] - p[i]) * d[i]).sum();
         let end = |k: f64| std::array::from_fn(|i| p[i] + (s + k) * d[i]);
-        canvas.line(end(-100.0), end(100.0), Role::Wire);
+        canvas.line(end(-100.0), end(100.0), Element::Wire);
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

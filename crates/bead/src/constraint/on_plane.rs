@@ -8,10 +8,11 @@
 //! λ is the force along n̂, in newtons.
 
 use super::{Constraint, ConstraintError, ConstraintEval, check_len};
-use crate::draw::{Canvas, Role, View};
+use crate::draw::{Canvas, Element};
 use crate::motion::{Motion, MotionSample};
 use crate::point::{Operand, Point};
 use crate::vector::{Vec3, dot, normalized, sub};
+use crate::view::View;
 
 /// Keeps a 3D point on a plane.
 ///
@@ -67,7 +68,7 @@ impl Constraint for OnPlane {
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
         // A disc of the plane around the point, drawn as its outline.
         let Some(n) = self.unit_normal else { return };
-        canvas.circle(view.position(&self.point), 0.5, n, Role::Wire);
+        canvas.circle(view.position(&self.point), 0.5, n, Element::Wire);
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

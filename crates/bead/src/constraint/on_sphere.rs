@@ -11,10 +11,11 @@
 //! In 2D the same row is [`OnCircle`](super::OnCircle).
 
 use super::{Constraint, ConstraintError, ConstraintEval};
-use crate::draw::{Canvas, Role, View};
+use crate::draw::{Canvas, Element};
 use crate::motion::{Motion, MotionSample};
 use crate::point::{Operand, Point};
 use crate::vector::{dot, norm, sub};
+use crate::view::View;
 
 /// Keeps a 3D point on a sphere.
 ///
@@ -65,8 +66,8 @@ impl Constraint for OnSphere {
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
         // The sphere's outline as seen from +z, and its equator.
         let center = self.center.sample(view.time()).position;
-        canvas.circle(center, self.radius, [0.0, 0.0, 1.0], Role::Wire);
-        canvas.circle(center, self.radius, [0.0, 1.0, 0.0], Role::Wire);
+        canvas.circle(center, self.radius, [0.0, 0.0, 1.0], Element::Wire);
+        canvas.circle(center, self.radius, [0.0, 1.0, 0.0], Element::Wire);
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

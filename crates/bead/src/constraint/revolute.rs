@@ -12,8 +12,9 @@
 //! and appear in each body's `Jᵀλ`.
 
 use super::{Constraint, ConstraintError, ConstraintEval};
-use crate::draw::{Canvas, Role, View};
+use crate::draw::{Canvas, Element};
 use crate::point::{Operand, Point};
+use crate::view::View;
 
 /// Two points held together: a hinge.
 ///
@@ -54,7 +55,7 @@ impl Constraint for Revolute {
     }
 
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
-        canvas.marker(view.position(&self.points[0]), Role::Joint);
+        canvas.marker(view.position(&self.points[0]), Element::Joint);
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

@@ -9,8 +9,9 @@
 //! on the body point plus [`Angle::to_world`](super::Angle::to_world).
 
 use super::{Constraint, ConstraintError, ConstraintEval};
-use crate::draw::{Canvas, Role, View};
+use crate::draw::{Canvas, Element};
 use crate::point::{Operand, Point};
+use crate::view::View;
 
 /// Glues two rigid bodies together.
 ///
@@ -71,7 +72,7 @@ impl Constraint for Weld {
     }
 
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
-        canvas.marker(view.position(&self.points[0]), Role::Joint);
+        canvas.marker(view.position(&self.points[0]), Element::Joint);
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

@@ -12,12 +12,9 @@ use std::collections::HashMap;
 
 use crate::constraint::{ConstraintId, NonPenetration};
 use crate::error::ModelError;
+use crate::ids::ContactGroupId;
 use crate::system::System;
 use crate::{ParticleId, Point};
-
-/// Handle of a contact group in a [`System`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ContactGroupId(pub(crate) usize);
 
 /// A set of particles that may not overlap each other.
 #[derive(Clone, Debug)]

@@ -32,8 +32,8 @@ mod broadphase;
 pub(crate) mod complementarity;
 mod impact;
 
+pub use crate::ids::ContactGroupId;
 pub(crate) use broadphase::ContactGroup;
-pub use broadphase::ContactGroupId;
 pub use impact::Impacts;
 
 /// How the set of handled inequality constraints is chosen (seed 004).

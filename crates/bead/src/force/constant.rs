@@ -1,9 +1,10 @@
 //! A constant force at a point: `f` fixed; potential `V = −f·x` (so energy checks include it).
 
 use super::{Force, ForceContext};
-use crate::draw::{Canvas, Role, View};
+use crate::draw::{Canvas, Element};
 use crate::point::Point;
 use crate::vector::{Vec3, dot, to_vec3};
+use crate::view::View;
 
 /// A constant world force applied at one point.
 ///
@@ -42,7 +43,7 @@ impl Force for ConstantForce {
     }
 
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
-        canvas.arrow(view.position(&self.point), self.force, Role::Force);
+        canvas.arrow(view.position(&self.point), self.force, Element::Force);
     }
 
     fn points(&self) -> Vec<Point> {

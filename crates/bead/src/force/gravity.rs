@@ -1,8 +1,8 @@
 //! Uniform gravity: `f = m g` on every body with mass; potential `V = −m g·x`.
 
 use super::{Force, ForceContext};
-use crate::draw::View;
 use crate::vector::{Vec3, dot, to_vec3};
+use crate::view::View;
 
 /// Uniform gravitational acceleration acting on everything with mass.
 ///

@@ -25,12 +25,10 @@ use std::any::Any;
 use std::fmt::Debug;
 
 use crate::body::BodyId;
-use crate::draw::{Canvas, View};
+use crate::draw::Canvas;
+pub use crate::ids::ForceId;
 use crate::point::{Point, add_point_force};
-
-/// Handle of a force in a [`System`](crate::System). Never reused within one system.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ForceId(pub(crate) usize);
+use crate::view::View;
 
 /// A force law: adds to the applied generalized force `Q`.
 ///

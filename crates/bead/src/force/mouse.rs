@@ -4,9 +4,10 @@
 //! Tinkertoys). Its energy is work done by the user, so it is not counted as potential energy.
 
 use super::{Force, ForceContext};
-use crate::draw::{Canvas, Role, View};
+use crate::draw::{Canvas, Element};
 use crate::point::Point;
 use crate::vector::{Vec3, to_vec3};
+use crate::view::View;
 
 /// A spring from a point to a movable target.
 ///
@@ -66,7 +67,7 @@ impl Force for MouseSpring {
     }
 
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
-        canvas.line(view.position(&self.point), self.target, Role::Mouse);
+        canvas.line(view.position(&self.point), self.target, Element::Mouse);
     }
 
     fn points(&self) -> Vec<Point> {

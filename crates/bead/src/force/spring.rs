@@ -8,9 +8,10 @@
 //! When the two ends coincide the axis is undefined and the spring exerts no force.
 
 use super::{Force, ForceContext};
-use crate::draw::{Canvas, Role, View};
+use crate::draw::{Canvas, Element};
 use crate::point::Point;
 use crate::vector::{dot, norm, sub};
+use crate::view::View;
 
 /// A damped spring with a rest length.
 ///
@@ -101,7 +102,7 @@ impl Force for Spring {
         canvas.zigzag(
             view.position(&self.points[0]),
             view.position(&self.points[1]),
-            Role::Spring,
+            Element::Spring,
         );
     }
 

@@ -2,8 +2,8 @@
 
 use super::{Force, ForceContext};
 use crate::body::BodyId;
-use crate::draw::View;
 use crate::point::Point;
+use crate::view::View;
 
 /// A constant torque, N·m (counter-clockwise positive).
 ///

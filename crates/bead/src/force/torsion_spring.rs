@@ -7,8 +7,8 @@
 
 use super::{Force, ForceContext};
 use crate::body::BodyId;
-use crate::draw::View;
 use crate::point::Point;
+use crate::view::View;
 
 /// A damped torsion spring.
 ///

@@ -20,7 +20,7 @@
 
 use super::position_level::{Work, free_acceleration};
 use super::{Dynamics, Integrator, resize};
-use crate::derivative::EvalError;
+use crate::error::EvalError;
 
 /// Position-level BDF2: unconditionally stable on stiff constraints, second order, mildly
 /// dissipative.

@@ -2,7 +2,7 @@
 //! oscillators, kept for teaching and for comparison.
 
 use super::{Dynamics, Integrator, axpy, resize};
-use crate::derivative::EvalError;
+use crate::error::EvalError;
 
 /// Forward Euler.
 #[derive(Clone, Debug, Default)]

@@ -22,7 +22,7 @@
 
 use super::position_level::{Work, free_acceleration};
 use super::{Dynamics, Integrator, resize};
-use crate::derivative::EvalError;
+use crate::error::EvalError;
 
 /// Position-level implicit Euler: unconditionally stable on stiff constraints (long chains,
 /// cloth), first order, dissipative.

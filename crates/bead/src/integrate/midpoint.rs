@@ -2,7 +2,7 @@
 //! with that slope.
 
 use super::{Dynamics, Integrator, axpy, resize};
-use crate::derivative::EvalError;
+use crate::error::EvalError;
 
 /// Explicit midpoint method.
 #[derive(Clone, Debug, Default)]

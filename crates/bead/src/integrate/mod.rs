@@ -29,7 +29,7 @@ pub use symplectic_euler::SymplecticEuler;
 
 use std::fmt::Debug;
 
-use crate::derivative::EvalError;
+use crate::error::EvalError;
 use crate::inverse_mass::InverseMass;
 use crate::sparse::BlockSparse;
 

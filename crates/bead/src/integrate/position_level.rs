@@ -51,7 +51,7 @@
 
 use super::warm_start::WarmStart;
 use super::{ConstrainedModel, Dynamics, Factorization, Role, resize};
-use crate::derivative::EvalError;
+use crate::error::EvalError;
 use crate::inverse_mass::InverseMass;
 use crate::vector::max_abs;
 

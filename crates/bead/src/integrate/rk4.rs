@@ -2,7 +2,7 @@
 //! evaluations per step, global error O(h⁴).
 
 use super::{Dynamics, Integrator, axpy, resize};
-use crate::derivative::EvalError;
+use crate::error::EvalError;
 
 /// Classical RK4.
 #[derive(Clone, Debug, Default)]

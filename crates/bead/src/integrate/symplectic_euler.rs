@@ -2,7 +2,7 @@
 //! order, but its energy error stays bounded on conservative systems.
 
 use super::{Dynamics, Integrator, axpy, resize};
-use crate::derivative::EvalError;
+use crate::error::EvalError;
 
 /// Symplectic Euler (velocity first, then position with the new velocity).
 #[derive(Clone, Debug, Default)]
