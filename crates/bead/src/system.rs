@@ -1385,6 +1385,13 @@ impl System {
     }
 }
 
+impl<'a> From<&'a System> for View<'a> {
+    /// The system's current state, as [`System::view`] gives it.
+    fn from(system: &'a System) -> View<'a> {
+        system.view()
+    }
+}
+
 fn check_vector(what: &'static str, v: &[f64], dim: usize) -> Result<(), ModelError> {
     if v.len() != dim {
         return Err(ModelError::WrongLength {

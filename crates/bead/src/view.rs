@@ -2,6 +2,7 @@
 //! and velocities, masses), and as they draw themselves.
 
 use crate::body::{Body, BodyId, BodyKind, ParticleId};
+use crate::error::ModelError;
 use crate::point::{Point, point_position, point_velocity};
 
 /// Read-only view of the state at one instant: what forces and constraints see when they
@@ -43,6 +44,18 @@ impl View<'_> {
     /// World velocity of a point, in metres per second.
     pub fn velocity(&self, point: &Point) -> [f64; 3] {
         point_velocity(point, self.body(point), self.t, self.q, self.v)
+    }
+
+    /// The coordinates `[x, y, θ]` of `body`, which must be a rigid body (for constraints that
+    /// read their constants from the state they start in, as gears do).
+    pub(crate) fn rigid_coordinates(&self, body: BodyId) -> Result<&[f64], ModelError> {
+        match self.bodies.get(body.0) {
+            Some(Some(b)) if matches!(b.kind, BodyKind::Rigid2d { .. }) => Ok(b.slice(self.q)),
+            Some(Some(_)) => Err(ModelError::Constraint(format!(
+                "{body:?} is a particle; gears and racks are rigid bodies"
+            ))),
+            _ => Err(ModelError::UnknownBody(body)),
+        }
     }
 
     /// A rigid body's angle, rad (0 for other bodies).

@@ -77,12 +77,7 @@ impl Constraint for Angle {
     }
 
     /// Linear in its operands: no geometric stiffness.
-    fn weighted_hessian(
-        &self,
-        _at: &super::HessianEval<'_>,
-        _weights: &[f64],
-        _hessian: &mut [f64],
-    ) -> Result<(), ConstraintError> {
-        Ok(())
+    fn linear(&self) -> bool {
+        true
     }
 }

@@ -38,7 +38,7 @@ use super::{Constraint, ConstraintError, ConstraintEval};
 use crate::body::BodyId;
 use crate::error::ModelError;
 use crate::point::Operand;
-use crate::system::System;
+use crate::view::View;
 
 /// Two meshing gears.
 ///
@@ -107,7 +107,8 @@ impl Gear {
     /// The gears as they stand in `system`, with the constant that makes `C = 0` now.
     ///
     /// # Errors
-    /// [`ModelError::UnknownBody`] if either is not a rigid body of `system`;
+    /// [`ModelError::UnknownBody`] if either is not a rigid body of `state` (a
+    /// [`System`](crate::System) or its [`View`]);
     /// [`ModelError::Constraint`] if the two are the same body, a radius is zero or not finite,
     /// or the centres coincide while `r_a + r_b ≠ 0` (the line of centres has no direction).
     ///
@@ -122,17 +123,18 @@ impl Gear {
     /// assert!(Gear::meshing(&sys, a, same_place, 0.1, 0.2).is_err());
     /// # Ok::<(), bead::ModelError>(())
     /// ```
-    pub fn meshing(
-        system: &System,
+    pub fn meshing<'a>(
+        state: impl Into<View<'a>>,
         a: impl Into<BodyId>,
         b: impl Into<BodyId>,
         r_a: f64,
         r_b: f64,
     ) -> Result<Self, ModelError> {
+        let state = state.into();
         let mut gear = Gear::new(a, b, r_a, r_b);
-        gear.check(system.dim()).map_err(ModelError::Constraint)?;
-        let qa = super::rigid_coordinates(system, gear.bodies[0])?;
-        let qb = super::rigid_coordinates(system, gear.bodies[1])?;
+        gear.check(state.dim()).map_err(ModelError::Constraint)?;
+        let qa = state.rigid_coordinates(gear.bodies[0])?;
+        let qb = state.rigid_coordinates(gear.bodies[1])?;
         let sum = r_a + r_b;
         let phi = if sum == 0.0 {
             0.0
@@ -142,7 +144,7 @@ impl Gear {
         };
         gear.constant = r_a * qa[2] + r_b * qb[2] - sum * phi;
         // Angles far beyond any mechanism's could still overflow the constant.
-        gear.check(system.dim()).map_err(ModelError::Constraint)?;
+        gear.check(state.dim()).map_err(ModelError::Constraint)?;
         Ok(gear)
     }
 

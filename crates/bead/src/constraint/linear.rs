@@ -70,12 +70,7 @@ impl Constraint for Linear {
     }
 
     /// Linear in its operands: no geometric stiffness.
-    fn weighted_hessian(
-        &self,
-        _at: &super::HessianEval<'_>,
-        _weights: &[f64],
-        _hessian: &mut [f64],
-    ) -> Result<(), ConstraintError> {
-        Ok(())
+    fn linear(&self) -> bool {
+        true
     }
 }

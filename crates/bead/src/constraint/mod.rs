@@ -159,6 +159,16 @@ pub trait Constraint: Any + Debug + Send + Sync {
     /// Rows and gradients not written are zero.
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError>;
 
+    /// Whether `C` is linear in its operands' coordinates (a nail, a point on a line or a plane,
+    /// an angle between bodies): its second derivatives vanish, so it has no geometric stiffness
+    /// of its own and [`Constraint::weighted_hessian`] adds nothing. `false` by default.
+    ///
+    /// (The points it holds may still be curved in their bodies' coordinates: a nail on a rigid
+    /// body's point stiffens the body's rotation. That part is the point's, added apart.)
+    fn linear(&self) -> bool {
+        false
+    }
+
     /// Adds `Σ_r w_r ∂²C_r/∂x∂x` over all operand coordinates (row-major `n × n`, `n` the sum
     /// of the operands' sizes) into `hessian`, which the caller zeroes: the constraint's
     /// *geometric stiffness* under multipliers `w`, which the implicit steppers
@@ -166,13 +176,17 @@ pub trait Constraint: Any + Debug + Send + Sync {
     ///
     /// The default recovers it exactly from [`Constraint::evaluate`]'s `J̇ẋ`, which is a
     /// quadratic form in `ẋ` (see [`polarized_hessian`]); it costs `n² + n + 1` evaluations, so the
-    /// built-ins write theirs by hand (and those that are linear in their operands write nothing).
+    /// built-ins write theirs by hand; for a constraint that says it is [`linear`](Self::linear)
+    /// it adds nothing.
     fn weighted_hessian(
         &self,
         at: &HessianEval<'_>,
         weights: &[f64],
         hessian: &mut [f64],
     ) -> Result<(), ConstraintError> {
+        if self.linear() {
+            return Ok(());
+        }
         polarized_hessian(self, at, weights, hessian)
     }
 }
@@ -465,22 +479,6 @@ pub(crate) fn check_rigid_pair(
         return Err(format!("{what} must be finite, got {parameter}"));
     }
     Ok(())
-}
-
-/// The coordinates `[x, y, θ]` of `body`, which must be a rigid body of `system` (for
-/// constraints that read their constants from the current state).
-pub(crate) fn rigid_coordinates(
-    system: &crate::system::System,
-    body: crate::body::BodyId,
-) -> Result<&[f64], crate::error::ModelError> {
-    if system.rigid_bodies().any(|b| b.body() == body) {
-        return Ok(system.coordinates(body));
-    }
-    // Not a rigid body: say whether it is missing or a particle.
-    system.mass(body)?;
-    Err(crate::error::ModelError::Constraint(format!(
-        "{body:?} is a particle; gears and racks are rigid bodies"
-    )))
 }
 
 /// Checks a vector parameter against the system's dimension: `name has n components ...`.

@@ -135,12 +135,7 @@ impl Constraint for Motor {
     }
 
     /// Linear in its operands: no geometric stiffness.
-    fn weighted_hessian(
-        &self,
-        _at: &super::HessianEval<'_>,
-        _weights: &[f64],
-        _hessian: &mut [f64],
-    ) -> Result<(), ConstraintError> {
-        Ok(())
+    fn linear(&self) -> bool {
+        true
     }
 }

@@ -80,13 +80,8 @@ impl Constraint for OnPlane {
     }
 
     /// Linear in its operands: no geometric stiffness.
-    fn weighted_hessian(
-        &self,
-        _at: &super::HessianEval<'_>,
-        _weights: &[f64],
-        _hessian: &mut [f64],
-    ) -> Result<(), ConstraintError> {
-        Ok(())
+    fn linear(&self) -> bool {
+        true
     }
 }
 

@@ -33,7 +33,7 @@ use super::{Constraint, ConstraintError, ConstraintEval};
 use crate::body::BodyId;
 use crate::error::ModelError;
 use crate::point::Operand;
-use crate::system::System;
+use crate::view::View;
 
 /// Which side of the rack's direction of travel the pinion meshes on.
 ///
@@ -164,7 +164,8 @@ impl RackAndPinion {
     /// radius in metres.
     ///
     /// # Errors
-    /// [`ModelError::UnknownBody`] if either is not a rigid body of `system`;
+    /// [`ModelError::UnknownBody`] if either is not a rigid body of `state` (a
+    /// [`System`](crate::System) or its [`View`]);
     /// [`ModelError::Constraint`] if the two are the same body, the axis is zero or not finite,
     /// the radius is not positive, or the pinion's centre lies on the rack's line, where the side
     /// it meshes on is undefined.
@@ -181,17 +182,18 @@ impl RackAndPinion {
     /// assert!(RackAndPinion::meshing(&sys, rack, on_the_line, [1.0, 0.0], 0.1).is_err());
     /// # Ok::<(), bead::ModelError>(())
     /// ```
-    pub fn meshing(
-        system: &System,
+    pub fn meshing<'a>(
+        state: impl Into<View<'a>>,
         rack: impl Into<BodyId>,
         pinion: impl Into<BodyId>,
         axis: [f64; 2],
         radius: f64,
     ) -> Result<Self, ModelError> {
+        let state = state.into();
         let mut teeth = RackAndPinion::new(rack, pinion, axis, radius);
-        teeth.check(system.dim()).map_err(ModelError::Constraint)?;
-        let qr = super::rigid_coordinates(system, teeth.rack)?;
-        let qp = super::rigid_coordinates(system, teeth.pinion)?;
+        teeth.check(state.dim()).map_err(ModelError::Constraint)?;
+        let qr = state.rigid_coordinates(teeth.rack)?;
+        let qp = state.rigid_coordinates(teeth.pinion)?;
         let (u, n) = teeth.frame(qr[2]);
         let d = [qp[0] - qr[0], qp[1] - qr[1]];
         let across = n[0] * d[0] + n[1] * d[1];
@@ -211,7 +213,7 @@ impl RackAndPinion {
         let sr = teeth.side.sign() * radius;
         teeth.constant = u[0] * d[0] + u[1] * d[1] + sr * (qp[2] - qr[2]);
         // Positions far beyond any mechanism's size could still overflow the constant.
-        teeth.check(system.dim()).map_err(ModelError::Constraint)?;
+        teeth.check(state.dim()).map_err(ModelError::Constraint)?;
         Ok(teeth)
     }
 
