@@ -21,7 +21,6 @@ use std::ops::Range;
 use crate::body::BodyKind;
 use crate::constraint::{ConstraintEval, ConstraintId, ConstraintKind};
 use crate::contact::active_set::{ActiveSet, Effort, Rows, threshold};
-use crate::contact::complementarity::Failure;
 use crate::error::{ConstraintError, EvalError};
 use crate::force::ForceContext;
 use crate::inverse_mass::InverseMass;
@@ -30,9 +29,10 @@ use crate::particle_pair::{self, ParticlePair, ParticlePairs};
 use crate::point::{
     Operand, OperandKinematics, Point, operand_size, operand_time_rate, write_operand,
 };
-use crate::solve::{MultiplierMatrix, SolveError, SolveInfo, SolveParams};
+use crate::settings::Settings;
+use crate::solve::complementarity::Failure;
+use crate::solve::{Bounds, MultiplierMatrix, SolveError, SolveInfo, SolveParams};
 use crate::sparse::BlockSparse;
-use crate::system::Settings;
 use crate::vector::{copy, zero};
 
 /// Where each constraint's rows, operands and Jacobian blocks live.
@@ -99,7 +99,7 @@ impl Layout {
             jacobian: BlockSparse::new(ndof),
             ..Default::default()
         };
-        layout.inv_mass = InverseMass::of(model, ndof);
+        layout.inv_mass = inverse_mass(model, ndof);
         let mut row = 0;
         for (id, entry) in model.constraints.iter() {
             let mut bodies: Vec<usize> = Vec::new();
@@ -197,14 +197,9 @@ impl Layout {
         self.jacobian.nrows()
     }
 
-    /// Whether some row is an inequality or has bounds, so that the rows taking part must be
-    /// chosen rather than all solved as equalities.
-    pub(crate) fn has_bounded_rows(&self) -> bool {
-        self.inequality.contains(&true)
-            || self
-                .bounds
-                .iter()
-                .any(|(lo, hi)| lo.is_finite() || hi.is_finite())
+    /// The bounds on the rows' multipliers.
+    pub(crate) fn bounds(&self) -> Bounds<'_> {
+        Bounds::new(&self.inequality, &self.bounds)
     }
 
     /// The constraint (slot index) each row belongs to.
@@ -212,6 +207,24 @@ impl Layout {
         let k = self.constraints.partition_point(|s| s.rows.end <= row);
         self.constraints.get(k).filter(|s| s.rows.contains(&row))
     }
+}
+
+/// `W` of a model's bodies: their diagonals, and a dense block (filled at each evaluation) for
+/// each body whose mass depends on its coordinates.
+fn inverse_mass(model: &Model, ndof: usize) -> InverseMass {
+    let mut diagonal = vec![0.0; ndof];
+    for body in model.bodies.iter().flatten() {
+        body.write_inv_mass(body.slice_mut(&mut diagonal));
+    }
+    let mut w = InverseMass::diagonal_of(diagonal);
+    for (i, body) in model.bodies.iter().enumerate() {
+        if let Some(body) = body
+            && let BodyKind::Parametric { .. } = body.kind
+        {
+            w.add_block(i, body.offset, body.ndof);
+        }
+    }
+    w
 }
 
 /// How one derivative evaluation treats the rows that take part.
@@ -517,7 +530,9 @@ impl Evaluator {
         };
         self.eps = threshold(&self.rhs);
         self.last_solve = SolveInfo::default();
-        if !self.layout.has_bounded_rows() {
+        // Without a bounded row (an inequality, a motor's limit) every row holds: nothing to
+        // choose.
+        if !self.layout.bounds().any() {
             let matrix = MultiplierMatrix::new(&self.layout.jacobian, &self.layout.inv_mass);
             self.last_solve = match self
                 .solver
@@ -537,8 +552,7 @@ impl Evaluator {
             let rows = Rows {
                 a: MultiplierMatrix::new(&self.layout.jacobian, &self.layout.inv_mass),
                 b: &self.rhs,
-                inequality: &self.layout.inequality,
-                bounds: &self.layout.bounds,
+                bounds: self.layout.bounds(),
                 candidates: &self.candidates,
                 allowance: &self.allowance,
                 eps: self.eps,

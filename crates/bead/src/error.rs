@@ -244,3 +244,9 @@ fn quoted(names: &[String]) -> String {
         _ => list.join(""),
     }
 }
+
+impl From<crate::solve::kkt::NonFiniteStiffness> for EvalError {
+    fn from(_: crate::solve::kkt::NonFiniteStiffness) -> Self {
+        EvalError::NonFinite("the geometric stiffness".into())
+    }
+}

@@ -39,24 +39,6 @@ pub(crate) struct DenseBlock {
 const NONE: u32 = u32::MAX;
 
 impl InverseMass {
-    /// `W` of a model's bodies: their diagonals, and a dense block (filled at each evaluation)
-    /// for each body whose mass depends on its coordinates.
-    pub(crate) fn of(model: &crate::model::Model, ndof: usize) -> Self {
-        let mut diagonal = vec![0.0; ndof];
-        for body in model.bodies.iter().flatten() {
-            body.write_inv_mass(body.slice_mut(&mut diagonal));
-        }
-        let mut w = InverseMass::diagonal_of(diagonal);
-        for (i, body) in model.bodies.iter().enumerate() {
-            if let Some(body) = body
-                && let crate::body::BodyKind::Parametric { .. } = body.kind
-            {
-                w.add_block(i, body.offset, body.ndof);
-            }
-        }
-        w
-    }
-
     /// A diagonal `W` (zeros for what cannot move), one entry per coordinate.
     pub fn diagonal_of(diagonal: Vec<f64>) -> Self {
         InverseMass {

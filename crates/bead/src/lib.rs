@@ -61,6 +61,7 @@ mod point;
 pub mod primitives;
 mod projection;
 mod schedule;
+mod settings;
 pub mod solve;
 pub mod sparse;
 mod stage;
@@ -80,7 +81,8 @@ pub use error::{ModelError, StepError, StepFailure, WorstConstraint};
 pub use motion::{Motion, MotionKind, MotionSample};
 pub use point::{Operand, Point};
 pub use schedule::{step_count, step_sizes, step_times};
-pub use system::{Feedback, Projection, Settings, StepStats, System};
+pub use settings::{Feedback, Projection, Settings, StepStats};
+pub use system::System;
 pub use view::View;
 
 /// The Rust examples of the user's guide (`docs/`), compiled and run as doctests, so the guide

@@ -21,12 +21,12 @@
 //! rows with a force limit untouched (a finite force gives no impulse). Both reuse the multiplier
 //! solver, so redundant constraints are handled as in the dynamics.
 
-use crate::contact::complementarity::{self, Problem, RowState};
 use crate::derivative::Evaluator;
 use crate::error::StepFailure;
 use crate::model::Model;
+use crate::settings::{Projection, Settings};
 use crate::solve::MultiplierMatrix;
-use crate::system::{Projection, Settings};
+use crate::solve::complementarity::{self, Problem, RowState};
 
 impl Evaluator {
     /// Projects `(q, q̇)` at time `t` onto the constraints: `C = 0`, `g ≥ 0`, then `Ċ = 0` and
@@ -88,15 +88,13 @@ impl Evaluator {
         work.allowance.fill(0.0);
         for i in 0..m {
             work.b[i] = -self.c_dot[i];
-            let (lo, hi) = self.layout.bounds[i];
-            let limited = lo.is_finite() || hi.is_finite();
             (work.lo[i], work.hi[i]) = if self.layout.inequality[i] {
                 if self.c[i] <= projection.tolerance.max(settings.contact_tolerance) {
                     (0.0, f64::INFINITY)
                 } else {
                     (0.0, 0.0)
                 }
-            } else if limited {
+            } else if self.layout.bounds().limited(i) {
                 (0.0, 0.0)
             } else {
                 (f64::NEG_INFINITY, f64::INFINITY)

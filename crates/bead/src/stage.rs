@@ -7,10 +7,10 @@ use crate::error::EvalError;
 use crate::integrate::{ConstrainedModel, Dynamics, Factorization, Role};
 use crate::inverse_mass::InverseMass;
 use crate::model::Model;
+use crate::settings::{Settings, StepStats};
 use crate::solve::kkt::KktMatrix;
 use crate::solve::{MultiplierMatrix, SolveInfo};
 use crate::sparse::BlockSparse;
-use crate::system::{Settings, StepStats};
 
 /// The model seen by an integrator: each call runs the four-step evaluation.
 pub(crate) struct Stage<'a> {

@@ -15,8 +15,8 @@
 //! complementarity test, for all methods alike (see [`threshold`]).
 
 use super::InequalityMethod;
-use super::complementarity::{self, Failure, Info, Problem, RowState};
-use crate::solve::{LinearSolver, MultiplierMatrix, SolveError, SolveParams};
+use crate::solve::complementarity::{self, Failure, Info, Problem, RowState};
+use crate::solve::{Bounds, LinearSolver, MultiplierMatrix, SolveError, SolveParams};
 
 /// The threshold ε below which a row's `w = J_k q̈ − d_k` counts as zero: relative to the size
 /// of the right-hand side `b` of the multiplier system (its accelerations), as rounding is.
@@ -35,10 +35,8 @@ pub(crate) struct Rows<'a> {
     pub(crate) a: MultiplierMatrix<'a>,
     /// Right-hand side `b = d − J W Q`: a held row satisfies `(J W Jᵀ λ)_k = b_k`.
     pub(crate) b: &'a [f64],
-    /// Whether each row is an inequality `g ≥ 0`.
-    pub(crate) inequality: &'a [bool],
-    /// Each row's own bounds on λ (a motor's torque limit; `(−∞, ∞)` for most).
-    pub(crate) bounds: &'a [(f64, f64)],
+    /// Which rows are inequalities `g ≥ 0`, and the bounds on each row's λ.
+    pub(crate) bounds: Bounds<'a>,
     /// Inequality rows that are candidates at this state: active (`g ≤ tolerance`), and not an
     /// impact that impulses will resolve.
     pub(crate) candidates: &'a [bool],
@@ -68,17 +66,6 @@ impl Effort {
     }
 }
 
-/// How an inequality row enters one complementarity solve.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Role {
-    /// Left out: λ = 0.
-    Out,
-    /// Held as an equality, λ of either sign (a row in seed 004's `F⁺`).
-    Held,
-    /// Complementary: λ ≥ 0 ⊥ w ≥ 0.
-    Unilateral,
-}
-
 /// The chosen set and what it needs from one evaluation to the next.
 #[derive(Debug, Default)]
 pub(crate) struct ActiveSet {
@@ -92,7 +79,10 @@ pub(crate) struct ActiveSet {
     initialized: bool,
     /// Whether a set has been chosen since the layout changed.
     chosen: bool,
-    roles: Vec<Role>,
+    /// The bounds of each row's λ in the next solve: a row's own for every row that is not an
+    /// inequality; for an inequality, `(0, 0)` (left out: λ = 0), `(−∞, ∞)` (held as an
+    /// equality, λ of either sign: a row in seed 004's `F⁺`) or its bounds (complementary:
+    /// `λ ≥ 0 ⊥ w ≥ 0`).
     lo: Vec<f64>,
     hi: Vec<f64>,
     workspace: complementarity::Workspace,
@@ -107,8 +97,6 @@ impl ActiveSet {
         self.fixed.resize(m, 0.0);
         self.handled.clear();
         self.handled.resize(m, false);
-        self.roles.clear();
-        self.roles.resize(m, Role::Out);
         self.lo.resize(m, 0.0);
         self.hi.resize(m, 0.0);
         self.initialized = false;
@@ -139,21 +127,21 @@ impl ActiveSet {
                     // Platt: every active row; improved: the active rows with a violation
                     // tendency under the accelerations without any inequality (seed 004 §4.1).
                     for i in 0..m {
-                        self.handled[i] = rows.inequality[i]
+                        self.handled[i] = rows.bounds.inequality(i)
                             && rows.candidates[i]
                             && method == InequalityMethod::Platt;
                     }
                     if method == InequalityMethod::Improved {
-                        self.roles_from_handled(rows);
+                        self.hold_handled(rows);
                         effort.add(self.solve(rows, solver, params, lambda, w)?);
                         for i in 0..m {
                             self.handled[i] =
-                                rows.inequality[i] && rows.candidates[i] && w[i] < -rows.eps;
+                                rows.bounds.inequality(i) && rows.candidates[i] && w[i] < -rows.eps;
                         }
                     }
                     self.initialized = true;
                 }
-                self.roles_from_handled(rows);
+                self.hold_handled(rows);
                 effort.add(self.solve(rows, solver, params, lambda, w)?);
             }
             InequalityMethod::Jonquet => {
@@ -162,7 +150,7 @@ impl ActiveSet {
                 self.handled.fill(false);
                 let mut settled = true;
                 loop {
-                    self.roles_from_handled(rows);
+                    self.hold_handled(rows);
                     match self.solve(rows, solver, params, lambda, w) {
                         Ok(info) => effort.add(info),
                         // Handled contacts that depend on each other with targets that
@@ -200,10 +188,10 @@ impl ActiveSet {
                 }
             }
             InequalityMethod::Lcp => {
-                self.complementarity_roles(rows);
+                self.bound_candidates(rows);
                 if !self.chosen {
                     // No previous solution to start from: every contact at λ = 0.
-                    for i in (0..m).filter(|&i| rows.inequality[i]) {
+                    for i in (0..m).filter(|&i| rows.bounds.inequality(i)) {
                         self.state[i] = RowState::Lower;
                     }
                 }
@@ -224,8 +212,9 @@ impl ActiveSet {
     /// Whether a held inequality row pulls: λ below zero by more than rounding.
     fn pulls(&self, rows: &Rows<'_>, lambda: &[f64]) -> bool {
         let scale = 1.0 + lambda.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
-        (0..rows.b.len())
-            .any(|i| rows.inequality[i] && self.handled[i] && lambda[i] < -PULL_TOLERANCE * scale)
+        (0..rows.b.len()).any(|i| {
+            rows.bounds.inequality(i) && self.handled[i] && lambda[i] < -PULL_TOLERANCE * scale
+        })
     }
 
     /// The exact complementarity solve over the candidate rows, started from the handled set.
@@ -238,8 +227,8 @@ impl ActiveSet {
         w: &mut [f64],
         effort: &mut Effort,
     ) -> Result<(), Failure> {
-        self.complementarity_roles(rows);
-        for i in (0..rows.b.len()).filter(|&i| rows.inequality[i] && rows.candidates[i]) {
+        self.bound_candidates(rows);
+        for i in (0..rows.b.len()).filter(|&i| rows.bounds.inequality(i) && rows.candidates[i]) {
             self.state[i] = if self.handled[i] && lambda[i] > 0.0 {
                 RowState::Solve
             } else {
@@ -248,7 +237,7 @@ impl ActiveSet {
         }
         effort.add(self.solve(rows, solver, params, lambda, w)?);
         for i in 0..rows.b.len() {
-            self.handled[i] = rows.inequality[i] && self.state[i] == RowState::Solve;
+            self.handled[i] = rows.bounds.inequality(i) && self.state[i] == RowState::Solve;
         }
         Ok(())
     }
@@ -314,34 +303,34 @@ impl ActiveSet {
         }
     }
 
-    /// Roles for the complementarity solve: equalities held, candidate inequalities
-    /// complementary, the rest left out.
-    fn complementarity_roles(&mut self, rows: &Rows<'_>) {
+    /// Bounds for the complementarity solve: candidate inequalities complementary, the others
+    /// left out (bounded rows such as torque-limited motors are complementary whatever the
+    /// method).
+    fn bound_candidates(&mut self, rows: &Rows<'_>) {
         for i in 0..rows.b.len() {
-            self.roles[i] = if !rows.inequality[i] {
-                Role::Held
-            } else if rows.candidates[i] {
-                Role::Unilateral
+            (self.lo[i], self.hi[i]) = if !rows.bounds.inequality(i) || rows.candidates[i] {
+                rows.bounds.get(i)
             } else {
-                Role::Out
+                (0.0, 0.0)
             };
         }
     }
 
-    /// Roles for Platt's, the improved and Jonquet's algorithms: rows in `F⁺` are held (seed
-    /// 004 solves them as equalities: λ may come out negative), the rest left out.
-    fn roles_from_handled(&mut self, rows: &Rows<'_>) {
+    /// Bounds for Platt's, the improved and Jonquet's algorithms: inequality rows in `F⁺` are
+    /// held (seed 004 solves them as equalities: λ may come out negative), the others left out.
+    fn hold_handled(&mut self, rows: &Rows<'_>) {
         for i in 0..rows.b.len() {
-            self.roles[i] = if !rows.inequality[i] || self.handled[i] {
-                Role::Held
+            (self.lo[i], self.hi[i]) = if !rows.bounds.inequality(i) {
+                rows.bounds.get(i)
+            } else if self.handled[i] {
+                (f64::NEG_INFINITY, f64::INFINITY)
             } else {
-                Role::Out
+                (0.0, 0.0)
             };
         }
     }
 
-    /// One complementarity solve with the current roles (bounded rows such as torque-limited
-    /// motors are complementary whatever the method).
+    /// One complementarity solve with the bounds set last.
     fn solve(
         &mut self,
         rows: &Rows<'_>,
@@ -350,18 +339,6 @@ impl ActiveSet {
         lambda: &mut [f64],
         w: &mut [f64],
     ) -> Result<Info, Failure> {
-        for i in 0..rows.b.len() {
-            let (lo, hi) = rows.bounds[i];
-            (self.lo[i], self.hi[i]) = if !rows.inequality[i] {
-                (lo, hi)
-            } else {
-                match self.roles[i] {
-                    Role::Out => (0.0, 0.0),
-                    Role::Held => (f64::NEG_INFINITY, f64::INFINITY),
-                    Role::Unilateral => (lo.max(0.0), hi),
-                }
-            };
-        }
         let p = Problem {
             a: rows.a,
             b: rows.b,

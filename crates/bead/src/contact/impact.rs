@@ -33,58 +33,11 @@
 //! bouncing ball's geometric series of ever shorter bounces ends, after finitely many impacts, in
 //! resting contact, which the active-set algorithm then holds.
 
-use super::complementarity::{self, Problem, RowState};
 use crate::error::{StepError, StepFailure};
+use crate::settings::StepStats;
 use crate::solve::MultiplierMatrix;
-use crate::system::{StepStats, System};
-
-/// How impacts of inequality constraints are found and resolved.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Impacts {
-    /// No impulses: a row that closes fast enters the multiplier solve like any other and its
-    /// feedback stops it (softly, over about the feedback's time constant).
-    Off,
-    /// Each impact located inside the step by rewinding (bisection) and resolved at that
-    /// instant (seed 004's "rewind time until the first constraint activation"): exact impact
-    /// times and restitution, for a few bodies; a pile's landing is a cascade of thousands of
-    /// such events.
-    #[default]
-    Located,
-    /// Time-stepping with speculative contacts, for piles and crowds: no rewind; at each step's
-    /// start, rows that touch and approach get their impulse, and rows that would cross zero
-    /// within the step at their current speed are slowed so as to close their gap exactly over
-    /// it. Impact times are known to a step, penetration is what the step's acceleration adds
-    /// (`½ a h²`, 20 µm under gravity at h = 2 ms), removed by the feedback. A row with
-    /// restitution that would hit within the step bounces at once instead, at its full speed and
-    /// up to `|ġ| h` before contact (its rebound a little higher than `e² h`, by that distance).
-    /// For piles and crowds, where located impacts are a cascade of thousands of events.
-    Speculative,
-}
-
-impl Impacts {
-    /// Every mode, in the order scene files list them.
-    pub const ALL: [Impacts; 3] = [Impacts::Located, Impacts::Speculative, Impacts::Off];
-
-    /// The mode called `name` in scene files (`located`, `speculative`, `off`).
-    ///
-    /// ```
-    /// use bead::contact::Impacts;
-    /// assert_eq!(Impacts::by_name("speculative"), Some(Impacts::Speculative));
-    /// assert_eq!(Impacts::by_name(Impacts::Off.name()), Some(Impacts::Off));
-    /// ```
-    pub fn by_name(name: &str) -> Option<Impacts> {
-        Impacts::ALL.into_iter().find(|m| m.name() == name)
-    }
-
-    /// The name [`Impacts::by_name`] takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Impacts::Off => "off",
-            Impacts::Located => "located",
-            Impacts::Speculative => "speculative",
-        }
-    }
-}
+use crate::solve::complementarity::{self, Problem, RowState};
+use crate::system::System;
 
 /// More events than this in one step means the model keeps re-colliding (a Zeno cascade the rest
 /// rule did not stop); the step fails rather than loop.
@@ -159,7 +112,7 @@ impl System {
         Err(self.step_error(StepFailure::TooManyImpacts(MAX_EVENTS)))
     }
 
-    /// Advances to `t_end` in one step with speculative contacts (see [`Impacts::Speculative`]):
+    /// Advances to `t_end` in one step with speculative contacts (see [`Impacts::Speculative`](crate::contact::Impacts::Speculative)):
     /// at the step's start, touching rows that approach get their impulse (with restitution),
     /// and rows apart that would cross zero within the step at their current speed
     /// (`g + ġ h < 0`) are slowed to close their gap exactly over it (`ġ⁺ ≥ −g/h`), or, if they
@@ -424,11 +377,9 @@ impl System {
 /// The rows an impact's velocity projection keeps: equalities and motors, but not inequalities
 /// (the impulses handle them) nor rows with a force limit (a finite force gives no impulse).
 fn impulsive_rows(layout: &crate::derivative::Layout) -> Vec<bool> {
+    let bounds = layout.bounds();
     (0..layout.inequality.len())
-        .map(|k| {
-            let (lo, hi) = layout.bounds[k];
-            !layout.inequality[k] && lo == f64::NEG_INFINITY && hi == f64::INFINITY
-        })
+        .map(|k| !bounds.inequality(k) && !bounds.limited(k))
         .collect()
 }
 

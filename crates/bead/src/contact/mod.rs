@@ -1,5 +1,5 @@
 //! Inequality constraints `g(q, t) ≥ 0` (seed 004): which of them take part in the multiplier
-//! solve ([`active_set`]), the exact complementarity solve ([`complementarity`]), and impacts
+//! solve ([`active_set`]), the exact complementarity solve ([`crate::solve::complementarity`]), and impacts
 //! ([`impact`] module docs).
 //!
 //! An inequality row is *active* when `g ≤ tolerance` (seed 004 §2.3 says `g = 0`; in floating
@@ -18,7 +18,7 @@
 //!   may end with λ < 0 (pulling) — see the tests.
 //! - [`InequalityMethod::Lcp`]: the exact complementarity solution
 //!   `0 ≤ λ_k ⊥ (J_k q̈ − d_k) ≥ 0` over the active rows, by Dantzig's principal pivoting as
-//!   Baraff gave it for contact forces ([`complementarity`]), warm-started from the previous
+//!   Baraff gave it for contact forces ([`crate::solve::complementarity`]), warm-started from the previous
 //!   step's set.
 //!
 //! Here `d_k = −J̇q̇_k − k_d ġ_k − k_s g_k` is the row's target acceleration (seed 004 eq. 5 with
@@ -29,12 +29,10 @@
 
 pub(crate) mod active_set;
 mod broadphase;
-pub(crate) mod complementarity;
 mod impact;
 
 pub use crate::ids::ContactGroupId;
 pub(crate) use broadphase::ContactGroup;
-pub use impact::Impacts;
 
 /// How the set of handled inequality constraints is chosen (seed 004).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -92,5 +90,53 @@ impl InequalityMethod {
     /// than chosen afresh at every evaluation.
     pub(crate) fn persistent(self) -> bool {
         matches!(self, InequalityMethod::Platt | InequalityMethod::Improved)
+    }
+}
+
+/// How impacts of inequality constraints are found and resolved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Impacts {
+    /// No impulses: a row that closes fast enters the multiplier solve like any other and its
+    /// feedback stops it (softly, over about the feedback's time constant).
+    Off,
+    /// Each impact located inside the step by rewinding (bisection) and resolved at that
+    /// instant (seed 004's "rewind time until the first constraint activation"): exact impact
+    /// times and restitution, for a few bodies; a pile's landing is a cascade of thousands of
+    /// such events.
+    #[default]
+    Located,
+    /// Time-stepping with speculative contacts, for piles and crowds: no rewind; at each step's
+    /// start, rows that touch and approach get their impulse, and rows that would cross zero
+    /// within the step at their current speed are slowed so as to close their gap exactly over
+    /// it. Impact times are known to a step, penetration is what the step's acceleration adds
+    /// (`½ a h²`, 20 µm under gravity at h = 2 ms), removed by the feedback. A row with
+    /// restitution that would hit within the step bounces at once instead, at its full speed and
+    /// up to `|ġ| h` before contact (its rebound a little higher than `e² h`, by that distance).
+    /// For piles and crowds, where located impacts are a cascade of thousands of events.
+    Speculative,
+}
+
+impl Impacts {
+    /// Every mode, in the order scene files list them.
+    pub const ALL: [Impacts; 3] = [Impacts::Located, Impacts::Speculative, Impacts::Off];
+
+    /// The mode called `name` in scene files (`located`, `speculative`, `off`).
+    ///
+    /// ```
+    /// use bead::contact::Impacts;
+    /// assert_eq!(Impacts::by_name("speculative"), Some(Impacts::Speculative));
+    /// assert_eq!(Impacts::by_name(Impacts::Off.name()), Some(Impacts::Off));
+    /// ```
+    pub fn by_name(name: &str) -> Option<Impacts> {
+        Impacts::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// The name [`Impacts::by_name`] takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Impacts::Off => "off",
+            Impacts::Located => "located",
+            Impacts::Speculative => "speculative",
+        }
     }
 }

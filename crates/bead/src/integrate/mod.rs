@@ -27,6 +27,8 @@ pub use midpoint::Midpoint;
 pub use rk4::Rk4;
 pub use symplectic_euler::SymplecticEuler;
 
+pub use crate::solve::Role;
+
 use std::fmt::Debug;
 
 use crate::error::EvalError;
@@ -67,33 +69,6 @@ pub enum Factorization {
     Fresh,
     /// Factor afresh with all of the geometric stiffness: the cheaper matrix did not serve.
     Full,
-}
-
-/// How a constraint row takes part in one Newton step of an implicit stepper.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Role {
-    /// The row holds its target (`C = 0`, a motor's speed): an equality in the step.
-    Held,
-    /// The row's multiplier `μ = h² λ` is set to this value (0 for an inequality apart, `h²`
-    /// times a motor's limit when saturated); its target is given up.
-    Fixed(f64),
-    /// The row holds its target with this compliance `c ≥ 0`: its linearized equation is
-    /// `J Δq + c Δμ = −r` (an interior-point step on a contact, whose slack and multiplier set
-    /// `c = s/μ`).
-    Compliant(f64),
-}
-
-impl Role {
-    /// Whether the row holds a target in the step (is not at a fixed multiplier).
-    ///
-    /// ```
-    /// use bead::integrate::Role;
-    /// assert!(Role::Held.holds() && Role::Compliant(1e-6).holds());
-    /// assert!(!Role::Fixed(0.0).holds());
-    /// ```
-    pub fn holds(&self) -> bool {
-        !matches!(self, Role::Fixed(_))
-    }
 }
 
 /// What a position-level implicit stepper needs of a constrained model: assemble at a state,

@@ -53,6 +53,7 @@ use super::warm_start::WarmStart;
 use super::{ConstrainedModel, Dynamics, Factorization, Role, resize};
 use crate::error::EvalError;
 use crate::inverse_mass::InverseMass;
+use crate::solve::Bounds;
 use crate::vector::max_abs;
 
 /// The momentum residual allowed relative to the constraints' correction `W Jᵀμ`.
@@ -686,32 +687,25 @@ const CENTRAL: f64 = 1e10;
 
 /// Each row's bounds on `μ = h² λ`: its own (a motor's limit), and `μ ≥ 0` for an inequality.
 struct RowBounds<'a> {
-    bounds: &'a [(f64, f64)],
-    inequality: &'a [bool],
+    bounds: Bounds<'a>,
     h2: f64,
 }
 
 impl<'a> RowBounds<'a> {
     fn of(model: &'a dyn ConstrainedModel, h2: f64) -> Self {
         RowBounds {
-            bounds: model.multiplier_bounds(),
-            inequality: model.inequality_rows(),
+            bounds: Bounds::new(model.inequality_rows(), model.multiplier_bounds()),
             h2,
         }
     }
 
     /// Whether any row has a bound (an inequality, a motor's limit).
     fn any_bounded(&self) -> bool {
-        self.inequality.iter().any(|i| *i)
-            || self
-                .bounds
-                .iter()
-                .any(|(lo, hi)| lo.is_finite() || hi.is_finite())
+        self.bounds.any()
     }
 
     fn get(&self, r: usize) -> (f64, f64) {
-        let (lo, hi) = self.bounds[r];
-        let lo = if self.inequality[r] { lo.max(0.0) } else { lo };
+        let (lo, hi) = self.bounds.get(r);
         (lo * self.h2, hi * self.h2)
     }
 }

@@ -42,8 +42,7 @@ use faer::sparse::linalg::cholesky::{LdltRef, SymbolicCholesky, SymbolicCholesky
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
 use faer::{Conj, MatMut, Par, Side};
 
-use super::{SolveError, lower_triangle};
-use crate::integrate::Role;
+use super::{Role, SolveError, lower_triangle};
 use crate::inverse_mass::{DenseBlock, InverseMass};
 use crate::sparse::{Block, BlockSparse};
 
@@ -61,6 +60,10 @@ const DELTA: f64 = 1e-10;
 const REDUCED_BELOW: f64 = 0.25;
 /// The ratio above which a reduced Newton matrix takes the coupling back.
 const COUPLED_ABOVE: f64 = 0.5;
+
+/// The geometric stiffness given to [`Kkt::factor`] is not finite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NonFiniteStiffness;
 
 /// Sparse LDLᵀ of the implicit steppers' KKT matrix.
 #[derive(Default)]
@@ -432,14 +435,13 @@ impl Kkt {
 
     /// Assembles and factors the KKT matrix, with the geometric stiffness that `stiffness`
     /// gives per band (`K_c`, and whether `−K_c` is known positive semi-definite: see
-    /// [`crate::geometric_stiffness`]).
-    pub(crate) fn factor(
+    /// [`crate::geometric_stiffness`]). Fails with the error `stiffness` returns, or with a
+    /// [`SolveError`] or [`NonFiniteStiffness`] of its own.
+    pub(crate) fn factor<E: From<SolveError> + From<NonFiniteStiffness>>(
         &mut self,
         system: &KktMatrix<'_>,
-        stiffness: impl FnOnce(
-            &mut dyn FnMut(usize, &[f64], Option<bool>),
-        ) -> Result<(), crate::EvalError>,
-    ) -> Result<(), crate::EvalError> {
+        stiffness: impl FnOnce(&mut dyn FnMut(usize, &[f64], Option<bool>)) -> Result<(), E>,
+    ) -> Result<(), E> {
         self.factored = false;
         let j = system.jacobian;
         // Each constraint's −h² K_c where that is positive semi-definite, else its diagonal
@@ -470,9 +472,7 @@ impl Kkt {
             })?;
         }
         if !finite {
-            return Err(crate::EvalError::NonFinite(
-                "the geometric stiffness".into(),
-            ));
+            return Err(NonFiniteStiffness.into());
         }
         let reduced = if system.full_stiffness {
             self.reduced = false;
@@ -617,10 +617,10 @@ impl Kkt {
         residual: &[f64],
         dq: &mut [f64],
         dmu: &mut [f64],
-    ) -> Result<(), crate::EvalError> {
+    ) -> Result<(), SolveError> {
         let (Some(p), Some(workspace), true) = (&self.pattern, &mut self.workspace, self.factored)
         else {
-            return Err(SolveError::NonFinite.into());
+            return Err(SolveError::NonFinite);
         };
         let (n, m) = (p.n, residual.len());
         let stack = MemStack::new(workspace);
@@ -669,7 +669,7 @@ impl Kkt {
             *d = -solution(n + r);
         }
         if !(crate::vector::all_finite(dq) && crate::vector::all_finite(dmu)) {
-            return Err(SolveError::NonFinite.into());
+            return Err(SolveError::NonFinite);
         }
         Ok(())
     }

@@ -10,17 +10,22 @@
 //! and an error, never NaN, for an inconsistent one (constraints that conflict).
 
 mod cg;
+pub(crate) mod complementarity;
 pub(crate) mod conflict;
 mod dense;
 mod gauss_seidel;
 pub(crate) mod kkt;
 mod lower_triangle;
+mod rows;
 mod sparse_ldlt;
 
 pub use cg::ConjugateGradient;
 pub use dense::Dense;
 pub use gauss_seidel::GaussSeidel;
 pub use sparse_ldlt::SparseLdlt;
+
+pub(crate) use rows::Bounds;
+pub use rows::Role;
 
 pub use crate::inverse_mass::InverseMass;
 

@@ -1,0 +1,135 @@
+//! The settings a [`System`](crate::System) steps with: the feedback gains of seed 000 eq. 11,
+//! the λ solve's tolerance, projection, how inequalities and impacts are handled (seed 004), and
+//! what one step reports back ([`StepStats`]).
+
+use crate::contact::{Impacts, InequalityMethod};
+use crate::solve::SolveParams;
+
+/// The feedback terms of seed 000 eq. 11: solve for `C̈ = −k_s C − k_d Ċ` instead of `C̈ = 0`,
+/// so that drift is pulled back with damping.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Feedback {
+    /// Spring constant `k_s`, in 1/s².
+    pub ks: f64,
+    /// Damping constant `k_d`, in 1/s.
+    pub kd: f64,
+}
+
+impl Feedback {
+    /// Baumgarte's form (seed 004 eq. 5) for a time constant τ in seconds: `k_s = 1/τ²`,
+    /// `k_d = 2/τ` (critical damping of the constraint error).
+    ///
+    /// ```
+    /// let f = bead::Feedback::baumgarte(0.1);
+    /// assert!((f.ks - 100.0).abs() < 1e-9 && (f.kd - 20.0).abs() < 1e-12);
+    /// ```
+    pub fn baumgarte(tau: f64) -> Self {
+        Feedback {
+            ks: 1.0 / (tau * tau),
+            kd: 2.0 / tau,
+        }
+    }
+
+    /// No feedback: the constraints are held at the acceleration level only, and drift.
+    pub fn none() -> Self {
+        Feedback { ks: 0.0, kd: 0.0 }
+    }
+}
+
+impl Default for Feedback {
+    /// Baumgarte with τ = 0.1 s (`k_s = 100`, `k_d = 20`).
+    fn default() -> Self {
+        Feedback::baumgarte(0.1)
+    }
+}
+
+/// Post-step projection of `q` and `q̇` back onto the constraint manifold.
+///
+/// After each step: Newton iterations `q ← q − W Jᵀ (J W Jᵀ)⁻¹ C` until `max |C| ≤ tolerance`,
+/// then `q̇ ← q̇ − W Jᵀ (J W Jᵀ)⁻¹ Ċ`. Mass-weighted, so the correction is the smallest in kinetic
+/// metric. For users who want zero drift rather than Baumgarte feedback.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Projection {
+    /// Newton iterations at most.
+    pub max_iterations: usize,
+    /// Target `max |C|`, in the constraints' units (metres for the built-ins).
+    pub tolerance: f64,
+}
+
+impl Default for Projection {
+    fn default() -> Self {
+        Projection {
+            max_iterations: 10,
+            tolerance: 1e-12,
+        }
+    }
+}
+
+/// Settings of the multiplier solve and of constraint stabilization.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// Feedback gains of eq. 11.
+    pub feedback: Feedback,
+    /// Tolerance and iteration cap of the λ solve.
+    pub solve: SolveParams,
+    /// Post-step projection, off by default.
+    pub projection: Option<Projection>,
+    /// How inequality constraints are chosen to take part (seed 004).
+    pub inequality: InequalityMethod,
+    /// An inequality row counts as active when `g ≤ contact_tolerance` (metres for the
+    /// built-ins).
+    pub contact_tolerance: f64,
+    /// How impacts are found and resolved: located inside steps (the default), speculative
+    /// (time-stepping, for piles), or off (see [`Impacts`]).
+    pub impacts: Impacts,
+    /// Coefficient of restitution of inequality constraints that do not set their own (0 to 1).
+    pub restitution: f64,
+    /// Impacts slower than this (m/s for the built-ins) are perfectly inelastic, so that a
+    /// bouncing ball comes to rest after finitely many bounces instead of a Zeno cascade.
+    pub rest_speed: f64,
+    /// The rate, in 1/s, at which velocity-level rows (motors) remove a speed error: their target
+    /// is `C̈ = −r Ċ`, whatever the feedback gains of the position rows. `None` (the default) is
+    /// `1/dt` of the step being taken, so that a motor strong enough reaches its speed within
+    /// about one step, as the motors of Box2D and most game engines do; a given rate is capped at
+    /// `1/dt` too, beyond which the explicit integrators would overshoot.
+    pub motor_rate: Option<f64>,
+    /// A step fails as diverged when the constraint error max |C| (equalities, and inequalities
+    /// below zero) exceeds this, in the constraints' units (metres and radians for the
+    /// built-ins). An unstable integration stays finite long after its numbers stop meaning
+    /// anything; this reports it as soon as a rod is off by more than a metre. Raise it for
+    /// models whose constraints are legitimately that far from satisfied (a model kilometres
+    /// wide, or one started far off its constraints on purpose); `f64::INFINITY` turns the check
+    /// off.
+    pub divergence_limit: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            feedback: Feedback::default(),
+            solve: SolveParams::default(),
+            projection: None,
+            inequality: InequalityMethod::default(),
+            contact_tolerance: 1e-9,
+            impacts: Impacts::Located,
+            restitution: 0.0,
+            rest_speed: 1e-3,
+            motor_rate: None,
+            divergence_limit: 1.0,
+        }
+    }
+}
+
+/// What one step did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepStats {
+    /// Derivative evaluations (4 for RK4).
+    pub evaluations: usize,
+    /// Largest solver iteration count among them.
+    pub solver_iterations: usize,
+    /// Largest final relative residual among them.
+    pub solver_residual: f64,
+    /// Most multiplier solves one evaluation needed to choose its inequality rows (Jonquet's
+    /// passes, or the complementarity pivots); 1 without inequality constraints.
+    pub active_set_passes: usize,
+}
