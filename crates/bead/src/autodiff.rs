@@ -16,18 +16,11 @@
 
 use std::fmt;
 
-use num_dual::Dual2_64;
-
 use crate::constraint::{Constraint, ConstraintError, ConstraintEval, ConstraintKind};
 use crate::draw::Element;
 use crate::point::{Operand, Point};
 
-/// The scalar type a custom constraint function is written in: a second-order dual number.
-/// Arithmetic with `f64` constants mixes in directly (`x[0] * 2.0 - 1.0`); functions such as
-/// `sqrt`, `sin`, `powi` come from the [`DualNum`] trait.
-pub type Scalar = Dual2_64;
-
-pub use num_dual::DualNum;
+pub use crate::math::dual::{DualNum, Scalar};
 
 type ScalarFn = dyn Fn(&[Scalar], Scalar) -> Scalar + Send + Sync;
 
@@ -100,11 +93,8 @@ impl Custom {
         // c and its gradient at x, from two dual passes.
         let c = |x: [f64; 2]| {
             let at = |d: [f64; 2]| {
-                let args = [
-                    Dual2_64::new(x[0], d[0], 0.0),
-                    Dual2_64::new(x[1], d[1], 0.0),
-                ];
-                (self.c)(&args, Dual2_64::from(t))
+                let args = [Scalar::new(x[0], d[0], 0.0), Scalar::new(x[1], d[1], 0.0)];
+                (self.c)(&args, Scalar::from(t))
             };
             let (gx, gy) = (at([1.0, 0.0]), at([0.0, 1.0]));
             (gx.re, [gx.v1, gy.v1])
@@ -233,9 +223,9 @@ impl Constraint for Custom {
 
         // Ċ and J̇ẋ: direction (ẋ, 1).
         for i in 0..n {
-            args[i] = Dual2_64::new(x[i], v[i], 0.0);
+            args[i] = Scalar::new(x[i], v[i], 0.0);
         }
-        let along = (self.c)(args, Dual2_64::new(t, 1.0, 0.0));
+        let along = (self.c)(args, Scalar::new(t, 1.0, 0.0));
         let value = along.re;
         let mut gradient_dot_v = 0.0;
 
@@ -245,9 +235,9 @@ impl Constraint for Custom {
         let mut op = 0;
         for i in 0..n {
             for (j, a) in args.iter_mut().enumerate() {
-                *a = Dual2_64::new(x[j], if i == j { 1.0 } else { 0.0 }, 0.0);
+                *a = Scalar::new(x[j], if i == j { 1.0 } else { 0.0 }, 0.0);
             }
-            let gi = (self.c)(args, Dual2_64::from(t)).v1;
+            let gi = (self.c)(args, Scalar::from(t)).v1;
             gradient_dot_v += gi * v[i];
             while i >= eval.offsets[op + 1] {
                 op += 1;

@@ -40,33 +40,31 @@
 
 #![warn(missing_docs)]
 
+mod assembly;
 pub mod autodiff;
 mod body;
 pub mod constraint;
 pub mod contact;
-mod derivative;
 mod diagnostics;
 pub mod draw;
+mod drawing;
+mod dynamics;
 mod error;
 pub mod force;
-mod geometric_stiffness;
 mod ids;
 pub mod integrate;
-mod inverse_mass;
+mod math;
 mod model;
 pub mod models;
 mod motion;
-mod particle_pair;
 mod point;
 pub mod primitives;
-mod projection;
 mod schedule;
 mod settings;
 pub mod solve;
-pub mod sparse;
-mod stage;
+mod state;
+mod step;
 mod system;
-mod vector;
 mod view;
 
 pub use body::{
@@ -78,6 +76,7 @@ pub use contact::{ContactGroupId, InequalityMethod};
 pub use diagnostics::{ConstraintReport, Diagnostics};
 pub use error::EvalError;
 pub use error::{ModelError, StepError, StepFailure, WorstConstraint};
+pub use math::sparse;
 pub use motion::{Motion, MotionKind, MotionSample};
 pub use point::{Operand, Point};
 pub use schedule::{step_count, step_sizes, step_times};

@@ -6,10 +6,12 @@
 //! removed constraint's slot is handed to the next one added, with a new generation in its
 //! [`ConstraintId`], so that a stale handle never names the newcomer.
 
-use crate::body::Body;
+use crate::body::{Body, BodyKind};
 use crate::constraint::{Constraint, ConstraintId};
-use crate::force::Force;
-use crate::point::Operand;
+use crate::error::ModelError;
+use crate::force::{Force, ForceId};
+use crate::ids::BodyId;
+use crate::point::{Operand, Point};
 
 /// A constraint and the name it is reported by.
 #[derive(Debug)]
@@ -48,6 +50,180 @@ impl Model {
             Some(b) => b,
             None => unreachable!("body handles are checked when forces and constraints are added"),
         }
+    }
+
+    /// The body `id`, or an error if this model has none such.
+    pub(crate) fn checked_body(&self, id: BodyId) -> Result<&Body, ModelError> {
+        self.bodies
+            .get(id.0)
+            .and_then(|b| b.as_ref())
+            .ok_or(ModelError::UnknownBody(id))
+    }
+
+    /// The point named `name` of the parametric object `object`.
+    pub(crate) fn parametric_point(&self, object: BodyId, name: &str) -> Result<Point, ModelError> {
+        let body = self.checked_body(object)?;
+        match &body.kind {
+            BodyKind::Parametric {
+                points,
+                name: object_name,
+                ..
+            } => points
+                .iter()
+                .position(|p| p.name == name)
+                .map(|index| Point::OfObject {
+                    body: object,
+                    index,
+                })
+                .ok_or_else(|| {
+                    ModelError::Setting(format!(
+                        "parametric object '{object_name}' has no point '{name}' (it has {})",
+                        points
+                            .iter()
+                            .map(|p| p.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                }),
+            _ => Err(ModelError::UnknownBody(object)),
+        }
+    }
+
+    /// The body `id`, checked to take `values` (finite, one per coordinate).
+    pub(crate) fn body_for(
+        &self,
+        id: BodyId,
+        values: &[f64],
+        what: &'static str,
+    ) -> Result<&Body, ModelError> {
+        let body = self.checked_body(id)?;
+        if values.len() != body.ndof {
+            return Err(ModelError::Setting(format!(
+                "{} {what} given for a body that has {} coordinates",
+                values.len(),
+                body.ndof
+            )));
+        }
+        if values.iter().any(|x| !x.is_finite()) {
+            return Err(ModelError::NonFinite(what));
+        }
+        Ok(body)
+    }
+
+    /// Changes a body's mass (kg; infinity makes it an anchor).
+    pub(crate) fn set_mass(&mut self, body: BodyId, mass: f64) -> Result<(), ModelError> {
+        if !(mass > 0.0) || mass.is_nan() {
+            return Err(ModelError::Mass(mass));
+        }
+        self.checked_body(body)?;
+        if let Some(Some(b)) = self.bodies.get_mut(body.0) {
+            b.mass = mass;
+        }
+        Ok(())
+    }
+
+    /// Adds a body; returns its handle.
+    pub(crate) fn push_body(&mut self, body: Body) -> BodyId {
+        self.bodies.push(Some(body));
+        BodyId(self.bodies.len() - 1)
+    }
+
+    /// Checks that a point refers to a body of this model that can carry it.
+    pub(crate) fn check_point(&self, point: &Point) -> Result<(), ModelError> {
+        let body = self.checked_body(point.body())?;
+        if !crate::point::point_fits(point, body) {
+            return Err(ModelError::Constraint(format!(
+                "{point:?}: a point in a body's frame needs a rigid body, and a particle's point a particle"
+            )));
+        }
+        if let Point::OnBody { local, .. } = point
+            && !local.iter().all(|x| x.is_finite())
+        {
+            return Err(ModelError::NonFinite("a body point's local coordinates"));
+        }
+        Ok(())
+    }
+
+    /// Adds a force, checked against the dimension and the bodies it acts on.
+    pub(crate) fn add_force(&mut self, force: Box<dyn Force>) -> Result<ForceId, ModelError> {
+        force.check(self.dim).map_err(ModelError::Force)?;
+        for p in force.points() {
+            self.check_point(&p)?;
+        }
+        self.forces.push(Some(force));
+        Ok(ForceId(self.forces.len() - 1))
+    }
+
+    /// Adds a constraint, checked against the dimension and the bodies it acts on, named
+    /// `c<index>`.
+    pub(crate) fn add_constraint(
+        &mut self,
+        constraint: Box<dyn Constraint>,
+    ) -> Result<ConstraintId, ModelError> {
+        let dim = self.dim;
+        constraint.check(dim).map_err(ModelError::Constraint)?;
+        let operands = constraint.operands();
+        if operands.is_empty() {
+            return Err(ModelError::Constraint(
+                "a constraint needs at least one operand".into(),
+            ));
+        }
+        for op in &operands {
+            match op {
+                Operand::Point(p) => self.check_point(p)?,
+                _ => {
+                    // Body coordinates are a rigid body's [x, y, θ]; a particle's are its point.
+                    if !matches!(self.checked_body(op.body())?.kind, BodyKind::Rigid2d { .. }) {
+                        return Err(ModelError::Constraint(format!(
+                            "{:?} is not a rigid body: angle joints need rigid bodies",
+                            op.body()
+                        )));
+                    }
+                }
+            }
+        }
+        let rows = constraint.rows(dim);
+        if rows == 0 {
+            return Err(ModelError::Constraint(
+                "a constraint needs at least one row".into(),
+            ));
+        }
+        let id = self
+            .constraints
+            .insert(|id| ConstraintEntry {
+                constraint,
+                name: format!("c{}", id.index()),
+                operands,
+                rows,
+                restitution: None,
+            })
+            .ok_or_else(|| ModelError::Constraint("the system holds 2³² constraints".into()))?;
+        Ok(id)
+    }
+
+    /// The constraint `id`'s entry, or an error if it no longer exists.
+    pub(crate) fn entry_mut(
+        &mut self,
+        id: ConstraintId,
+    ) -> Result<&mut ConstraintEntry, ModelError> {
+        self.constraints
+            .get_mut(id)
+            .ok_or(ModelError::UnknownConstraint(id))
+    }
+
+    /// Sets the coefficient of restitution (0 to 1) of an inequality constraint's impacts.
+    pub(crate) fn set_restitution(
+        &mut self,
+        id: ConstraintId,
+        restitution: f64,
+    ) -> Result<(), ModelError> {
+        if !(0.0..=1.0).contains(&restitution) {
+            return Err(ModelError::Setting(format!(
+                "restitution must be in [0, 1], got {restitution}"
+            )));
+        }
+        self.entry_mut(id)?.restitution = Some(restitution);
+        Ok(())
     }
 }
 

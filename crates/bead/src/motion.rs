@@ -6,7 +6,7 @@
 //! plane's reference point) takes a [`Motion`], so the same constraint serves both the fixed and
 //! the moving case, and the time terms come from closed forms rather than finite differences.
 
-use crate::vector::{Vec3, to_vec3};
+use crate::math::vector::{Vec3, to_vec3};
 
 /// How a location moves with time. All vectors have the system's dimension.
 ///

@@ -17,7 +17,7 @@
 //! as `Pᵀ f`.
 
 use crate::body::{Body, BodyId, BodyKind, ParticleId, PointMotion};
-use crate::vector::{Vec3, copy, to_vec3};
+use crate::math::vector::{Vec3, copy, to_vec3};
 
 /// A point of the model that constraints and forces can refer to.
 ///

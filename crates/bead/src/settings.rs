@@ -3,6 +3,7 @@
 //! what one step reports back ([`StepStats`]).
 
 use crate::contact::{Impacts, InequalityMethod};
+use crate::error::ModelError;
 use crate::solve::SolveParams;
 
 /// The feedback terms of seed 000 eq. 11: solve for `C̈ = −k_s C − k_d Ċ` instead of `C̈ = 0`,
@@ -101,6 +102,59 @@ pub struct Settings {
     /// wide, or one started far off its constraints on purpose); `f64::INFINITY` turns the check
     /// off.
     pub divergence_limit: f64,
+}
+
+impl Settings {
+    /// Checks the settings: non-negative finite gains, positive tolerances and limits, a
+    /// projection that can iterate.
+    ///
+    /// ```
+    /// let mut settings = bead::Settings::default();
+    /// assert!(settings.check().is_ok());
+    /// settings.contact_tolerance = -1.0;
+    /// assert!(settings.check().is_err());
+    /// ```
+    pub fn check(&self) -> Result<(), ModelError> {
+        let f = self.feedback;
+        if !(f.ks >= 0.0 && f.kd >= 0.0 && f.ks.is_finite() && f.kd.is_finite()) {
+            return Err(ModelError::Setting(format!(
+                "feedback gains must be non-negative and finite, got {f:?}"
+            )));
+        }
+        if !(self.solve.tolerance > 0.0 && self.solve.tolerance.is_finite()) {
+            return Err(ModelError::Setting(format!(
+                "solver tolerance must be positive, got {}",
+                self.solve.tolerance
+            )));
+        }
+        if !(self.divergence_limit > 0.0) {
+            return Err(ModelError::Setting(format!(
+                "the divergence limit must be positive, got {}",
+                self.divergence_limit
+            )));
+        }
+        if !(self.contact_tolerance > 0.0 && self.contact_tolerance.is_finite()) {
+            return Err(ModelError::Setting(format!(
+                "the contact tolerance must be positive, got {}",
+                self.contact_tolerance
+            )));
+        }
+        if let Some(r) = self.motor_rate
+            && !(r > 0.0)
+        {
+            return Err(ModelError::Setting(format!(
+                "the motor rate must be positive, got {r}"
+            )));
+        }
+        if let Some(p) = self.projection
+            && (!(p.tolerance > 0.0 && p.tolerance.is_finite()) || p.max_iterations == 0)
+        {
+            return Err(ModelError::Setting(format!(
+                "projection needs a positive tolerance and iterations: {p:?}"
+            )));
+        }
+        Ok(())
+    }
 }
 
 impl Default for Settings {

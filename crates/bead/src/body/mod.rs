@@ -15,6 +15,7 @@ pub(crate) use parametric::{PointMotion, generalized_mass};
 pub use particle::{Particle, ParticleId};
 pub use rigid2d::{RigidBody, RigidBodyId, Shape};
 
+use crate::error::ModelError;
 pub use crate::ids::BodyId;
 
 /// What kind of body owns a slice of `q`; each kind maps its coordinates to world points.
@@ -27,7 +28,7 @@ pub(crate) enum BodyKind {
         shape: Option<Shape>,
     },
     /// Coordinates `u`; mass points at `x_i(u, t)` (seed 000 §5). Its block of `W` is dense
-    /// and depends on `u` ([`crate::inverse_mass::InverseMass`]).
+    /// and depends on `u` ([`crate::math::inverse_mass::InverseMass`]).
     Parametric {
         /// Its name, for errors.
         name: String,
@@ -98,4 +99,28 @@ impl Body {
     pub(crate) fn slice_mut<'a>(&self, global: &'a mut [f64]) -> &'a mut [f64] {
         &mut global[self.offset..self.offset + self.ndof]
     }
+}
+
+/// A body ready to join a model: its entry, and its initial coordinates and velocities, which
+/// go at the end of `q` and `q̇`.
+#[derive(Debug)]
+pub(crate) struct Placed {
+    pub(crate) body: Body,
+    pub(crate) q: Vec<f64>,
+    pub(crate) v: Vec<f64>,
+}
+
+/// Checks that `v` has `dim` finite components (`what` names it in the error).
+pub(crate) fn check_vector(what: &'static str, v: &[f64], dim: usize) -> Result<(), ModelError> {
+    if v.len() != dim {
+        return Err(ModelError::WrongLength {
+            what,
+            got: v.len(),
+            dim,
+        });
+    }
+    if !v.iter().all(|x| x.is_finite()) {
+        return Err(ModelError::NonFinite(what));
+    }
+    Ok(())
 }

@@ -21,10 +21,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use num_dual::Dual2_64;
-
-use super::BodyId;
-use crate::autodiff::Scalar;
+use super::{Body, BodyId, BodyKind, Placed};
+use crate::error::ModelError;
+use crate::math::dual::Scalar;
 
 /// A point's position `x(u, t)`, written once on dual numbers: `out` receives the `dim`
 /// coordinates.
@@ -156,6 +155,101 @@ impl Parametric {
         }
         self
     }
+
+    /// The object checked for a `dim`-dimensional system at time `t` (at least one coordinate
+    /// and one mass point; finite coordinates and rates, as many rates as coordinates; points
+    /// named uniquely, with positive finite masses, at finite positions; a regular generalized
+    /// mass), as a body whose coordinates `u` start at `offset` in `q`.
+    pub(crate) fn place(&self, dim: usize, offset: usize, t: f64) -> Result<Placed, ModelError> {
+        let object = self;
+        let n = object.coordinates.len();
+        let what =
+            |s: String| ModelError::Setting(format!("parametric object '{}': {s}", object.name));
+        if n == 0 {
+            return Err(what("it needs at least one coordinate".into()));
+        }
+        if object.points.is_empty() {
+            return Err(what("it needs at least one mass point".into()));
+        }
+        if object.coordinates.iter().any(|x| !x.is_finite()) {
+            return Err(what(format!(
+                "coordinates {:?} are not all finite",
+                object.coordinates
+            )));
+        }
+        let rates = if object.rates.is_empty() {
+            vec![0.0; n]
+        } else {
+            object.rates.clone()
+        };
+        if rates.len() != n {
+            return Err(what(format!(
+                "{} rates given for {n} coordinates",
+                rates.len()
+            )));
+        }
+        if rates.iter().any(|x| !x.is_finite()) {
+            return Err(what(format!("rates {rates:?} are not all finite")));
+        }
+        for (k, p) in object.points.iter().enumerate() {
+            if !(p.mass > 0.0 && p.mass.is_finite()) {
+                return Err(what(format!(
+                    "point '{}' has mass {}; it must be positive and finite",
+                    p.name, p.mass
+                )));
+            }
+            if !(p.radius >= 0.0 && p.radius.is_finite()) {
+                return Err(ModelError::Radius(p.radius));
+            }
+            if object.points[..k].iter().any(|o| o.name == p.name) {
+                return Err(what(format!("two points are named '{}'", p.name)));
+            }
+            let mut x = [0.0; 3];
+            p.position(&object.coordinates, t, &mut x[..dim]);
+            if x.iter().any(|x| !x.is_finite()) {
+                return Err(what(format!(
+                    "point '{}' is not finite at u = {:?}",
+                    p.name, object.coordinates
+                )));
+            }
+        }
+        let mass: f64 = object.points.iter().map(|p| p.mass).sum();
+        // The generalized mass at the start must be regular: check it now, where the error can
+        // say so, rather than at the first step.
+        let mut m = vec![0.0; n * n];
+        let scale = generalized_mass(
+            &object.points,
+            dim,
+            &object.coordinates,
+            &rates,
+            t,
+            &mut m,
+            &mut vec![0.0; n],
+        );
+        if crate::math::inverse_mass::spd_inverse(&m, n, scale).is_none() {
+            return Err(what(format!(
+                "its generalized mass is singular at u = {:?} (some change of u moves none of its points)",
+                object.coordinates
+            )));
+        }
+        let body = Body {
+            kind: BodyKind::Parametric {
+                name: object.name.clone(),
+                points: object.points.clone(),
+                dim,
+                trace: object.trace,
+            },
+            offset,
+            ndof: n,
+            mass,
+            radius: object.points.iter().fold(0.0, |r, p| r.max(p.radius)),
+        };
+        Ok(Placed {
+            body,
+            q: object.coordinates.clone(),
+            v: rates,
+        })
+    }
 }
 
 /// A point's kinematics at `(u, u̇, t)`, written into the caller's buffers.
@@ -191,9 +285,9 @@ impl MassPoint {
     pub(crate) fn velocity(&self, u: &[f64], u_dot: &[f64], t: f64, out: &mut [f64]) {
         self.with_args(u.len(), out.len(), |args, x| {
             for ((a, ui), vi) in args.iter_mut().zip(u).zip(u_dot) {
-                *a = Dual2_64::new(*ui, *vi, 0.0);
+                *a = Scalar::new(*ui, *vi, 0.0);
             }
-            (self.position)(args, Dual2_64::new(t, 1.0, 0.0), x);
+            (self.position)(args, Scalar::new(t, 1.0, 0.0), x);
             for (o, xi) in out.iter_mut().zip(x.iter()) {
                 *o = xi.v1;
             }
@@ -206,9 +300,9 @@ impl MassPoint {
         self.with_args(n, dim, |args, x| {
             // Along (u̇, ṫ = 1): position, velocity and the full second directional derivative.
             for ((a, ui), vi) in args.iter_mut().zip(u).zip(u_dot) {
-                *a = Dual2_64::new(*ui, *vi, 0.0);
+                *a = Scalar::new(*ui, *vi, 0.0);
             }
-            (self.position)(args, Dual2_64::new(t, 1.0, 0.0), x);
+            (self.position)(args, Scalar::new(t, 1.0, 0.0), x);
             for k in 0..dim {
                 out.x[k] = x[k].re;
                 out.v[k] = x[k].v1;
@@ -217,7 +311,7 @@ impl MassPoint {
             // One column of J per coordinate.
             for c in 0..n {
                 for (j, (a, ui)) in args.iter_mut().zip(u).enumerate() {
-                    *a = Dual2_64::new(*ui, if j == c { 1.0 } else { 0.0 }, 0.0);
+                    *a = Scalar::new(*ui, if j == c { 1.0 } else { 0.0 }, 0.0);
                 }
                 (self.position)(args, Scalar::from(t), x);
                 for k in 0..dim {
@@ -233,7 +327,7 @@ impl MassPoint {
             for (a, ui) in args.iter_mut().zip(u) {
                 *a = Scalar::from(*ui);
             }
-            (self.position)(args, Dual2_64::new(t, 1.0, 0.0), x);
+            (self.position)(args, Scalar::new(t, 1.0, 0.0), x);
             for (o, xi) in out.iter_mut().zip(x.iter()) {
                 *o = xi.v1;
             }
@@ -254,7 +348,7 @@ impl MassPoint {
         self.with_args(n, dim, |args, x| {
             let along = |dir: &dyn Fn(usize) -> f64, args: &mut [Scalar], x: &mut [Scalar]| {
                 for (j, (a, ui)) in args.iter_mut().zip(u).enumerate() {
-                    *a = Dual2_64::new(*ui, dir(j), 0.0);
+                    *a = Scalar::new(*ui, dir(j), 0.0);
                 }
                 (self.position)(args, Scalar::from(t), x);
                 x.iter().zip(g).map(|(xk, gk)| gk * xk.v2).sum::<f64>()

@@ -1,6 +1,7 @@
 //! A point mass: its coordinates are its position, in 2D or 3D.
 
-use super::BodyId;
+use super::{Body, BodyId, BodyKind, Placed, check_vector};
+use crate::error::ModelError;
 
 /// Handle of a particle in a [`System`](crate::System).
 ///
@@ -77,5 +78,37 @@ impl Particle {
     pub fn velocity(mut self, velocity: &[f64]) -> Self {
         self.velocity = velocity.to_vec();
         self
+    }
+
+    /// The particle checked for a `dim`-dimensional system (`dim` finite components of position
+    /// and velocity, a positive mass, a radius zero or positive), as a body whose coordinates
+    /// start at `offset` in `q`.
+    pub(crate) fn place(&self, dim: usize, offset: usize) -> Result<Placed, ModelError> {
+        let particle = self;
+        check_vector("particle position", &particle.position, dim)?;
+        let velocity = if particle.velocity.is_empty() {
+            vec![0.0; dim]
+        } else {
+            particle.velocity.clone()
+        };
+        check_vector("particle velocity", &velocity, dim)?;
+        if !(particle.mass > 0.0) || particle.mass.is_nan() {
+            return Err(ModelError::Mass(particle.mass));
+        }
+        if !(particle.radius >= 0.0 && particle.radius.is_finite()) {
+            return Err(ModelError::Radius(particle.radius));
+        }
+        let body = Body {
+            kind: BodyKind::Particle,
+            offset,
+            ndof: dim,
+            mass: particle.mass,
+            radius: particle.radius,
+        };
+        Ok(Placed {
+            body,
+            q: particle.position.clone(),
+            v: velocity,
+        })
     }
 }

@@ -11,7 +11,8 @@
 //! polygon (centroid at 0)    m = ρ A         I = ρ Σ (cross terms) (the polygon second moment)
 //! ```
 
-use super::BodyId;
+use super::{Body, BodyId, BodyKind, Placed, check_vector};
+use crate::error::ModelError;
 
 /// Handle of a rigid body in a [`System`](crate::System).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -220,6 +221,65 @@ impl RigidBody {
     pub fn fixed(mut self) -> Self {
         (self.mass, self.inertia) = (f64::INFINITY, f64::INFINITY);
         self
+    }
+
+    /// The body checked for a `dim`-dimensional system (2D only; finite position, angle and
+    /// velocities; a positive mass and moment of inertia, or infinity), as a body whose
+    /// coordinates `[x, y, θ]` start at `offset` in `q`.
+    pub(crate) fn place(&self, dim: usize, offset: usize) -> Result<Placed, ModelError> {
+        let body = self;
+        if dim != 2 {
+            return Err(ModelError::Setting(
+                "rigid bodies are 2D; this system is 3D".into(),
+            ));
+        }
+        check_vector("rigid body position", &body.position, 2)?;
+        let velocity = if body.velocity.is_empty() {
+            vec![0.0; 2]
+        } else {
+            body.velocity.clone()
+        };
+        check_vector("rigid body velocity", &velocity, 2)?;
+        if !body.angle.is_finite() {
+            return Err(ModelError::NonFinite("rigid body angle"));
+        }
+        if !body.angular_velocity.is_finite() {
+            return Err(ModelError::NonFinite("rigid body angular velocity"));
+        }
+        if let Some(shape) = &body.shape
+            && body.mass.is_nan()
+        {
+            // `RigidBody::shape` could not derive the mass: say why.
+            let reason = shape
+                .mass_properties(1.0)
+                .err()
+                .unwrap_or_else(|| "invalid density".into());
+            return Err(ModelError::Setting(format!("rigid body shape: {reason}")));
+        }
+        if !(body.mass > 0.0) || body.mass.is_nan() {
+            return Err(ModelError::Mass(body.mass));
+        }
+        if !(body.inertia > 0.0) || body.inertia.is_nan() {
+            return Err(ModelError::Setting(format!(
+                "moment of inertia must be positive (or infinity), got {}",
+                body.inertia
+            )));
+        }
+        let placed = Body {
+            kind: BodyKind::Rigid2d {
+                inertia: body.inertia,
+                shape: body.shape.clone(),
+            },
+            offset,
+            ndof: 3,
+            mass: body.mass,
+            radius: 0.0,
+        };
+        Ok(Placed {
+            body: placed,
+            q: vec![body.position[0], body.position[1], body.angle],
+            v: vec![velocity[0], velocity[1], body.angular_velocity],
+        })
     }
 }
 

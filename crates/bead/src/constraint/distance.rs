@@ -13,8 +13,8 @@
 
 use super::{Constraint, ConstraintError, ConstraintEval, Separation};
 use crate::draw::{Canvas, Element};
+use crate::math::vector::{Vec3, dot, norm, sub};
 use crate::point::{Operand, Point};
-use crate::vector::{Vec3, dot, norm, sub};
 use crate::view::View;
 
 /// A rigid rod between two points.

@@ -10,9 +10,9 @@
 use super::on_plane::planar_row;
 use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind, check_len};
 use crate::draw::{Canvas, Element};
+use crate::math::vector::{Vec3, normalized};
 use crate::motion::Motion;
 use crate::point::{Operand, Point};
-use crate::vector::{Vec3, normalized};
 use crate::view::View;
 
 /// A floor or a wall: `n̂·(x − through) ≥ radius`.
@@ -89,9 +89,9 @@ impl Constraint for HalfPlane {
             .ok_or_else(|| ConstraintError::new("half-plane normal has zero length"))?;
         let through = self.through.sample(eval.time());
         planar_row(eval, 0, &n, &through);
-        let g = crate::vector::dot(
+        let g = crate::math::vector::dot(
             &n,
-            &crate::vector::sub(eval.x(0), &through.position[..eval.dim()]),
+            &crate::math::vector::sub(eval.x(0), &through.position[..eval.dim()]),
         ) - self.radius;
         eval.set_value(0, g);
         Ok(())

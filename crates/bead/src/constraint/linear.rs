@@ -9,8 +9,8 @@
 //! is `λ a`; with a unit `a`, λ is in newtons).
 
 use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind, check_len};
+use crate::math::vector::dot;
 use crate::point::{Operand, Point};
-use crate::vector::dot;
 
 /// `a·x + b ≥ 0` for a point.
 ///

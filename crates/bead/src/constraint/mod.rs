@@ -445,7 +445,7 @@ impl ConstraintEval<'_> {
         let rows = self.c.len();
         let k = self.offsets[operand + 1] - self.offsets[operand];
         let start = rows * self.offsets[operand] + row * k;
-        crate::vector::copy(&mut self.gradient[start..start + k], gradient);
+        crate::math::vector::copy(&mut self.gradient[start..start + k], gradient);
     }
 }
 

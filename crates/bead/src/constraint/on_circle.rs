@@ -22,9 +22,9 @@ use super::on_plane::planar_row;
 use super::on_sphere::{check_radius, radial_hessian, radial_row};
 use super::{Constraint, ConstraintError, ConstraintEval, check_len};
 use crate::draw::{Canvas, Element};
+use crate::math::vector::{Vec3, normalized};
 use crate::motion::Motion;
 use crate::point::{Operand, Point};
-use crate::vector::{Vec3, normalized};
 use crate::view::View;
 
 /// Keeps a point on a circle (2D), or on a circle in a plane (3D).

@@ -12,9 +12,9 @@
 use super::on_plane::planar_row;
 use super::{Constraint, ConstraintError, ConstraintEval, check_len};
 use crate::draw::{Canvas, Element};
+use crate::math::vector::{Vec3, normalized, orthonormal_pair};
 use crate::motion::Motion;
 use crate::point::{Operand, Point};
-use crate::vector::{Vec3, normalized, orthonormal_pair};
 use crate::view::View;
 
 /// Keeps a point on a line (a bead on a straight wire).

@@ -9,9 +9,9 @@
 
 use super::{Constraint, ConstraintError, ConstraintEval, check_len};
 use crate::draw::{Canvas, Element};
+use crate::math::vector::{Vec3, dot, normalized, sub};
 use crate::motion::{Motion, MotionSample};
 use crate::point::{Operand, Point};
-use crate::vector::{Vec3, dot, normalized, sub};
 use crate::view::View;
 
 /// Keeps a 3D point on a plane.

@@ -12,9 +12,9 @@
 
 use super::{Constraint, ConstraintError, ConstraintEval};
 use crate::draw::{Canvas, Element};
+use crate::math::vector::{dot, norm, sub};
 use crate::motion::{Motion, MotionSample};
 use crate::point::{Operand, Point};
-use crate::vector::{dot, norm, sub};
 use crate::view::View;
 
 /// Keeps a 3D point on a sphere.

@@ -15,8 +15,8 @@
 //! b (N·m). A slider on a fixed world axis is an on-line constraint plus `Angle::to_world`.
 
 use super::{Constraint, ConstraintError, ConstraintEval, check_len};
+use crate::math::vector::normalized;
 use crate::point::{Operand, Point};
-use crate::vector::normalized;
 
 /// A slider: b moves along an axis of a.
 ///

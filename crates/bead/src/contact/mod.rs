@@ -27,12 +27,7 @@
 //! torque limit) are complementary whatever the method: at its bound, a row applies exactly that
 //! force.
 
-pub(crate) mod active_set;
-mod broadphase;
-mod impact;
-
 pub use crate::ids::ContactGroupId;
-pub(crate) use broadphase::ContactGroup;
 
 /// How the set of handled inequality constraints is chosen (seed 004).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

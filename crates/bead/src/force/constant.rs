@@ -2,8 +2,8 @@
 
 use super::{Force, ForceContext};
 use crate::draw::{Canvas, Element};
+use crate::math::vector::{Vec3, dot, to_vec3};
 use crate::point::Point;
-use crate::vector::{Vec3, dot, to_vec3};
 use crate::view::View;
 
 /// A constant world force applied at one point.

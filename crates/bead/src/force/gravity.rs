@@ -1,7 +1,7 @@
 //! Uniform gravity: `f = m g` on every body with mass; potential `V = −m g·x`.
 
 use super::{Force, ForceContext};
-use crate::vector::{Vec3, dot, to_vec3};
+use crate::math::vector::{Vec3, dot, to_vec3};
 use crate::view::View;
 
 /// Uniform gravitational acceleration acting on everything with mass.

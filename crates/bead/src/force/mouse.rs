@@ -5,8 +5,8 @@
 
 use super::{Force, ForceContext};
 use crate::draw::{Canvas, Element};
+use crate::math::vector::{Vec3, to_vec3};
 use crate::point::Point;
-use crate::vector::{Vec3, to_vec3};
 use crate::view::View;
 
 /// A spring from a point to a movable target.

@@ -9,8 +9,8 @@
 
 use super::{Force, ForceContext};
 use crate::draw::{Canvas, Element};
+use crate::math::vector::{dot, norm, sub};
 use crate::point::Point;
-use crate::vector::{dot, norm, sub};
 use crate::view::View;
 
 /// A damped spring with a rest length.

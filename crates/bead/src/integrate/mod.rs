@@ -32,8 +32,8 @@ pub use crate::solve::Role;
 use std::fmt::Debug;
 
 use crate::error::EvalError;
-use crate::inverse_mass::InverseMass;
-use crate::sparse::BlockSparse;
+use crate::math::inverse_mass::InverseMass;
+use crate::math::sparse::BlockSparse;
 
 /// The second-order system `q̈ = a(t, q, q̇)` an integrator advances.
 pub trait Dynamics {

@@ -52,9 +52,9 @@
 use super::warm_start::WarmStart;
 use super::{ConstrainedModel, Dynamics, Factorization, Role, resize};
 use crate::error::EvalError;
-use crate::inverse_mass::InverseMass;
+use crate::math::inverse_mass::InverseMass;
+use crate::math::vector::max_abs;
 use crate::solve::Bounds;
-use crate::vector::max_abs;
 
 /// The momentum residual allowed relative to the constraints' correction `W Jᵀμ`.
 const RELATIVE_MOMENTUM: f64 = 1e-8;

@@ -30,8 +30,8 @@
 //! held set stays independent, and the solvers' least-squares behaviour absorbs rounding. A row
 //! that cannot be satisfied whatever its multiplier (conflicting constraints) is reported by index.
 
+use crate::math::vector::max_abs;
 use crate::solve::{LinearSolver, MultiplierMatrix, SolveError, SolveInfo, SolveParams};
-use crate::vector::max_abs;
 
 /// Where a row stands in a solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -624,8 +624,8 @@ fn drive(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::sparse::BlockSparse;
     use crate::solve::{Dense, SparseLdlt};
-    use crate::sparse::BlockSparse;
 
     /// J with one dense row per entry of `rows` over `n` coordinates, each row its own band.
     fn jacobian(n: usize, rows: &[&[f64]]) -> BlockSparse {

@@ -60,8 +60,8 @@ fn dot(x: &[f64], y: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::inverse_mass::InverseMass;
-    use crate::sparse::BlockSparse;
+    use crate::math::inverse_mass::InverseMass;
+    use crate::math::sparse::BlockSparse;
 
     /// Two nails on one 2D point (J = [I; I]) asking for different accelerations: the part no λ
     /// reaches is half their difference, on both nails, with opposite signs.

@@ -43,8 +43,8 @@ use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
 use faer::{Conj, MatMut, Par, Side};
 
 use super::{Role, SolveError, lower_triangle};
-use crate::inverse_mass::{DenseBlock, InverseMass};
-use crate::sparse::{Block, BlockSparse};
+use crate::math::inverse_mass::{DenseBlock, InverseMass};
+use crate::math::sparse::{Block, BlockSparse};
 
 /// Pivots below this (on the scaled matrix) are taken for redundancy.
 const PIVOT_EPSILON: f64 = 1e-11;
@@ -582,7 +582,7 @@ impl Kkt {
                 self.values[p.diagonal[n + r]] -= c * self.scale[n + r] * self.scale[n + r];
             }
         }
-        if !crate::vector::all_finite(&self.values) {
+        if !crate::math::vector::all_finite(&self.values) {
             return Err(SolveError::NonFinite.into());
         }
         let stack = MemStack::new(workspace);
@@ -668,7 +668,7 @@ impl Kkt {
         for (r, d) in dmu.iter_mut().enumerate() {
             *d = -solution(n + r);
         }
-        if !(crate::vector::all_finite(dq) && crate::vector::all_finite(dmu)) {
+        if !(crate::math::vector::all_finite(dq) && crate::math::vector::all_finite(dmu)) {
             return Err(SolveError::NonFinite);
         }
         Ok(())
@@ -708,6 +708,7 @@ fn positive_semidefinite(a: &[f64], size: usize, l: &mut Vec<f64>) -> bool {
 mod tests {
     use super::{KktMatrix, Pattern};
     use crate::System;
+    use crate::assembly::stiffness::constraint_stiffness;
     use crate::integrate::ImplicitEuler;
     use crate::integrate::Role;
 
@@ -718,11 +719,12 @@ mod tests {
         for _ in 0..5 {
             sys.step(dt).unwrap_or_else(|e| panic!("{e}"));
         }
-        let ev = &sys.evaluator;
-        let Some(pattern) = ev.kkt.pattern.as_ref() else {
+        let parts = sys.parts();
+        let layout = parts.evaluator.layout();
+        let Some(pattern) = parts.kkt.pattern.as_ref() else {
             panic!("no factor after five steps")
         };
-        let coupled = Pattern::analyse(&ev.layout.jacobian, &ev.layout.inv_mass, false)
+        let coupled = Pattern::analyse(&layout.jacobian, &layout.inv_mass, false)
             .unwrap_or_else(|e| panic!("{e}"));
         (
             pattern.reduced,
@@ -750,23 +752,26 @@ mod tests {
         for _ in 0..5 {
             cloth.step(1e-3).unwrap_or_else(|e| panic!("{e}"));
         }
-        let q = cloth.q.clone();
+        let q = cloth.q().to_vec();
         let v = vec![0.0; q.len()];
-        let ev = &mut cloth.evaluator;
-        ev.evaluate_constraints(&cloth.model, 0.0, &q, &v)
+        let parts = cloth.parts();
+        parts
+            .evaluator
+            .evaluate_constraints(parts.model, 0.0, &q, &v)
             .unwrap_or_else(|e| panic!("{e}"));
-        let lambda = ev.lambda.clone();
+        let ev = &*parts.evaluator;
+        let lambda = parts.acceleration.lambda().to_vec();
         let roles = vec![Role::Held; lambda.len()];
-        let mut kkt = std::mem::take(&mut ev.kkt);
+        let kkt = parts.kkt;
         let matrix = KktMatrix {
-            jacobian: &ev.layout.jacobian,
-            inv_mass: &ev.layout.inv_mass,
+            jacobian: &ev.layout().jacobian,
+            inv_mass: &ev.layout().inv_mass,
             h2: 1e-6,
             roles: &roles,
             full_stiffness: true,
         };
         kkt.factor(&matrix, |sink| {
-            ev.constraint_stiffness(&cloth.model, 0.0, &q, &lambda, sink)
+            constraint_stiffness(ev, parts.model, 0.0, &q, &lambda, sink)
         })
         .unwrap_or_else(|e| panic!("{e}"));
         assert!(kkt.pattern.as_ref().is_some_and(|p| !p.reduced));
@@ -787,20 +792,19 @@ mod tests {
     /// order is kept, being the smaller.
     #[test]
     fn bodies_go_first_where_their_complement_factors_smaller() {
-        let factor = |sys: &System, bodies_first: Option<bool>| {
-            let ev = &sys.evaluator;
-            let (j, w) = (&ev.layout.jacobian, &ev.layout.inv_mass);
+        let factor = |sys: &mut System, bodies_first: Option<bool>| {
+            let layout = sys.parts().evaluator.layout();
+            let (j, w) = (&layout.jacobian, &layout.inv_mass);
             Pattern::analyse_in(j, w, true, bodies_first)
                 .unwrap_or_else(|e| panic!("{e}"))
                 .symbolic
                 .len_val()
         };
         let (mut cloth, _) = crate::models::cloth(30, 1.0, 1.0).unwrap_or_else(|e| panic!("{e}"));
-        cloth.ensure_layout();
         let (chosen, first, amd) = (
-            factor(&cloth, None),
-            factor(&cloth, Some(true)),
-            factor(&cloth, Some(false)),
+            factor(&mut cloth, None),
+            factor(&mut cloth, Some(true)),
+            factor(&mut cloth, Some(false)),
         );
         assert_eq!(chosen, first, "the cloth's bodies go first");
         assert!(
@@ -813,11 +817,10 @@ mod tests {
         for _ in 0..300 {
             pile.step(2e-3).unwrap_or_else(|e| panic!("{e}"));
         }
-        pile.ensure_layout();
         let (chosen, first, amd) = (
-            factor(&pile, None),
-            factor(&pile, Some(true)),
-            factor(&pile, Some(false)),
+            factor(&mut pile, None),
+            factor(&mut pile, Some(true)),
+            factor(&mut pile, Some(false)),
         );
         assert_eq!(chosen, amd, "the pile keeps AMD's order");
         assert!(amd < first, "AMD {amd} entries, bodies first {first}");

@@ -27,11 +27,11 @@ pub use sparse_ldlt::SparseLdlt;
 pub(crate) use rows::Bounds;
 pub use rows::Role;
 
-pub use crate::inverse_mass::InverseMass;
+pub use crate::math::inverse_mass::InverseMass;
 
 use std::fmt::Debug;
 
-use crate::sparse::BlockSparse;
+use crate::math::sparse::BlockSparse;
 
 /// Relative residual above which a direct or least-squares solution is declared inconsistent.
 const INCONSISTENT: f64 = 1e-8;
@@ -291,8 +291,8 @@ pub(crate) fn norm(x: &[f64]) -> f64 {
 #[cfg(test)]
 pub(crate) mod test_systems {
     //! Small multiplier systems shared by the solvers' tests.
+    use crate::math::sparse::BlockSparse;
     use crate::solve::InverseMass;
-    use crate::sparse::BlockSparse;
 
     /// A pendulum chain of `n` links in 2D: rows are unit link directions.
     pub fn chain(n: usize) -> (BlockSparse, InverseMass) {

@@ -35,7 +35,7 @@ use faer::{Conj, MatMut, Par, Side};
 use super::{
     LinearSolver, MultiplierMatrix, SolveError, SolveInfo, SolveParams, lower_triangle, norm,
 };
-use crate::sparse::{Block, BlockSparse};
+use crate::math::sparse::{Block, BlockSparse};
 
 /// Sparse LDLᵀ of `J W Jᵀ`, with the symbolic factorization reused while the structure holds.
 ///

@@ -12,16 +12,15 @@
 //! the bit. The geometric stiffness of such a row, `λ ∇²C`, is written the same way.
 //!
 //! [`Constraint::separation`]: crate::constraint::Constraint::separation
-//! [`Evaluator::evaluate_constraints`]: crate::derivative::Evaluator
+//! [`Evaluator::evaluate_constraints`]: super::evaluator::Evaluator::evaluate_constraints
 
 use crate::constraint::{
     Constraint, ConstraintError, ConstraintId, Separation, add_separation_hessian,
     separation as separation_row,
 };
-use crate::derivative::OperandSlot;
 use crate::error::EvalError;
+use crate::math::vector::dot;
 use crate::model::Model;
-use crate::vector::dot;
 
 /// Where a separation between two particles reads and writes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -51,25 +50,20 @@ pub(crate) struct Rows<'a> {
 }
 
 impl ParticlePair {
-    /// The pair that constraint `id`, of one row at `row` on `operands` (its slots in the
-    /// layout), makes when both are whole particles (`P = I`, `dim` coordinates) on different
-    /// bodies, each starting at its entry of `coordinates` in `q`; `values` gives where a
-    /// block of `J` starts in its values.
-    pub(crate) fn of(
-        (id, row, rows): (ConstraintId, usize, usize),
-        operands: &[OperandSlot],
+    /// The pair of constraint `id`'s row `row`, between the particles whose coordinates start
+    /// at `coordinates` in `q`, whose blocks of `J` start at `values` in its values.
+    pub(crate) fn new(
+        id: ConstraintId,
+        row: usize,
         coordinates: [usize; 2],
-        dim: usize,
-        values: impl Fn(usize) -> usize,
-    ) -> Option<ParticlePair> {
-        let [a, b] = operands else { return None };
-        let whole = |o: &OperandSlot| o.identity && o.k == dim && o.ndof == dim;
-        (rows == 1 && whole(a) && whole(b) && a.body != b.body).then(|| ParticlePair {
+        values: [usize; 2],
+    ) -> ParticlePair {
+        ParticlePair {
             id,
             row,
             coordinates,
-            values: [values(a.block), values(b.block)],
-        })
+            values,
+        }
     }
 
     /// Adds `λ ∇²C` of the row in the two particles' coordinates (row-major `2 dim × 2 dim`,
@@ -198,6 +192,7 @@ fn evaluate_in<const D: usize>(
 
 #[cfg(test)]
 mod tests {
+    use crate::assembly::stiffness::constraint_stiffness;
     use crate::constraint::{Distance, NonPenetration};
     use crate::{Constraint, ConstraintError, ConstraintEval, Operand, Particle, Point, System};
 
@@ -231,19 +226,21 @@ mod tests {
     /// Everything one evaluation of `sys`'s constraints writes at `(q, v)`, and the geometric
     /// stiffness of each under multipliers `lambda`.
     fn evaluation(sys: &mut System, q: &[f64], v: &[f64], lambda: &[f64]) -> Vec<Vec<f64>> {
-        sys.ensure_layout();
-        let ev = &mut sys.evaluator;
-        ev.evaluate_constraints(&sys.model, 0.3, q, v)
+        let parts = sys.parts();
+        let ev = parts.evaluator;
+        ev.evaluate_constraints(parts.model, 0.3, q, v)
             .unwrap_or_else(|e| panic!("{e}"));
         let mut out = vec![
-            ev.c.clone(),
-            ev.c_dot.clone(),
-            ev.c_t.clone(),
-            ev.jdot_qdot.clone(),
-            ev.layout.jacobian.values().to_vec(),
+            ev.c().to_vec(),
+            ev.c_dot().to_vec(),
+            ev.c_t().to_vec(),
+            ev.jdot_qdot().to_vec(),
+            ev.layout().jacobian.values().to_vec(),
         ];
-        ev.constraint_stiffness(&sys.model, 0.3, q, lambda, |_, k, _| out.push(k.to_vec()))
-            .unwrap_or_else(|e| panic!("{e}"));
+        constraint_stiffness(ev, parts.model, 0.3, q, lambda, |_, k, _| {
+            out.push(k.to_vec())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
         out
     }
 
@@ -298,14 +295,14 @@ mod tests {
                 sys
             };
             let (mut fast, mut general) = (build(false), build(true));
-            fast.ensure_layout();
-            let pairs = fast.evaluator.layout.constraints.iter();
+            let parts = fast.parts();
+            let layout = parts.evaluator.layout();
+            let pairs = layout.constraints.iter();
             assert_eq!(pairs.filter(|s| s.pair.is_some()).count(), 3);
-            let q = fast.q.clone();
+            let rows = layout.rows();
+            let q = fast.q().to_vec();
             let v: Vec<f64> = (0..q.len()).map(|i| 0.3 * i as f64 - 0.8).collect();
-            let lambda: Vec<f64> = (0..fast.evaluator.layout.rows())
-                .map(|r| 1.7 - 1.1 * r as f64)
-                .collect();
+            let lambda: Vec<f64> = (0..rows).map(|r| 1.7 - 1.1 * r as f64).collect();
             let (x, y) = (
                 evaluation(&mut fast, &q, &v, &lambda),
                 evaluation(&mut general, &q, &v, &lambda),
@@ -331,7 +328,7 @@ mod tests {
         let rod = sys
             .add_constraint(Distance::new(a, b, 5.0))
             .unwrap_or_else(|e| panic!("{e}"));
-        let (q, v) = (sys.q.clone(), vec![0.0; 4]);
+        let (q, v) = (sys.q().to_vec(), vec![0.0; 4]);
         assert_eq!(evaluation(&mut sys, &q, &v, &[0.0])[0], [0.0]);
         if let Some(rod) = sys.constraint_mut::<Distance>(rod) {
             rod.set_length(4.5);

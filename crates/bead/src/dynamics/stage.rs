@@ -2,20 +2,26 @@
 //! integrators ([`Dynamics`]) and assembles, bounds the geometric stiffness and solves for the
 //! implicit ones ([`ConstrainedModel`]), over the same evaluator, layout and solver.
 
-use crate::derivative::{Evaluator, Mode};
+use super::acceleration::{Acceleration, Mode};
+use super::conflicts::conflict_among;
+use crate::assembly::Evaluator;
+use crate::assembly::stiffness::constraint_stiffness;
 use crate::error::EvalError;
 use crate::integrate::{ConstrainedModel, Dynamics, Factorization, Role};
-use crate::inverse_mass::InverseMass;
+use crate::math::inverse_mass::InverseMass;
+use crate::math::sparse::BlockSparse;
 use crate::model::Model;
 use crate::settings::{Settings, StepStats};
-use crate::solve::kkt::KktMatrix;
+use crate::solve::kkt::{Kkt, KktMatrix};
 use crate::solve::{MultiplierMatrix, SolveInfo};
-use crate::sparse::BlockSparse;
 
 /// The model seen by an integrator: each call runs the four-step evaluation.
 pub(crate) struct Stage<'a> {
     pub(crate) model: &'a Model,
     pub(crate) evaluator: &'a mut Evaluator,
+    pub(crate) acceleration: &'a mut Acceleration,
+    /// The implicit steppers' Newton system, with its cached analysis.
+    pub(crate) kkt: &'a mut Kkt,
     pub(crate) settings: &'a Settings,
     pub(crate) stats: &'a mut StepStats,
     /// `q̈` already known at the step's start state (from diagnostics), used by the first call.
@@ -48,12 +54,20 @@ impl Dynamics for Stage<'_> {
                 choose: !self.started,
                 velocity_rate: self.velocity_rate,
             };
-            self.evaluator
-                .evaluate(self.model, self.settings, mode, t, q, v, a)?;
+            self.acceleration.evaluate(
+                self.evaluator,
+                self.model,
+                self.settings,
+                mode,
+                t,
+                q,
+                v,
+                a,
+            )?;
             // An unstable integration stays finite long after it stops meaning anything, while C
             // grows geometrically (1e-6 to 1e150 in a few dozen steps): stop at the first stage
             // past the limit. Only stepping checks; a query at any state (diagnostics) may not fail.
-            let (max_abs_c, _) = self.evaluator.constraint_errors();
+            let (max_abs_c, _) = self.acceleration.constraint_errors(self.evaluator);
             let limit = self.settings.divergence_limit;
             if max_abs_c > limit {
                 return Err(EvalError::Diverged { max_abs_c, limit });
@@ -64,15 +78,15 @@ impl Dynamics for Stage<'_> {
         self.stats.active_set_passes = self
             .stats
             .active_set_passes
-            .max(self.evaluator.active_set_passes.max(1));
+            .max(self.acceleration.active_set_passes().max(1));
         self.stats.solver_iterations = self
             .stats
             .solver_iterations
-            .max(self.evaluator.last_solve.iterations);
+            .max(self.acceleration.last_solve().iterations);
         self.stats.solver_residual = self
             .stats
             .solver_residual
-            .max(self.evaluator.last_solve.residual);
+            .max(self.acceleration.last_solve().residual);
         Ok(())
     }
 
@@ -91,7 +105,7 @@ impl Stage<'_> {
 
 impl ConstrainedModel for Stage<'_> {
     fn inv_mass(&self) -> &InverseMass {
-        &self.evaluator.layout.inv_mass
+        &self.evaluator.layout().inv_mass
     }
 
     fn free_acceleration(
@@ -101,11 +115,8 @@ impl ConstrainedModel for Stage<'_> {
         v: &[f64],
         a: &mut [f64],
     ) -> Result<(), EvalError> {
-        let ev = &mut *self.evaluator;
-        ev.clear_forces();
-        ev.apply_forces(self.model, t, q, v)?;
-        ev.layout.inv_mass.apply(&ev.applied, a);
-        Ok(())
+        self.acceleration
+            .free_acceleration(self.evaluator, self.model, (t, q, v), a)
     }
 
     fn assemble(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<(), EvalError> {
@@ -118,27 +129,27 @@ impl ConstrainedModel for Stage<'_> {
     }
 
     fn values(&self) -> &[f64] {
-        &self.evaluator.c
+        self.evaluator.c()
     }
 
     fn time_derivatives(&self) -> &[f64] {
-        &self.evaluator.c_t
+        self.evaluator.c_t()
     }
 
     fn jacobian(&self) -> &BlockSparse {
-        &self.evaluator.layout.jacobian
+        &self.evaluator.layout().jacobian
     }
 
     fn velocity_rows(&self) -> &[bool] {
-        &self.evaluator.layout.velocity
+        &self.evaluator.layout().velocity
     }
 
     fn inequality_rows(&self) -> &[bool] {
-        &self.evaluator.layout.inequality
+        &self.evaluator.layout().inequality
     }
 
     fn multiplier_bounds(&self) -> &[(f64, f64)] {
-        &self.evaluator.layout.bounds
+        &self.evaluator.layout().bounds
     }
 
     fn newton_step(
@@ -152,29 +163,26 @@ impl ConstrainedModel for Stage<'_> {
         dq: &mut [f64],
         dmu: &mut [f64],
     ) -> Result<bool, EvalError> {
-        let ev = &mut *self.evaluator;
+        let ev = &*self.evaluator;
+        let layout = ev.layout();
         let refactor = factorization != Factorization::Reuse
-            || !ev
+            || !self
                 .kkt
-                .has_factor_for(&ev.layout.jacobian, ev.layout.inv_mass.diagonal());
+                .has_factor_for(&layout.jacobian, layout.inv_mass.diagonal());
         if refactor {
-            let mut kkt = std::mem::take(&mut ev.kkt);
             let matrix = KktMatrix {
-                jacobian: &ev.layout.jacobian,
-                inv_mass: &ev.layout.inv_mass,
+                jacobian: &layout.jacobian,
+                inv_mass: &layout.inv_mass,
                 h2,
                 roles,
                 full_stiffness: factorization == Factorization::Full,
             };
             let (model, t, q) = (self.model, self.assembled_t, &self.assembled_q);
-            let evaluator = &*ev;
-            let outcome = kkt.factor(&matrix, |sink| {
-                evaluator.constraint_stiffness(model, t, q, lambda, sink)
-            });
-            ev.kkt = kkt;
-            outcome?;
+            self.kkt.factor(&matrix, |sink| {
+                constraint_stiffness(ev, model, t, q, lambda, sink)
+            })?;
         }
-        ev.kkt.solve(momentum, rows, dq, dmu)?;
+        self.kkt.solve(momentum, rows, dq, dmu)?;
         self.count(
             SolveInfo {
                 iterations: 1,
@@ -186,24 +194,22 @@ impl ConstrainedModel for Stage<'_> {
     }
 
     fn record(&mut self, lambda: &[f64]) {
-        self.evaluator.lambda.clear();
-        self.evaluator.lambda.extend_from_slice(lambda);
+        self.acceleration.set_lambda(lambda);
     }
 
     fn last_multipliers(&self) -> &[f64] {
-        &self.evaluator.lambda
+        self.acceleration.lambda()
     }
 
     fn conflict(&self, rows: &[f64], held: &[bool]) -> Option<EvalError> {
-        let layout = &self.evaluator.layout;
+        let layout = self.evaluator.layout();
         let matrix = MultiplierMatrix::new(&layout.jacobian, &layout.inv_mass).masked(held);
         let rows: Vec<f64> = rows
             .iter()
             .zip(held)
             .map(|(r, h)| if *h { *r } else { 0.0 })
             .collect();
-        self.evaluator
-            .conflict_among(self.model, &matrix, &rows, CONFLICT_SHARE)
+        conflict_among(layout, self.model, &matrix, &rows, CONFLICT_SHARE)
     }
 }
 

@@ -14,7 +14,7 @@
 //! One threshold ε decides every "violation tendency" `J_k q̈ − d_k < −ε` and every
 //! complementarity test, for all methods alike (see [`threshold`]).
 
-use super::InequalityMethod;
+use crate::contact::InequalityMethod;
 use crate::solve::complementarity::{self, Failure, Info, Problem, RowState};
 use crate::solve::{Bounds, LinearSolver, MultiplierMatrix, SolveError, SolveParams};
 

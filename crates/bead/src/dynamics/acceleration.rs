@@ -1,0 +1,428 @@
+//! The derivative evaluation of the explicit integrators: Witkin's four steps (seed 000 §4.1).
+//!
+//! Given `(t, q, q̇)`, compute `q̈`:
+//!
+//! 1. [`Acceleration::clear_forces`] — zero the force accumulator `Q`;
+//! 2. [`Acceleration::apply_forces`] — every force object adds into `Q`;
+//! 3. [`Acceleration::constraint_forces`] — every constraint writes its slice of `C`, `Ċ`, `J̇q̇`
+//!    and its blocks of `J` ([`Evaluator`]); solve seed 000 eq. 11,
+//!    `J W Jᵀ λ = −J̇q̇ − J W Q − k_s C − k_d Ċ`, and form `Q̂ = Jᵀλ`;
+//! 4. [`Acceleration::accelerations`] — `q̈ = W (Q + Q̂)`.
+//!
+//! The order matters: constraint forces must see every applied force (step 3 after step 2), and
+//! the feedback terms enter the right-hand side, *inside* the solve — added after it, the
+//! constraint force would "dutifully cancel" them (seed 000 §2.2). Where rows have bounds
+//! (inequalities, a motor's limit), step 3 chooses the rows that take part
+//! ([`super::active_set`], seed 004).
+
+use super::active_set::{ActiveSet, Effort, Rows, StepStart, threshold};
+use super::conflicts::{complementarity_error, conflict_among};
+use crate::assembly::{Evaluator, Layout};
+use crate::error::EvalError;
+use crate::force::ForceContext;
+use crate::model::Model;
+use crate::settings::Settings;
+use crate::solve::{LinearSolver, MultiplierMatrix, SolveError, SolveInfo, SolveParams};
+
+/// How one derivative evaluation treats the rows that take part.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Mode {
+    /// Choose the active set at this state (the first evaluation of a step, or a query), or keep
+    /// the one chosen at the step's start (the later stages of a step).
+    pub(crate) choose: bool,
+    /// The rate, in 1/s, at which velocity rows (motors) drive their speed error to zero.
+    pub(crate) velocity_rate: f64,
+}
+
+/// What the derivative evaluation keeps from one evaluation to the next: the forces `Q` and
+/// `Q̂`, the multipliers λ (the warm start of the next solve), the solver, and the rows chosen to
+/// take part.
+#[derive(Debug)]
+pub(crate) struct Acceleration {
+    /// Applied force `Q`.
+    applied: Vec<f64>,
+    /// Constraint force `Q̂ = Jᵀλ`.
+    constraint_force: Vec<f64>,
+    /// `W Q`, scratch.
+    tmp: Vec<f64>,
+    /// Right-hand side of eq. 11, `b = d − J W Q`.
+    rhs: Vec<f64>,
+    /// Row targets `d`: `−J̇q̇ − k_s C − k_d Ċ`, or a velocity row's `−J̇q̇ − r Ċ`.
+    target: Vec<f64>,
+    /// `λ`, kept between evaluations as the warm start.
+    lambda: Vec<f64>,
+    solver: Box<dyn LinearSolver>,
+    /// The last solve's statistics (iterations summed over its active-set passes).
+    last_solve: SolveInfo,
+    /// Solves the last evaluation needed to choose its rows (1 without inequalities).
+    active_set_passes: usize,
+    /// The rows taking part (seed 004's `F⁺` with the equalities), chosen at a step's start.
+    active: ActiveSet,
+    /// `w = J q̈ − d` per row at the last evaluation: negative means a violation tendency.
+    tendency: Vec<f64>,
+    /// Inequality rows that may take part at the last chosen state.
+    candidates: Vec<bool>,
+    /// How far each held row may stay off its target when redundant contacts disagree: the
+    /// terms of a contact's target that are not in the range of `J` (its curvature term `J̇q̇`
+    /// and the feedback on its own gap); 0 for every other row.
+    allowance: Vec<f64>,
+    /// The threshold ε of the last evaluation.
+    eps: f64,
+}
+
+impl Acceleration {
+    /// An evaluation that solves for λ with `solver`.
+    pub(crate) fn new(solver: Box<dyn LinearSolver>) -> Self {
+        Acceleration {
+            applied: Vec::new(),
+            constraint_force: Vec::new(),
+            tmp: Vec::new(),
+            rhs: Vec::new(),
+            target: Vec::new(),
+            lambda: Vec::new(),
+            solver,
+            last_solve: SolveInfo::default(),
+            active_set_passes: 0,
+            active: ActiveSet::default(),
+            tendency: Vec::new(),
+            candidates: Vec::new(),
+            allowance: Vec::new(),
+            eps: 0.0,
+        }
+    }
+
+    /// Takes a new layout (`old` the one it replaces), keeping λ of the constraints that
+    /// survive as the warm start.
+    pub(crate) fn relayout(&mut self, old: &Layout, layout: &Layout, ndof: usize) {
+        let mut lambda = vec![0.0; layout.rows()];
+        // Old and new slots are both sorted by slot index: one merge pass matches them. A slot now
+        // held by another constraint (another generation) starts from zero.
+        let mut old = old.constraints.iter().peekable();
+        for new in &layout.constraints {
+            while old.next_if(|o| o.id.index < new.id.index).is_some() {}
+            if let Some(o) = old.peek()
+                && o.id == new.id
+                && o.rows.len() == new.rows.len()
+                && o.rows.end <= self.lambda.len()
+            {
+                lambda[new.rows.clone()].copy_from_slice(&self.lambda[o.rows.clone()]);
+            }
+        }
+        self.lambda = lambda;
+        let m = layout.rows();
+        self.active.reset(m);
+        for v in [&mut self.tendency, &mut self.target, &mut self.rhs] {
+            v.clear();
+            v.resize(m, 0.0);
+        }
+        self.candidates.clear();
+        self.candidates.resize(m, false);
+        self.allowance.clear();
+        self.allowance.resize(m, 0.0);
+        for v in [&mut self.applied, &mut self.constraint_force, &mut self.tmp] {
+            v.clear();
+            v.resize(ndof, 0.0);
+        }
+    }
+
+    /// `q̈` at `(t, q, q̇)`: the four steps of seed 000 §4.1.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn evaluate(
+        &mut self,
+        ev: &mut Evaluator,
+        model: &Model,
+        settings: &Settings,
+        mode: Mode,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        a: &mut [f64],
+    ) -> Result<(), EvalError> {
+        self.clear_forces();
+        self.apply_forces(ev, model, (t, q, v))?;
+        self.constraint_forces(ev, model, settings, mode, (t, q, v))?;
+        self.accelerations(ev, a)
+    }
+
+    /// `W Q`, the acceleration the applied forces alone give at `(t, q, q̇)` (what the implicit
+    /// steppers predict with).
+    pub(crate) fn free_acceleration(
+        &mut self,
+        ev: &mut Evaluator,
+        model: &Model,
+        (t, q, v): (f64, &[f64], &[f64]),
+        a: &mut [f64],
+    ) -> Result<(), EvalError> {
+        self.clear_forces();
+        self.apply_forces(ev, model, (t, q, v))?;
+        ev.layout().inv_mass.apply(&self.applied, a);
+        Ok(())
+    }
+
+    /// Step 1: zero the force accumulator.
+    fn clear_forces(&mut self) {
+        self.applied.fill(0.0);
+    }
+
+    /// Step 2: every force object adds its forces into `Q`.
+    fn apply_forces(
+        &mut self,
+        ev: &mut Evaluator,
+        model: &Model,
+        (t, q, v): (f64, &[f64], &[f64]),
+    ) -> Result<(), EvalError> {
+        let view = crate::view::View {
+            t,
+            dim: model.dim,
+            bodies: &model.bodies,
+            q,
+            v,
+        };
+        let mut ctx = ForceContext {
+            view,
+            applied: &mut self.applied,
+        };
+        for force in model.forces.iter().flatten() {
+            force.apply(&mut ctx);
+        }
+        ev.refresh_objects(model, (t, q, v), Some(&mut self.applied))?;
+        if !crate::math::vector::all_finite(&self.applied) {
+            return Err(EvalError::NonFinite("the applied force Q".into()));
+        }
+        Ok(())
+    }
+
+    /// Step 3: assemble eq. 11, solve for λ (choosing or keeping the rows that take part), and
+    /// form `Q̂ = Jᵀλ`.
+    fn constraint_forces(
+        &mut self,
+        ev: &mut Evaluator,
+        model: &Model,
+        settings: &Settings,
+        mode: Mode,
+        (t, q, v): (f64, &[f64], &[f64]),
+    ) -> Result<(), EvalError> {
+        let (feedback, params) = (&settings.feedback, &settings.solve);
+        if ev.layout().rows() == 0 {
+            self.constraint_force.fill(0.0);
+            return Ok(());
+        }
+        // `apply_forces` has just set the objects' blocks of W at this state.
+        ev.evaluate_rows(model, t, q, v)?;
+        let layout = ev.layout();
+        // Row targets d: position rows follow the feedback law of eq. 11; a velocity row (a
+        // motor) has no position to feed back, and drives its speed error Ċ to zero at its own
+        // rate, whatever gains the position rows use.
+        let (c, c_dot, jdot_qdot) = (ev.c(), ev.c_dot(), ev.jdot_qdot());
+        for i in 0..self.target.len() {
+            self.target[i] = if layout.velocity[i] {
+                -jdot_qdot[i] - mode.velocity_rate * c_dot[i]
+            } else {
+                -jdot_qdot[i] - feedback.ks * c[i] - feedback.kd * c_dot[i]
+            };
+        }
+        // b = d − J W Q
+        layout.inv_mass.apply(&self.applied, &mut self.tmp);
+        layout.jacobian.mul(&self.tmp, &mut self.rhs);
+        for i in 0..self.rhs.len() {
+            self.rhs[i] = self.target[i] - self.rhs[i];
+        }
+        // The terms b is made of set the scale below which its residual is rounding noise.
+        let max_abs = |x: &[f64]| x.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+        let scale = max_abs(jdot_qdot)
+            + max_abs(&self.tmp) * ev.jacobian_scale()
+            + feedback.ks * max_abs(c)
+            + feedback.kd.max(mode.velocity_rate) * max_abs(c_dot);
+        let floor = params.tolerance * scale * (self.rhs.len() as f64).sqrt();
+        let params = SolveParams {
+            absolute_tolerance: params.absolute_tolerance.max(floor),
+            ..*params
+        };
+        self.eps = threshold(&self.rhs);
+        self.last_solve = SolveInfo::default();
+        // Without a bounded row (an inequality, a motor's limit) every row holds: nothing to
+        // choose.
+        if !layout.bounds().any() {
+            let matrix = MultiplierMatrix::new(&layout.jacobian, &layout.inv_mass);
+            self.last_solve = match self
+                .solver
+                .solve(&matrix, &self.rhs, &mut self.lambda, &params)
+            {
+                Err(SolveError::Inconsistent { residual }) => {
+                    return Err(self.conflict_error(layout, model, &matrix, residual));
+                }
+                other => other?,
+            };
+            self.active_set_passes = 1;
+        } else {
+            if mode.choose {
+                self.find_candidates(ev, settings);
+                self.find_allowances(ev, settings);
+            }
+            let rows = Rows {
+                a: MultiplierMatrix::new(&layout.jacobian, &layout.inv_mass),
+                b: &self.rhs,
+                bounds: layout.bounds(),
+                candidates: &self.candidates,
+                allowance: &self.allowance,
+                eps: self.eps,
+            };
+            let outcome = if mode.choose {
+                self.active.choose(
+                    settings.inequality,
+                    &rows,
+                    self.solver.as_mut(),
+                    &params,
+                    &mut self.lambda,
+                    &mut self.tendency,
+                )
+            } else {
+                self.active.keep(
+                    &rows,
+                    self.solver.as_mut(),
+                    &params,
+                    &mut self.lambda,
+                    &mut self.tendency,
+                )
+            };
+            let effort: Effort = outcome.map_err(|f| complementarity_error(layout, model, f))?;
+            self.active_set_passes = effort.solves;
+            self.last_solve = SolveInfo {
+                iterations: effort.iterations,
+                residual: effort.residual,
+            };
+        }
+        layout
+            .jacobian
+            .mul_transpose(&self.lambda, &mut self.constraint_force);
+        Ok(())
+    }
+
+    /// The inequality rows that may take part at this state: active (`g ≤ tolerance`, seed
+    /// 004 §2.3, with the tolerance floating point needs), unless impacts are on and the row moves
+    /// faster than the rest speed: one closing is an impact for the impulses
+    /// ([`crate::contact`]'s impact module) — given to the solve, its feedback damping would stop
+    /// it softly within a step and leak momentum — and one opening is leaving, which held it
+    /// would be held back and fed energy. A violated row (g < 0) recovering under its feedback
+    /// stays, whatever its speed: left out, gravity would push it back in. `Ċ` here is
+    /// `J q̇ + ∂g/∂t`: a floor that rises at 1 m/s under a ball at rest is closing.
+    fn find_candidates(&mut self, ev: &Evaluator, settings: &Settings) {
+        let (c, c_dot, inequality) = (ev.c(), ev.c_dot(), &ev.layout().inequality);
+        for i in 0..c.len() {
+            let (g, g_dot) = (c[i], c_dot[i]);
+            let moving = settings.impacts != crate::contact::Impacts::Off
+                && (g_dot < -settings.rest_speed || (g >= 0.0 && g_dot > settings.rest_speed));
+            self.candidates[i] = inequality[i] && g <= settings.contact_tolerance && !moving;
+        }
+    }
+
+    /// Each row's allowance: for an inequality, the size of its target's terms that are not in
+    /// the range of `J` (see [`Acceleration::allowance`]), and ε; 0 for every other row, which
+    /// must hold to the solve's tolerance.
+    fn find_allowances(&mut self, ev: &Evaluator, settings: &Settings) {
+        let (c, jdot_qdot, inequality) = (ev.c(), ev.jdot_qdot(), &ev.layout().inequality);
+        for i in 0..c.len() {
+            let g = c[i];
+            self.allowance[i] = if inequality[i] {
+                jdot_qdot[i].abs() + settings.feedback.ks * g.abs() + self.eps
+            } else {
+                0.0
+            };
+        }
+    }
+
+    /// An inconsistent multiplier system, with the constraints that pull against each other
+    /// named.
+    fn conflict_error(
+        &self,
+        layout: &Layout,
+        model: &Model,
+        a: &MultiplierMatrix<'_>,
+        residual: f64,
+    ) -> EvalError {
+        conflict_among(layout, model, a, &self.rhs, 0.0)
+            .unwrap_or(EvalError::Solve(SolveError::Inconsistent { residual }))
+    }
+
+    /// Step 4: `q̈ = W (Q + Q̂)`.
+    fn accelerations(&mut self, ev: &Evaluator, a: &mut [f64]) -> Result<(), EvalError> {
+        for ((ai, f), fc) in a.iter_mut().zip(&self.applied).zip(&self.constraint_force) {
+            *ai = f + fc;
+        }
+        ev.layout().inv_mass.apply_in_place(a);
+        if !crate::math::vector::all_finite(a) {
+            return Err(EvalError::NonFinite("the acceleration".into()));
+        }
+        Ok(())
+    }
+
+    /// λ of the last solve (or as the implicit steppers recorded it).
+    pub(crate) fn lambda(&self) -> &[f64] {
+        &self.lambda
+    }
+
+    /// Records the multipliers of an implicit step: the forces it applied, and the next
+    /// evaluation's warm start.
+    pub(crate) fn set_lambda(&mut self, lambda: &[f64]) {
+        self.lambda.clear();
+        self.lambda.extend_from_slice(lambda);
+    }
+
+    /// The λ solver.
+    pub(crate) fn solver(&self) -> &dyn LinearSolver {
+        self.solver.as_ref()
+    }
+
+    /// The λ solver, for the other solves of a step (impulses, projection).
+    pub(crate) fn solver_mut(&mut self) -> &mut dyn LinearSolver {
+        self.solver.as_mut()
+    }
+
+    /// Replaces the λ solver.
+    pub(crate) fn set_solver(&mut self, solver: Box<dyn LinearSolver>) {
+        self.solver = solver;
+    }
+
+    /// The last solve's statistics (iterations summed over its active-set passes).
+    pub(crate) fn last_solve(&self) -> SolveInfo {
+        self.last_solve
+    }
+
+    /// Solves the last evaluation needed to choose its rows (1 without inequalities).
+    pub(crate) fn active_set_passes(&self) -> usize {
+        self.active_set_passes
+    }
+
+    /// Whether row `i` took part in the last solve as a held row (for an inequality: is in `F⁺`).
+    pub(crate) fn is_held(&self, i: usize) -> bool {
+        self.active.is_held(i)
+    }
+
+    /// `(max |C|, max |Ċ|)` over the rows of the last evaluation that are errors (see
+    /// [`Evaluator::constraint_errors`]; an inequality's rate counts while it is held).
+    pub(crate) fn constraint_errors(&self, ev: &Evaluator) -> (f64, f64) {
+        ev.constraint_errors(|i| self.active.is_held(i))
+    }
+
+    /// What Platt's and the improved algorithm remember of this step's start (seed 004 Alg. 1-2).
+    pub(crate) fn step_start(&self) -> StepStart {
+        StepStart {
+            lambda: self.lambda.clone(),
+            w: self.tendency.clone(),
+            candidates: self.candidates.clone(),
+            eps: self.eps,
+        }
+    }
+
+    /// Updates Platt's and the improved algorithm's handled set after a step, from its start and
+    /// `g` at its end (seed 004 Alg. 1-2, lines 3-9).
+    pub(crate) fn after_step(
+        &mut self,
+        method: crate::contact::InequalityMethod,
+        start: &StepStart,
+        g_end: &[f64],
+        inequality: &[bool],
+    ) {
+        self.active.after_step(method, start, g_end, inequality);
+    }
+}

@@ -1,0 +1,68 @@
+//! Errors that name constraints: a multiplier system whose rows conflict, a complementarity
+//! solve that failed. The numerics find rows; this turns rows into the constraints a user named.
+
+use crate::assembly::Layout;
+use crate::error::EvalError;
+use crate::model::Model;
+use crate::solve::MultiplierMatrix;
+use crate::solve::complementarity::Failure;
+
+/// The constraints that pull against each other in `a x = b`: those whose rows carry the
+/// part of `b` no `x` produces (at least 1 % of its largest entry, the rest being what the
+/// least squares left of rounding) — when that part is more than `share` of `b` (by norm).
+pub(crate) fn conflict_among(
+    layout: &Layout,
+    model: &Model,
+    a: &MultiplierMatrix<'_>,
+    b: &[f64],
+    share: f64,
+) -> Option<EvalError> {
+    let part = crate::solve::conflict::unreachable_part(a, b);
+    let norm = |x: &[f64]| x.iter().map(|v| v * v).sum::<f64>().sqrt();
+    let (part_norm, b_norm) = (norm(&part), norm(b));
+    if !(part_norm > share * b_norm) {
+        return None;
+    }
+    let largest = part.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+    let mut constraints: Vec<String> = Vec::new();
+    for slot in &layout.constraints {
+        let carried = part[slot.rows.clone()]
+            .iter()
+            .fold(0.0_f64, |m, v| m.max(v.abs()));
+        if carried > 0.01 * largest
+            && let Some(entry) = model.constraints.get(slot.id)
+            && !constraints.contains(&entry.name)
+        {
+            constraints.push(entry.name.clone());
+        }
+    }
+    (!constraints.is_empty()).then_some(EvalError::Conflict {
+        constraints,
+        residual: part_norm / b_norm,
+    })
+}
+
+/// A failed complementarity solve, with the rows named by their constraints.
+pub(crate) fn complementarity_error(layout: &Layout, model: &Model, failure: Failure) -> EvalError {
+    let name = |row: usize| -> String {
+        layout
+            .row_constraint(row)
+            .and_then(|slot| model.constraints.get(slot.id))
+            .map_or_else(|| format!("row {row}"), |e| e.name.clone())
+    };
+    match failure {
+        Failure::Solve(e) => EvalError::Solve(e),
+        Failure::Unbounded { row } => EvalError::Complementarity {
+            constraints: vec![name(row)],
+            reason: "a row conflicts with the constraints held, whatever its force".into(),
+        },
+        Failure::PivotLimit { pivots, rows } => {
+            let mut constraints: Vec<String> = rows.iter().map(|&r| name(r)).collect();
+            constraints.dedup();
+            EvalError::Complementarity {
+                constraints,
+                reason: format!("no complementary solution after {pivots} pivots"),
+            }
+        }
+    }
+}

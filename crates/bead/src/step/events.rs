@@ -1,0 +1,177 @@
+//! Located impacts: the first activation of an inequality inside a step is found by rewinding,
+//! and resolved there with impulses ([`super::impulses`]).
+//!
+//! Seed 004 assumes the engine "may rewind time until the first constraint activation is
+//! detected". The rows that can activate inside a step are the inequality rows left out of the
+//! set chosen at its start ([`crate::dynamics::active_set`]): apart (`g > tolerance`), or
+//! touching but separating. A row apart that ends the step with `g < 0`, or one touching that
+//! ends it deeper than the tolerance, has crossed its boundary inside the step. The step is then
+//! redone from its start to a shorter end time found by bisection (each trial is a full
+//! integrator step, so the motion up to the impact is integrated as accurately as any other
+//! step), until the crossing rows are touching. Only rows touching at that instant receive
+//! impulses: a row still apart, however fast it closes, is the next event's.
+
+use super::Pipeline;
+use super::impulses::resolve_impacts;
+use crate::error::{StepError, StepFailure};
+use crate::model::Model;
+use crate::settings::{Settings, StepStats};
+use crate::state::State;
+
+/// More events than this in one step means the model keeps re-colliding (a Zeno cascade the rest
+/// rule did not stop); the step fails rather than loop.
+const MAX_EVENTS: usize = 1000;
+/// Bisection halvings of the step when locating an impact.
+const MAX_BISECTIONS: usize = 60;
+
+/// Advances to `t_end`, stopping at every impact on the way to resolve it.
+pub(super) fn advance(
+    p: &mut Pipeline,
+    model: &Model,
+    state: &mut State,
+    settings: &Settings,
+    t_end: f64,
+) -> Result<StepStats, StepError> {
+    let mut total = StepStats::default();
+    for _ in 0..MAX_EVENTS {
+        resolve_touching_approaches(p, model, state, settings)?;
+        // The first stage at the start state: it chooses the rows held through the step.
+        p.evaluate_current(model, state, settings)?;
+        let tol = settings.contact_tolerance;
+        let (ev, acceleration) = (&p.evaluator, &p.acceleration);
+        let (c, inequality) = (ev.c(), &ev.layout().inequality);
+        // Rows that may hit within the step: the inequality rows left out of the chosen set.
+        // A row already below zero is the solve's to correct (its feedback), not an event.
+        let free: Vec<Option<f64>> = (0..c.len())
+            .map(|k| {
+                let event = inequality[k] && !acceleration.is_held(k) && c[k] >= 0.0;
+                // Apart: any crossing of zero. Touching (and separating, or it would be
+                // held): a dip below the tolerance that the solve did not see coming.
+                event.then_some(if c[k] > tol { 0.0 } else { -tol })
+            })
+            .collect();
+        let start = (state.t, state.q.clone(), state.v.clone());
+        accumulate(&mut total, p.integrate_to(model, state, settings, t_end)?);
+        if crossing(p, model, state, &free)?.is_none() {
+            return Ok(total);
+        }
+        // Bisect the end time: `lo` keeps every crossing row at g ≥ 0, `hi` has one below 0.
+        let (mut lo, mut hi) = (start.0, t_end);
+        for _ in 0..MAX_BISECTIONS {
+            let mid = 0.5 * (lo + hi);
+            if !(mid > lo && mid < hi) {
+                break;
+            }
+            restore(p, state, &start);
+            accumulate(&mut total, p.integrate_to(model, state, settings, mid)?);
+            match crossing(p, model, state, &free)? {
+                Some(_) => hi = mid,
+                None => {
+                    lo = mid;
+                    if touching_and_closing(p, &free, tol) {
+                        break;
+                    }
+                }
+            }
+        }
+        restore(p, state, &start);
+        accumulate(&mut total, p.integrate_to(model, state, settings, lo)?);
+        // The rows touching now: the located crossing ones among them. A row still apart
+        // gets no impulse, however fast it closes (an impulse acts at contact, never at a
+        // distance); if it crosses later in the step, the next event finds it.
+        p.evaluator
+            .evaluate_constraints(model, state.t, &state.q, &state.v)
+            .map_err(|e| p.step_error(model, state, e.into()))?;
+        let (c, inequality) = (p.evaluator.c(), &p.evaluator.layout().inequality);
+        let touching: Vec<bool> = (0..free.len())
+            .map(|k| inequality[k] && c[k] <= tol)
+            .collect();
+        resolve_impacts(
+            p,
+            model,
+            state,
+            settings,
+            &touching,
+            &vec![0.0; touching.len()],
+        )?;
+        if state.t >= t_end {
+            return Ok(total);
+        }
+    }
+    Err(p.step_error(model, state, StepFailure::TooManyImpacts(MAX_EVENTS)))
+}
+
+/// Rows already touching (`g ≤ tolerance`) but still approaching (`ġ < 0`) are impacts too:
+/// a step ended just short of contact, or a pulse arrived through another contact. Left to the
+/// active-set solve, the feedback term would stop them softly over a step and leak momentum.
+fn resolve_touching_approaches(
+    p: &mut Pipeline,
+    model: &Model,
+    state: &mut State,
+    settings: &Settings,
+) -> Result<(), StepError> {
+    if let Err(e) = p
+        .evaluator
+        .evaluate_constraints(model, state.t, &state.q, &state.v)
+    {
+        return Err(p.step_error(model, state, e.into()));
+    }
+    let tol = settings.contact_tolerance;
+    let ev = &p.evaluator;
+    let (c, c_dot, inequality) = (ev.c(), ev.c_dot(), &ev.layout().inequality);
+    // Slower approaches are resting contacts: the solve's feedback settles them.
+    let rest = settings.rest_speed;
+    let touching: Vec<bool> = (0..c.len()).map(|k| inequality[k] && c[k] <= tol).collect();
+    if (0..touching.len()).any(|k| touching[k] && c_dot[k] < -rest) {
+        resolve_impacts(
+            p,
+            model,
+            state,
+            settings,
+            &touching,
+            &vec![0.0; touching.len()],
+        )?;
+    }
+    Ok(())
+}
+
+/// Puts the state back where the step started, for another try.
+fn restore(p: &mut Pipeline, state: &mut State, start: &(f64, Vec<f64>, Vec<f64>)) {
+    state.t = start.0;
+    state.q.copy_from_slice(&start.1);
+    state.v.copy_from_slice(&start.2);
+    p.current_acceleration = None;
+}
+
+/// The rows among `free` that are now below their threshold, if any (evaluates C at the
+/// current state).
+fn crossing(
+    p: &mut Pipeline,
+    model: &Model,
+    state: &State,
+    free: &[Option<f64>],
+) -> Result<Option<usize>, StepError> {
+    if let Err(e) = p
+        .evaluator
+        .evaluate_constraints(model, state.t, &state.q, &state.v)
+    {
+        return Err(p.step_error(model, state, e.into()));
+    }
+    let c = p.evaluator.c();
+    Ok((0..free.len()).find(|&k| free[k].is_some_and(|limit| c[k] < limit)))
+}
+
+/// Whether a `free` row is within `tol` of contact and closing (`ġ = J q̇ + ∂g/∂t < 0`), at
+/// the last evaluation.
+fn touching_and_closing(p: &Pipeline, free: &[Option<f64>], tol: f64) -> bool {
+    let (c, c_dot) = (p.evaluator.c(), p.evaluator.c_dot());
+    (0..free.len()).any(|k| free[k].is_some() && c[k] <= tol && c_dot[k] < 0.0)
+}
+
+/// Adds a trial step's effort to the step's.
+fn accumulate(total: &mut StepStats, s: StepStats) {
+    total.evaluations += s.evaluations;
+    total.solver_iterations = total.solver_iterations.max(s.solver_iterations);
+    total.solver_residual = total.solver_residual.max(s.solver_residual);
+    total.active_set_passes = total.active_set_passes.max(s.active_set_passes);
+}

@@ -1,0 +1,457 @@
+//! The step pipeline: what one call of [`System::step`](crate::System::step) does, in order.
+//!
+//! 1. **Contacts** ([`contacts`]): each contact group's broad phase adds the pair constraints
+//!    of particles about to touch and removes those far apart.
+//! 2. **Layout**: the rows and blocks of `J` are placed again if the model's structure changed
+//!    ([`crate::assembly::Layout`]).
+//! 3. **Advance**: the integrator steps the state — through the located impacts when an
+//!    explicit integrator meets inequalities ([`events`]: rewind to each first activation and
+//!    resolve it with impulses), with speculative impulses at the step's start
+//!    ([`impulses`]), or in one step; the implicit steppers hold their contacts at the step's
+//!    end and need neither.
+//! 4. **Projection** ([`projection`]), when the settings ask for it: `q` and `q̇` back onto the
+//!    constraints.
+//! 5. **Commit**: the new state replaces the old one only if every stage succeeded, and
+//!    Platt's and the improved algorithm update their handled set (seed 004 Alg. 1-2).
+//!
+//! The [`Pipeline`] holds only the machinery and its buffers (the integrator, the evaluator,
+//! the multipliers and their solver, the Newton system, the contact groups, caches); the
+//! model, the state and the settings are the facade's and come in as arguments, as in Rapier's
+//! `PhysicsPipeline`. [`report`] reads the diagnostics and names the constraint of a failure.
+
+pub(crate) mod contacts;
+mod events;
+mod impulses;
+mod projection;
+mod report;
+
+use crate::assembly::{Evaluator, Layout};
+use crate::contact::Impacts;
+use crate::diagnostics::Diagnostics;
+use crate::dynamics::active_set::StepStart;
+use crate::dynamics::{Acceleration, Mode, Stage};
+use crate::error::{ModelError, StepError, StepFailure};
+use crate::integrate::{Integrator, Rk4};
+use crate::model::Model;
+use crate::settings::{Settings, StepStats};
+use crate::solve::kkt::Kkt;
+use crate::solve::{ConjugateGradient, LinearSolver};
+use crate::state::State;
+use contacts::ContactGroup;
+
+/// The machinery that advances a model, and what it keeps from one step to the next.
+#[derive(Debug)]
+pub(crate) struct Pipeline {
+    integrator: Box<dyn Integrator>,
+    /// The rows of the constraints at a state.
+    evaluator: Evaluator,
+    /// The derivative evaluation: forces, multipliers and their solver, the active set.
+    acceleration: Acceleration,
+    /// The implicit steppers' Newton system, with its cached analysis.
+    kkt: Kkt,
+    /// The layout must be rebuilt before the next evaluation.
+    layout_stale: bool,
+    /// `q̈` at the current state, if already evaluated (reused as the next step's first stage).
+    current_acceleration: Option<Vec<f64>>,
+    /// The step size the model is advanced with (the last step's, or one announced with
+    /// [`System::set_time_step`](crate::System::set_time_step)); motors aim to reach their
+    /// speed within about one such step.
+    time_step: Option<f64>,
+    /// Groups of particles kept apart by generated non-penetration constraints.
+    contact_groups: Vec<ContactGroup>,
+    /// λ of the implicit step that reached the current state: the forces it applied, which
+    /// the diagnostics report rather than the acceleration-level λ of the state.
+    step_lambda: Option<Vec<f64>>,
+    /// The next state, written by a step before it is committed.
+    q_next: Vec<f64>,
+    v_next: Vec<f64>,
+}
+
+impl Default for Pipeline {
+    /// RK4 and conjugate gradient.
+    fn default() -> Self {
+        Pipeline {
+            integrator: Box::new(Rk4::default()),
+            evaluator: Evaluator::default(),
+            acceleration: Acceleration::new(Box::new(ConjugateGradient::default())),
+            kkt: Kkt::default(),
+            layout_stale: true,
+            current_acceleration: None,
+            time_step: None,
+            contact_groups: Vec::new(),
+            step_lambda: None,
+            q_next: Vec::new(),
+            v_next: Vec::new(),
+        }
+    }
+}
+
+impl Pipeline {
+    /// The integrator.
+    pub(crate) fn integrator(&self) -> &dyn Integrator {
+        self.integrator.as_ref()
+    }
+
+    /// Replaces the integrator.
+    pub(crate) fn set_integrator(&mut self, integrator: Box<dyn Integrator>) {
+        self.integrator = integrator;
+    }
+
+    /// The λ solver.
+    pub(crate) fn solver(&self) -> &dyn LinearSolver {
+        self.acceleration.solver()
+    }
+
+    /// Replaces the λ solver.
+    pub(crate) fn set_solver(&mut self, solver: Box<dyn LinearSolver>) {
+        self.acceleration.set_solver(solver);
+        self.state_changed();
+    }
+
+    /// The model's structure changed (a body, a force or a constraint came or went): the layout
+    /// is rebuilt before the next evaluation.
+    pub(crate) fn structure_changed(&mut self) {
+        self.layout_stale = true;
+        self.state_changed();
+    }
+
+    /// The state or a parameter changed: nothing evaluated at the old one holds.
+    pub(crate) fn state_changed(&mut self) {
+        self.current_acceleration = None;
+        self.step_lambda = None;
+    }
+
+    /// Places the rows again if the structure changed.
+    pub(crate) fn ensure_layout(&mut self, model: &Model, ndof: usize) {
+        if self.layout_stale {
+            let layout = Layout::build(model, ndof);
+            let old = self.evaluator.set_layout(layout);
+            self.acceleration
+                .relayout(&old, self.evaluator.layout(), ndof);
+            self.layout_stale = false;
+        }
+    }
+
+    /// Records the step size the model is advanced with. A cached evaluation at the current state
+    /// was made for the old one (a motor's rate depends on it): drop it if the size really changed
+    /// (not for the rounding differences between `k·dt` and `(k − 1)·dt` of
+    /// [`System::step_to`](crate::System::step_to)).
+    pub(crate) fn announce_time_step(&mut self, dt: f64) {
+        if self.time_step.is_none_or(|h| (h - dt).abs() > 1e-9 * h) {
+            self.time_step = Some(dt);
+            self.state_changed();
+        }
+    }
+
+    /// The step size the model is advanced with, if known.
+    pub(crate) fn time_step(&self) -> Option<f64> {
+        self.time_step
+    }
+
+    /// How evaluations treat velocity rows: their rate, `1/dt` unless the settings ask for less
+    /// (no correction at all before any step size is known).
+    fn velocity_rate(&self, settings: &Settings) -> f64 {
+        let step_rate = self.time_step.map_or(0.0, |h| 1.0 / h);
+        match settings.motor_rate {
+            Some(r) if self.time_step.is_some() => r.min(step_rate),
+            Some(r) => r,
+            None => step_rate,
+        }
+    }
+
+    /// The contact groups.
+    pub(crate) fn contact_groups(&self) -> &[ContactGroup] {
+        &self.contact_groups
+    }
+
+    /// Adds a contact group.
+    pub(crate) fn add_contact_group(&mut self, group: ContactGroup) -> usize {
+        self.contact_groups.push(group);
+        self.contact_groups.len() - 1
+    }
+
+    /// Advances the state by one step of `dt` to `t_end`; on error the state is left as it was.
+    pub(crate) fn advance(
+        &mut self,
+        model: &mut Model,
+        state: &mut State,
+        settings: &Settings,
+        dt: f64,
+        t_end: f64,
+    ) -> Result<StepStats, StepError> {
+        if !(dt > 0.0 && dt.is_finite()) {
+            return Err(self.step_error(model, state, StepFailure::InvalidStep(dt)));
+        }
+        self.announce_time_step(dt);
+        if !self.contact_groups.is_empty() {
+            match contacts::update(&mut self.contact_groups, model, state, dt) {
+                Ok(true) => self.structure_changed(),
+                Ok(false) => {}
+                Err((changed, e)) => {
+                    if changed {
+                        self.structure_changed();
+                    }
+                    return Err(self.step_error(model, state, StepFailure::BroadPhase(e)));
+                }
+            }
+        }
+        self.ensure_layout(model, state.q.len());
+        // Platt's and the improved algorithm decide F⁺ for the next step from the λ and q̈ of this
+        // step's start (seed 004 Alg. 1-2); that evaluation is the integrator's first stage anyway.
+        // The implicit stepper holds its contacts at the step's end: no handled set to carry
+        // from step to step, no impact to locate inside the step.
+        let implicit = self.integrator.implicit();
+        let has_inequalities = self.evaluator.layout().inequality.contains(&true);
+        let persistent = !implicit && settings.inequality.persistent() && has_inequalities;
+        let start = if persistent {
+            self.evaluate_current(model, state, settings)?;
+            Some(self.acceleration.step_start())
+        } else {
+            None
+        };
+        let impacts = if implicit || !has_inequalities {
+            Impacts::Off
+        } else {
+            settings.impacts
+        };
+        let stats = match impacts {
+            Impacts::Located => events::advance(self, model, state, settings, t_end)?,
+            Impacts::Speculative => {
+                impulses::advance_speculative(self, model, state, settings, t_end)?
+            }
+            Impacts::Off => self.integrate_to(model, state, settings, t_end)?,
+        };
+        state.steps += 1;
+        if let Some(start) = start {
+            self.update_handled_set(model, state, settings, &start)?;
+        }
+        Ok(stats)
+    }
+
+    /// One integrator step from the current state to `t_end`, committed (with projection, if on).
+    fn integrate_to(
+        &mut self,
+        model: &Model,
+        state: &mut State,
+        settings: &Settings,
+        t_end: f64,
+    ) -> Result<StepStats, StepError> {
+        let dt = t_end - state.t;
+        if !(dt > 0.0) {
+            return Ok(StepStats::default());
+        }
+        self.q_next.resize(state.q.len(), 0.0);
+        self.v_next.resize(state.v.len(), 0.0);
+        let mut stats = StepStats::default();
+        let velocity_rate = self.velocity_rate(settings);
+        let mut stage = Stage {
+            model,
+            evaluator: &mut self.evaluator,
+            acceleration: &mut self.acceleration,
+            kkt: &mut self.kkt,
+            settings,
+            stats: &mut stats,
+            first: self.current_acceleration.take(),
+            started: false,
+            velocity_rate,
+            assembled_t: state.t,
+            assembled_q: Vec::new(),
+        };
+        let result = self.integrator.step(
+            &mut stage,
+            state.t,
+            dt,
+            &state.q,
+            &state.v,
+            &mut self.q_next,
+            &mut self.v_next,
+        );
+        if let Err(e) = result {
+            return Err(self.step_error(model, state, e.into()));
+        }
+        if !crate::math::vector::all_finite(&self.q_next)
+            || !crate::math::vector::all_finite(&self.v_next)
+        {
+            return Err(self.step_error(model, state, StepFailure::Diverged));
+        }
+        if let Some(p) = settings.projection {
+            let outcome = projection::project(
+                &mut self.evaluator,
+                &mut self.acceleration,
+                model,
+                settings,
+                &p,
+                t_end,
+                (&mut self.q_next, &mut self.v_next),
+            );
+            if let Err(failure) = outcome {
+                return Err(self.step_error(model, state, failure));
+            }
+        }
+        std::mem::swap(&mut state.q, &mut self.q_next);
+        std::mem::swap(&mut state.v, &mut self.v_next);
+        state.t = t_end;
+        self.state_changed();
+        if self.integrator.implicit() {
+            self.step_lambda = Some(self.acceleration.lambda().to_vec());
+        }
+        Ok(stats)
+    }
+
+    /// Seed 004 Alg. 1 (Platt) and Alg. 2 (improved), lines 3-9, after a step (see
+    /// [`crate::contact`]).
+    fn update_handled_set(
+        &mut self,
+        model: &Model,
+        state: &State,
+        settings: &Settings,
+        start: &StepStart,
+    ) -> Result<(), StepError> {
+        // g at the new state.
+        if let Err(e) = self
+            .evaluator
+            .evaluate_constraints(model, state.t, &state.q, &state.v)
+        {
+            return Err(self.step_error(model, state, e.into()));
+        }
+        let ev = &self.evaluator;
+        self.acceleration
+            .after_step(settings.inequality, start, ev.c(), &ev.layout().inequality);
+        self.state_changed();
+        Ok(())
+    }
+
+    /// The error of a step that failed for `cause`, at the state it started from, with the
+    /// constraint furthest from satisfied at the last evaluation.
+    pub(crate) fn step_error(&self, model: &Model, state: &State, cause: StepFailure) -> StepError {
+        report::step_error(&self.evaluator, model, state, cause)
+    }
+
+    /// Evaluates `q̈` at the current state if not done yet (also refreshes C, Ċ, λ).
+    fn evaluate_current(
+        &mut self,
+        model: &Model,
+        state: &State,
+        settings: &Settings,
+    ) -> Result<(), StepError> {
+        if self.current_acceleration.is_some() {
+            return Ok(());
+        }
+        self.ensure_layout(model, state.q.len());
+        let mut a = vec![0.0; state.q.len()];
+        let mode = Mode {
+            choose: true,
+            velocity_rate: self.velocity_rate(settings),
+        };
+        let result = self.acceleration.evaluate(
+            &mut self.evaluator,
+            model,
+            settings,
+            mode,
+            state.t,
+            &state.q,
+            &state.v,
+            &mut a,
+        );
+        match result {
+            Ok(()) => {
+                self.current_acceleration = Some(a);
+                Ok(())
+            }
+            Err(e) => Err(self.step_error(model, state, e.into())),
+        }
+    }
+
+    /// Refreshes C, Ċ and J at the current state for a report: after an implicit step only
+    /// these (its λ is the step's, and an acceleration-level solve of a 10,000-link chain would
+    /// cost more than the step); otherwise the whole evaluation, as `evaluate_current`.
+    fn evaluate_for_report(
+        &mut self,
+        model: &Model,
+        state: &State,
+        settings: &Settings,
+    ) -> Result<(), StepError> {
+        if self.step_lambda.is_none() {
+            return self.evaluate_current(model, state, settings);
+        }
+        self.evaluator
+            .evaluate_constraints(model, state.t, &state.q, &state.v)
+            .map_err(|e| self.step_error(model, state, e.into()))
+    }
+
+    /// The accelerations `q̈` at the current state.
+    pub(crate) fn acceleration(
+        &mut self,
+        model: &Model,
+        state: &State,
+        settings: &Settings,
+    ) -> Result<&[f64], StepError> {
+        self.evaluate_current(model, state, settings)?;
+        Ok(self.current_acceleration.as_deref().unwrap_or_default())
+    }
+
+    /// `(max |C|, max |Ċ|)` at the current state.
+    pub(crate) fn constraint_error(
+        &mut self,
+        model: &Model,
+        state: &State,
+        settings: &Settings,
+    ) -> Result<(f64, f64), StepError> {
+        self.evaluate_for_report(model, state, settings)?;
+        Ok(self.acceleration.constraint_errors(&self.evaluator))
+    }
+
+    /// Iterations of the most recent λ solve.
+    pub(crate) fn last_solver_iterations(&self) -> usize {
+        self.acceleration.last_solve().iterations
+    }
+
+    /// Energies, constraint errors, multipliers and constraint forces at the current state.
+    pub(crate) fn diagnostics(
+        &mut self,
+        model: &Model,
+        state: &State,
+        settings: &Settings,
+    ) -> Result<Diagnostics, StepError> {
+        self.evaluate_for_report(model, state, settings)?;
+        Ok(report::diagnostics(
+            &self.evaluator,
+            &self.acceleration,
+            self.step_lambda.as_deref(),
+            model,
+            state,
+        ))
+    }
+
+    /// Adds a contact group over `particles` (checked to exist) with restitution `restitution`.
+    pub(crate) fn add_contacts(
+        &mut self,
+        model: &Model,
+        particles: &[crate::body::ParticleId],
+        restitution: Option<f64>,
+    ) -> Result<usize, ModelError> {
+        let group = ContactGroup::new(model, particles, restitution)?;
+        Ok(self.add_contact_group(group))
+    }
+
+    /// The pieces the engine's own tests look inside, with the layout up to date.
+    #[cfg(test)]
+    pub(crate) fn parts<'a>(&'a mut self, model: &'a Model, state: &'a State) -> Parts<'a> {
+        self.ensure_layout(model, state.q.len());
+        Parts {
+            model,
+            evaluator: &mut self.evaluator,
+            acceleration: &mut self.acceleration,
+            kkt: &mut self.kkt,
+        }
+    }
+}
+
+/// What [`Pipeline::parts`] lends a test.
+#[cfg(test)]
+pub(crate) struct Parts<'a> {
+    pub(crate) model: &'a Model,
+    pub(crate) evaluator: &'a mut Evaluator,
+    pub(crate) acceleration: &'a mut Acceleration,
+    pub(crate) kkt: &'a mut Kkt,
+}

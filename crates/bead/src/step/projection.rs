@@ -1,0 +1,186 @@
+//! Post-step projection onto the constraint manifold (an alternative to Baumgarte feedback).
+//!
+//! Positions: Newton's method on `C(q) = 0` with the minimum-kinetic-metric correction
+//! `Δq = W Jᵀ μ`, repeated until every equality has `|C| ≤ tolerance` and every inequality
+//! `g ≥ −tolerance`. Velocities: the same projection of `q̇` onto `Ċ = J q̇ + ∂C/∂t = 0`.
+//!
+//! Inequality rows are not equalities: projecting `g = 0` would snap a ball flying above a floor
+//! onto it. Each Newton step is therefore a small complementarity problem (the same solver as the
+//! dynamics, [`crate::contact`]): with `w = C + J Δq`, the linearized constraint after the step,
+//!
+//! ```text
+//! equality rows              w = 0            (μ free)
+//! inequality rows, g ≤ tol   0 ≤ μ ⊥ w ≥ 0    (pushed out to g ≥ 0, never pulled in)
+//! inequality rows apart      μ = 0            (untouched; a row the step would violate
+//!                                              joins at the next iteration)
+//! velocity rows (motors)     μ = 0            (no position to project)
+//! ```
+//!
+//! and for velocities, `w = J (q̇ + Δq̇) + ∂C/∂t`: equalities and unlimited motors to zero, active
+//! inequality rows only if closing (`0 ≤ μ ⊥ w ≥ 0`, a separating contact keeps its speed), and
+//! rows with a force limit untouched (a finite force gives no impulse). Both reuse the multiplier
+//! solver, so redundant constraints are handled as in the dynamics.
+
+use crate::assembly::Evaluator;
+use crate::dynamics::Acceleration;
+use crate::dynamics::conflicts::complementarity_error;
+use crate::error::StepFailure;
+use crate::model::Model;
+use crate::settings::{Projection, Settings};
+use crate::solve::MultiplierMatrix;
+use crate::solve::complementarity::{self, Problem, RowState};
+
+/// Projects `(q, q̇)` at time `t` onto the constraints: `C = 0`, `g ≥ 0`, then `Ċ = 0` and
+/// `ġ ≥ 0` for the contacts.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn project(
+    ev: &mut Evaluator,
+    acceleration: &mut Acceleration,
+    model: &Model,
+    settings: &Settings,
+    projection: &Projection,
+    t: f64,
+    (q, v): (&mut [f64], &mut [f64]),
+) -> Result<(), StepFailure> {
+    let m = ev.layout().rows();
+    if m == 0 {
+        return Ok(());
+    }
+    let mut work = ProjectionWork::new(m, q.len());
+    let mut iteration = 0;
+    loop {
+        ev.evaluate_constraints(model, t, q, v)?;
+        let error = position_error(ev);
+        if error <= projection.tolerance {
+            break;
+        }
+        if iteration == projection.max_iterations {
+            return Err(StepFailure::Projection(error));
+        }
+        let (c, layout) = (ev.c(), ev.layout());
+        for i in 0..m {
+            work.b[i] = -c[i];
+            // Redundant contacts (a pile) cannot all be moved by their own gaps: each may
+            // be left off by the contact tolerance.
+            work.allowance[i] = if layout.inequality[i] {
+                settings.contact_tolerance
+            } else {
+                0.0
+            };
+            (work.lo[i], work.hi[i]) = if layout.velocity[i] {
+                (0.0, 0.0)
+            } else if layout.inequality[i] {
+                if c[i] <= projection.tolerance.max(settings.contact_tolerance) {
+                    (0.0, f64::INFINITY)
+                } else {
+                    (0.0, 0.0)
+                }
+            } else {
+                (f64::NEG_INFINITY, f64::INFINITY)
+            };
+        }
+        correct(ev, acceleration, model, settings, &mut work)?;
+        for (qi, d) in q.iter_mut().zip(&work.correction) {
+            *qi += d;
+        }
+        iteration += 1;
+    }
+    // Ċ at the projected positions was computed by the last evaluation; J q̇ lies in the
+    // range of J, so these rows are consistent.
+    work.allowance.fill(0.0);
+    let (c, c_dot, layout) = (ev.c(), ev.c_dot(), ev.layout());
+    for i in 0..m {
+        work.b[i] = -c_dot[i];
+        (work.lo[i], work.hi[i]) = if layout.inequality[i] {
+            if c[i] <= projection.tolerance.max(settings.contact_tolerance) {
+                (0.0, f64::INFINITY)
+            } else {
+                (0.0, 0.0)
+            }
+        } else if layout.bounds().limited(i) {
+            (0.0, 0.0)
+        } else {
+            (f64::NEG_INFINITY, f64::INFINITY)
+        };
+    }
+    correct(ev, acceleration, model, settings, &mut work)?;
+    for (vi, d) in v.iter_mut().zip(&work.correction) {
+        *vi += d;
+    }
+    Ok(())
+}
+
+/// The error projection removes: `|C|` of equality rows, the violation `−g` of inequalities.
+fn position_error(ev: &Evaluator) -> f64 {
+    let (c, inequality) = (ev.c(), &ev.layout().inequality);
+    (0..c.len())
+        .map(|i| if inequality[i] { -c[i] } else { c[i].abs() })
+        .fold(0.0, f64::max)
+}
+
+/// `correction = W Jᵀ μ` with μ the solution of the complementarity problem in `work`.
+fn correct(
+    ev: &Evaluator,
+    acceleration: &mut Acceleration,
+    model: &Model,
+    settings: &Settings,
+    work: &mut ProjectionWork,
+) -> Result<(), StepFailure> {
+    let layout = ev.layout();
+    let a = MultiplierMatrix::new(&layout.jacobian, &layout.inv_mass);
+    let problem = Problem {
+        a,
+        b: &work.b,
+        lo: &work.lo,
+        hi: &work.hi,
+        allowance: &work.allowance,
+    };
+    work.mu.fill(0.0);
+    work.state.fill(RowState::Lower);
+    let eps = crate::dynamics::active_set::threshold(&work.b);
+    complementarity::solve(
+        &problem,
+        acceleration.solver_mut(),
+        &settings.solve,
+        eps,
+        &mut work.state,
+        &mut work.mu,
+        &mut work.w,
+        &mut work.workspace,
+    )
+    .map_err(|f| StepFailure::Eval(complementarity_error(layout, model, f)))?;
+    layout
+        .jacobian
+        .mul_transpose(&work.mu, &mut work.correction);
+    layout.inv_mass.apply_in_place(&mut work.correction);
+    Ok(())
+}
+
+/// Buffers of one projection.
+struct ProjectionWork {
+    b: Vec<f64>,
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    allowance: Vec<f64>,
+    mu: Vec<f64>,
+    w: Vec<f64>,
+    state: Vec<RowState>,
+    correction: Vec<f64>,
+    workspace: complementarity::Workspace,
+}
+
+impl ProjectionWork {
+    fn new(m: usize, n: usize) -> Self {
+        ProjectionWork {
+            b: vec![0.0; m],
+            lo: vec![0.0; m],
+            hi: vec![0.0; m],
+            allowance: vec![0.0; m],
+            mu: vec![0.0; m],
+            w: vec![0.0; m],
+            state: vec![RowState::Lower; m],
+            correction: vec![0.0; n],
+            workspace: complementarity::Workspace::default(),
+        }
+    }
+}
