@@ -188,6 +188,13 @@ impl Model {
                 "a constraint needs at least one row".into(),
             ));
         }
+        let (lo, hi) = constraint.multiplier_bounds();
+        if !(lo <= hi && lo < f64::INFINITY && hi > f64::NEG_INFINITY) {
+            return Err(ModelError::Constraint(format!(
+                "its multiplier bounds ({lo}, {hi}) must be numbers with lo ≤ hi, lo < ∞ and \
+                 hi > −∞"
+            )));
+        }
         let id = self
             .constraints
             .insert(|id| ConstraintEntry {

@@ -22,7 +22,7 @@ use crate::error::EvalError;
 use crate::force::ForceContext;
 use crate::model::Model;
 use crate::settings::Settings;
-use crate::solve::{LinearSolver, MultiplierMatrix, SolveError, SolveInfo, SolveParams};
+use crate::solve::{LinearSolver, MultiplierMatrix, SolveError, SolveInfo, SolveParams, Targets};
 
 /// How one derivative evaluation treats the rows that take part.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -214,12 +214,14 @@ impl Acceleration {
         // motor) has no position to feed back, and drives its speed error Ċ to zero at its own
         // rate, whatever gains the position rows use.
         let (c, c_dot, jdot_qdot) = (ev.c(), ev.c_dot(), ev.jdot_qdot());
+        let targets = Targets::new(&layout.velocity);
         for i in 0..self.target.len() {
-            self.target[i] = if layout.velocity[i] {
-                -jdot_qdot[i] - mode.velocity_rate * c_dot[i]
-            } else {
-                -jdot_qdot[i] - feedback.ks * c[i] - feedback.kd * c_dot[i]
-            };
+            self.target[i] = targets.acceleration(
+                i,
+                (c[i], c_dot[i], jdot_qdot[i]),
+                (feedback.ks, feedback.kd),
+                mode.velocity_rate,
+            );
         }
         // b = d − J W Q
         layout.inv_mass.apply(&self.applied, &mut self.tmp);

@@ -11,21 +11,11 @@
 //! narrower [`ConstrainedModel`]: assemble its forces, its constraints and their Jacobian at a
 //! state; factor and solve its Newton (KKT) system.
 
-mod bdf2;
-mod euler;
-mod implicit_euler;
-mod midpoint;
-mod position_level;
-mod rk4;
-mod symplectic_euler;
-mod warm_start;
+mod explicit;
+mod implicit;
 
-pub use bdf2::Bdf2;
-pub use euler::Euler;
-pub use implicit_euler::ImplicitEuler;
-pub use midpoint::Midpoint;
-pub use rk4::Rk4;
-pub use symplectic_euler::SymplecticEuler;
+pub use explicit::{Euler, Midpoint, Rk4, SymplecticEuler};
+pub use implicit::{Bdf2, ImplicitEuler};
 
 pub use crate::solve::Role;
 
@@ -229,13 +219,13 @@ pub const INTEGRATOR_NAMES: [&str; 6] = [
 ];
 
 /// `out = x + h y`.
-fn axpy(out: &mut [f64], x: &[f64], h: f64, y: &[f64]) {
+pub(crate) fn axpy(out: &mut [f64], x: &[f64], h: f64, y: &[f64]) {
     for (o, (a, b)) in out.iter_mut().zip(x.iter().zip(y)) {
         *o = a + h * b;
     }
 }
 
-fn resize(n: usize, bufs: &mut [&mut Vec<f64>]) {
+pub(crate) fn resize(n: usize, bufs: &mut [&mut Vec<f64>]) {
     for b in bufs {
         b.resize(n, 0.0);
     }

@@ -24,8 +24,8 @@ pub use dense::Dense;
 pub use gauss_seidel::GaussSeidel;
 pub use sparse_ldlt::SparseLdlt;
 
-pub(crate) use rows::Bounds;
 pub use rows::Role;
+pub(crate) use rows::{Bounds, Targets};
 
 pub use crate::math::inverse_mass::InverseMass;
 

@@ -75,4 +75,49 @@ impl<'a> Bounds<'a> {
     pub(crate) fn inequality(&self, r: usize) -> bool {
         self.inequality[r]
     }
+
+    /// Whether row `r`'s multiplier is free: an equality without a limit, whose force is
+    /// whatever holds it (and which an impulse may carry).
+    pub(crate) fn free(&self, r: usize) -> bool {
+        !self.inequality[r] && !self.limited(r)
+    }
+}
+
+/// What each row must reach, by its kind: a position row holds its value `C` (with the feedback
+/// of seed 000 eq. 11 at the acceleration level); a velocity row (a motor) has no position to
+/// hold, and drives its speed error `Ċ` to zero at its own rate.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Targets<'a> {
+    /// Whether each row holds a velocity only.
+    velocity: &'a [bool],
+}
+
+impl<'a> Targets<'a> {
+    /// The targets of rows that hold a velocity only where `velocity` says.
+    pub(crate) fn new(velocity: &'a [bool]) -> Self {
+        Targets { velocity }
+    }
+
+    /// Row `r`'s target acceleration `d = −J̇q̇ − k_s C − k_d Ċ` (eq. 11), or a velocity row's
+    /// `d = −J̇q̇ − r Ċ` at its `rate`, from its `C`, `Ċ` and `J̇q̇`.
+    pub(crate) fn acceleration(
+        &self,
+        r: usize,
+        (c, c_dot, jdot_qdot): (f64, f64, f64),
+        (ks, kd): (f64, f64),
+        rate: f64,
+    ) -> f64 {
+        if self.velocity[r] {
+            -jdot_qdot - rate * c_dot
+        } else {
+            -jdot_qdot - ks * c - kd * c_dot
+        }
+    }
+
+    /// Row `r`'s residual at the end of an implicit step of velocity scale `ĥ`: its value `c`,
+    /// or a velocity row's speed error times `ĥ`, `J (q − q_b) + ĥ ∂C/∂t` (`j_dq` is
+    /// `J (q − q_b)`, `c_t` is `∂C/∂t`).
+    pub(crate) fn position(&self, r: usize, c: f64, j_dq: f64, c_t: f64, h: f64) -> f64 {
+        if self.velocity[r] { j_dq + h * c_t } else { c }
+    }
 }

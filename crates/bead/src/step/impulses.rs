@@ -270,7 +270,7 @@ fn row_restitution(layout: &Layout, model: &Model, settings: &Settings) -> Vec<f
 fn impulsive_rows(layout: &Layout) -> Vec<bool> {
     let bounds = layout.bounds();
     (0..layout.inequality.len())
-        .map(|k| !bounds.inequality(k) && !bounds.limited(k))
+        .map(|k| bounds.free(k))
         .collect()
 }
 

@@ -44,6 +44,52 @@ fn bad_model_input_is_refused() {
     assert!(sys.step(0.0).is_err() && sys.step(f64::NAN).is_err());
 }
 
+/// A constraint whose multiplier bounds are not an interval (a NaN, lo above hi) is refused
+/// when it is added: the complementarity solves would otherwise read the row as free in one
+/// place and bounded in another.
+#[test]
+fn multiplier_bounds_that_are_no_interval_are_refused() {
+    #[derive(Debug)]
+    struct Bounded(bead::ParticleId, (f64, f64));
+    impl bead::Constraint for Bounded {
+        fn rows(&self, _dim: usize) -> usize {
+            1
+        }
+        fn operands(&self) -> Vec<bead::Operand> {
+            vec![self.0.into()]
+        }
+        fn multiplier_bounds(&self) -> (f64, f64) {
+            self.1
+        }
+        fn evaluate(
+            &self,
+            eval: &mut bead::ConstraintEval<'_>,
+        ) -> Result<(), bead::ConstraintError> {
+            eval.set_value(0, eval.x(0)[1]);
+            eval.set_gradient(0, 0, &[0.0, 1.0]);
+            Ok(())
+        }
+    }
+    let mut sys = System::new(2).unwrap();
+    let p = sys.add_particle(Particle::new(&[0.0, 0.0])).unwrap();
+    for bounds in [
+        (f64::NAN, 1.0),
+        (0.0, f64::NAN),
+        (2.0, 1.0),
+        (f64::INFINITY, f64::INFINITY),
+        (f64::NEG_INFINITY, f64::NEG_INFINITY),
+    ] {
+        let e = sys.add_constraint(Bounded(p, bounds)).unwrap_err();
+        assert!(
+            e.to_string().contains("multiplier bounds"),
+            "{bounds:?}: {e}"
+        );
+    }
+    for bounds in [(-1.0, 1.0), (0.0, 0.0), (f64::NEG_INFINITY, f64::INFINITY)] {
+        assert!(sys.add_constraint(Bounded(p, bounds)).is_ok(), "{bounds:?}");
+    }
+}
+
 /// A constraint that returns NaN: the step fails naming it; the state is untouched.
 #[test]
 fn a_nan_from_a_constraint_is_reported() {

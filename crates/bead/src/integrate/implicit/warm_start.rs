@@ -1,7 +1,7 @@
 //! Where the implicit steppers' Newton iteration starts: the constraint accelerations
 //! `W Jᵀλ` and the multipliers `λ` of the last steps, extrapolated to the end of this one.
 //!
-//! The Newton solve ([`super::position_level`]) finds `q = q̃ + ĥ² W Jᵀλ`; only `q̃` is known
+//! The Newton solve ([`super::newton`]) finds `q = q̃ + ĥ² W Jᵀλ`; only `q̃` is known
 //! before it. Starting from `q̃` plus the last step's constraint acceleration leaves an error
 //! of `ĥ²` times that acceleration's change over a step, `O(h³)`; on a swinging 1,000-link chain
 //! that is 1e-8 m, a hundred times the tolerance, so most steps paid two chord iterations.

@@ -1,5 +1,5 @@
 //! BDF2 at the position level: the second-order member of the implicit family, on the same
-//! Newton solve as [`super::ImplicitEuler`] ([`super::position_level`]).
+//! Newton solve as [`ImplicitEuler`](super::ImplicitEuler) ([`super::newton`]).
 //!
 //! The two-step backward differentiation formula on `(q, q̇)`, with the constraint forces at the
 //! step's end and the applied forces extrapolated to it (`Q* = 2 Qₙ − Qₙ₋₁`, which keeps the
@@ -18,9 +18,9 @@
 //! BDF2 damps too, but at second order in `h`: on a pendulum it keeps the amplitude hundreds of
 //! times better than implicit Euler at the same step, with the same stability on stiff chains.
 
-use super::position_level::{Work, free_acceleration};
-use super::{Dynamics, Integrator, resize};
+use super::newton::{Work, free_acceleration};
 use crate::error::EvalError;
+use crate::integrate::{Dynamics, Integrator, resize};
 
 /// Position-level BDF2: unconditionally stable on stiff constraints, second order, mildly
 /// dissipative.

@@ -1,18 +1,18 @@
-//! Symplectic (semi-implicit) Euler, seed 002: `q̇₁ = q̇ + h q̈(q, q̇)`, `q₁ = q + h q̇₁`. First
-//! order, but its energy error stays bounded on conservative systems.
+//! Explicit (forward) Euler: `q₁ = q + h q̇`, `q̇₁ = q̇ + h q̈(q, q̇)`. First order; gains energy on
+//! oscillators, kept for teaching and for comparison.
 
-use super::{Dynamics, Integrator, axpy, resize};
 use crate::error::EvalError;
+use crate::integrate::{Dynamics, Integrator, axpy, resize};
 
-/// Symplectic Euler (velocity first, then position with the new velocity).
+/// Forward Euler.
 #[derive(Clone, Debug, Default)]
-pub struct SymplecticEuler {
+pub struct Euler {
     a: Vec<f64>,
 }
 
-impl Integrator for SymplecticEuler {
+impl Integrator for Euler {
     fn name(&self) -> &'static str {
-        "symplectic-euler"
+        "euler"
     }
 
     fn order(&self) -> u32 {
@@ -31,8 +31,8 @@ impl Integrator for SymplecticEuler {
     ) -> Result<(), EvalError> {
         resize(q.len(), &mut [&mut self.a]);
         f.acceleration(t, q, v, &mut self.a)?;
+        axpy(q_out, q, h, v);
         axpy(v_out, v, h, &self.a);
-        axpy(q_out, q, h, v_out);
         Ok(())
     }
 }

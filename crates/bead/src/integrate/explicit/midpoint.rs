@@ -1,8 +1,8 @@
 //! Explicit midpoint (second-order Runge-Kutta): evaluate at the half step, take the full step
 //! with that slope.
 
-use super::{Dynamics, Integrator, axpy, resize};
 use crate::error::EvalError;
+use crate::integrate::{Dynamics, Integrator, axpy, resize};
 
 /// Explicit midpoint method.
 #[derive(Clone, Debug, Default)]

@@ -14,15 +14,15 @@
 //! inequality row holds `g ≥ 0` with `λ ≥ 0` complementary to it, so contact needs no event
 //! location and is perfectly inelastic.
 //!
-//! The Newton solve that finds them is [`super::position_level`]'s, shared with [`super::Bdf2`].
+//! The Newton solve that finds them is [`super::newton`]'s, shared with [`Bdf2`](super::Bdf2).
 //!
 //! Implicit Euler damps: its energy error is first order in `h`, largest on the fastest modes.
 //! That is what makes it stable on a 10,000-link chain, and why it is not the integrator to
 //! measure a pendulum's period with.
 
-use super::position_level::{Work, free_acceleration};
-use super::{Dynamics, Integrator, resize};
+use super::newton::{Work, free_acceleration};
 use crate::error::EvalError;
+use crate::integrate::{Dynamics, Integrator, resize};
 
 /// Position-level implicit Euler: unconditionally stable on stiff constraints (long chains,
 /// cloth), first order, dissipative.

@@ -1,8 +1,8 @@
 //! Classical fourth-order Runge-Kutta over `(q, q̇)` (seed 002 "ODE solvers"): four derivative
 //! evaluations per step, global error O(h⁴).
 
-use super::{Dynamics, Integrator, axpy, resize};
 use crate::error::EvalError;
+use crate::integrate::{Dynamics, Integrator, axpy, resize};
 
 /// Classical RK4.
 #[derive(Clone, Debug, Default)]

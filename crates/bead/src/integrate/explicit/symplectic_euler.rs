@@ -1,18 +1,18 @@
-//! Explicit (forward) Euler: `q₁ = q + h q̇`, `q̇₁ = q̇ + h q̈(q, q̇)`. First order; gains energy on
-//! oscillators, kept for teaching and for comparison.
+//! Symplectic (semi-implicit) Euler, seed 002: `q̇₁ = q̇ + h q̈(q, q̇)`, `q₁ = q + h q̇₁`. First
+//! order, but its energy error stays bounded on conservative systems.
 
-use super::{Dynamics, Integrator, axpy, resize};
 use crate::error::EvalError;
+use crate::integrate::{Dynamics, Integrator, axpy, resize};
 
-/// Forward Euler.
+/// Symplectic Euler (velocity first, then position with the new velocity).
 #[derive(Clone, Debug, Default)]
-pub struct Euler {
+pub struct SymplecticEuler {
     a: Vec<f64>,
 }
 
-impl Integrator for Euler {
+impl Integrator for SymplecticEuler {
     fn name(&self) -> &'static str {
-        "euler"
+        "symplectic-euler"
     }
 
     fn order(&self) -> u32 {
@@ -31,8 +31,8 @@ impl Integrator for Euler {
     ) -> Result<(), EvalError> {
         resize(q.len(), &mut [&mut self.a]);
         f.acceleration(t, q, v, &mut self.a)?;
-        axpy(q_out, q, h, v);
         axpy(v_out, v, h, &self.a);
+        axpy(q_out, q, h, v_out);
         Ok(())
     }
 }

@@ -1,0 +1,65 @@
+//! The position-level implicit steppers ([`ImplicitEuler`], [`Bdf2`]) and the Newton solve they
+//! share.
+//!
+//! Both reduce a step to one problem: given a base `q_b`, a velocity scale `ĥ` (so that
+//! `q̇ₙ₊₁ = (q − q_b)/ĥ`) and a prediction `q̃` (where the applied forces alone would take the
+//! state), find `q` and `λ` with
+//!
+//! ```text
+//! M (q − q̃) − ĥ² J(q)ᵀ λ = 0,   C(q, tₙ₊₁) = 0
+//! ```
+//!
+//! (a velocity row holds `J (q − q_b) + ĥ ∂C/∂t = 0`; inequality and bounded rows are kept
+//! complementary). Implicit Euler has `q_b = qₙ`, `ĥ = h`; BDF2 `q_b = (4qₙ − qₙ₋₁)/3`,
+//! `ĥ = 2h/3`.
+//!
+//! Newton's method on this system, with `μ = ĥ² λ`, solves the KKT system (seed 004 eq. 6)
+//!
+//! ```text
+//! [ M + ĥ² K̃   Jᵀ ] [  Δq ]     [ M (q − q̃) − Jᵀμ ]
+//! [ J         0  ] [ −Δμ ] = − [ r                ]
+//! ```
+//!
+//! with `K̃ = −K` the geometric stiffness of the constraints (`K = Σ λ ∇²C`), each constraint's
+//! part kept where it is positive (a rod in tension) and bounded by a positive diagonal where not
+//! (a rod in compression), factored by a sparse LDLᵀ whose analysis is reused while the structure
+//! holds (without the stiffness between bodies where that is small against their masses, as on
+//! a cloth: see [`crate::solve::kkt`]). Chord iterations reuse a factor, across steps too, while
+//! the residual falls fast; a backtracking line search keeps far starts from wandering.
+//!
+//! Inequalities and bounded rows (a motor's limit) enter first by a primal-dual active set: each
+//! iteration holds the rows whose trial multiplier lies within their bounds and fixes the others
+//! at the bound they cross (a semismooth Newton method for the complementarity). It settles in a
+//! few iterations where contacts come and go one by one, but the packed, redundant contacts of a
+//! pile make it cycle (a landing 200-ball pile needed more than 200 iterations a step). A step
+//! whose contacts still change their roles after [`INTERIOR_AFTER`](interior_point::INTERIOR_AFTER) iterations starts again with
+//! a primal-dual interior-point iteration (Mehrotra's predictor-corrector), which has no active
+//! set to choose: each contact `g(q) ≥ 0` gets a slack `s > 0` with `g(q) = s` and
+//! `s μ = σ̂/(J W Jᵀ)_rr`, the barrier `σ̂` falling to zero; eliminating `Δs` leaves the contact
+//! a held row with the compliance `s/μ` in the same KKT matrix ([`Role::Compliant`](crate::solve::Role::Compliant)), so each
+//! iteration is one factorization and two solves. The next steps start with it, but for one in
+//! [`RETRY_ACTIVE_SET`](interior_point::RETRY_ACTIVE_SET), which tries the active set again. While it runs, contacts have a
+//! compliance of [`CONTACT_COMPLIANCE`](interior_point::CONTACT_COMPLIANCE) times `(J W Jᵀ)_rr`: a row of balls that fits its box
+//! exactly can hold any compression, and without it rounding drifts that compression without
+//! bound. Other bounded rows keep the active set; after [`ONE_AT_A_TIME_AFTER`](roles::ONE_AT_A_TIME_AFTER) iterations only
+//! the most violated of them changes, as in a pivoting method.
+//!
+//! The iteration stops when `|C|∞` (complementarity aware: a multiplier past its bound counts;
+//! under the interior-point iteration a contact counts `min(|g|, μ (J W Jᵀ)_rr)` and any
+//! penetration) and the momentum residual `|W (M (q − q̃) − Jᵀμ)|∞` are both within the
+//! tolerance. Where it starts is [`warm_start`]'s.
+//!
+//! The files: [`newton`] (the iteration and the step framing), [`roles`] (the semismooth active
+//! set), [`interior_point`], [`residual`] (the residuals' measures), [`warm_start`], and one
+//! file per stepper.
+
+mod bdf2;
+mod implicit_euler;
+mod interior_point;
+mod newton;
+mod residual;
+mod roles;
+mod warm_start;
+
+pub use bdf2::Bdf2;
+pub use implicit_euler::ImplicitEuler;

@@ -1,0 +1,560 @@
+//! Newton's method on one implicit step (see the [module overview](super)): the iteration, its
+//! line search, the policy that decides when the KKT matrix is factored afresh, and the step
+//! framing that warm-starts it from the last steps ([`super::warm_start`]) and records where it
+//! ended. Each of its phases is a function below; the contacts' interior-point iteration is
+//! [`super::interior_point`]'s, the bounded rows' roles [`super::roles`]'s, the residuals'
+//! measures [`super::residual`]'s.
+
+use super::interior_point::{
+    CONTACT_COMPLIANCE, INTERIOR_AFTER, RETRY_ACTIVE_SET, barrier_rows, centering, interior_row,
+    interior_step, recenter, start_interior,
+};
+use super::residual::{measured_momentum_residual, momentum_residual, row_masses};
+use super::roles::{RowBounds, choose_roles};
+use super::warm_start::WarmStart;
+use crate::error::EvalError;
+use crate::integrate::{ConstrainedModel, Dynamics, Factorization, Role, resize};
+use crate::math::vector::max_abs;
+use crate::solve::Bounds;
+
+/// The momentum residual allowed relative to the constraints' correction `W Jᵀμ`.
+const RELATIVE_MOMENTUM: f64 = 1e-8;
+
+/// The Newton solve's buffers and what it carries from step to step.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Work {
+    /// `q̃`, written by the stepper before [`Work::advance`].
+    pub(super) predicted: Vec<f64>,
+    /// The last steps' ends, which the next step's Newton iteration starts from.
+    pub(super) warm: WarmStart,
+    /// The rows' right-hand sides as the Newton step takes them (see [`Role`]).
+    pub(super) rows: Vec<f64>,
+    /// Each row's `(J W Jᵀ)_rr`.
+    pub(super) mass: Vec<f64>,
+    pub(super) roles: Vec<Role>,
+    /// The rows the interior-point iteration solves, set as it starts: contacts (inequalities
+    /// without an upper bound) that something can move, `(J W Jᵀ)_rr > 0`.
+    pub(super) contact: Vec<bool>,
+    /// Each contact's slack `s` while the interior-point iteration runs (see [`interior_step`]).
+    pub(super) slack: Vec<f64>,
+    /// The slacks' step, or the predictor's `Δs Δμ` between the predictor and the corrector.
+    pub(super) dslack: Vec<f64>,
+    /// Consecutive steps that ended in the interior-point iteration.
+    pub(super) interior_steps: usize,
+    /// Where this step's Newton iteration started.
+    pub(super) start_q: Vec<f64>,
+    pub(super) start_mu: Vec<f64>,
+    /// Whether this step's contacts are solved by the interior-point iteration.
+    pub(super) interior: bool,
+    /// Whether any row of this step has a bound (an inequality, a motor's limit): without,
+    /// every row is held, and the roles need no choosing.
+    pub(super) bounded: bool,
+    /// Whether any row of this step holds a velocity (a motor).
+    pub(super) velocity_rows: bool,
+    pub(super) mu: Vec<f64>,
+    pub(super) lambda: Vec<f64>,
+    pub(super) force: Vec<f64>,
+    pub(super) residual: Vec<f64>,
+    pub(super) momentum: Vec<f64>,
+    /// Scratch for the residuals' measures; never `dq`, which the line search still needs.
+    pub(super) scratch: Vec<f64>,
+    pub(super) dq: Vec<f64>,
+    pub(super) dmu: Vec<f64>,
+    /// Newton iterations of the last step.
+    pub(super) iterations: usize,
+    /// Rows whose role (held, or at a bound) the last iteration changed.
+    pub(super) role_changes: usize,
+    /// Numeric factorizations of the KKT matrix so far.
+    pub(super) factorizations: usize,
+    /// The next iteration must factor afresh (the last step ended on a slow iteration).
+    pub(super) refactor: bool,
+}
+
+/// Writes `W Q`, the acceleration of the applied forces alone: the constrained model's, or a
+/// plain ODE's accelerations.
+pub(super) fn free_acceleration(
+    f: &mut dyn Dynamics,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+    out: &mut [f64],
+) -> Result<(), EvalError> {
+    match f.constrained() {
+        Some(model) => model.free_acceleration(t, q, v, out),
+        None => f.acceleration(t, q, v, out),
+    }
+}
+
+impl Work {
+    /// Whether a step from `(q, v)` continues the last one (starts where it ended).
+    pub(super) fn continues(&self, q: &[f64], v: &[f64]) -> bool {
+        self.warm.continues(q, v)
+    }
+
+    /// Ends the step from `(q_start, v_start)` to time `t_end`, for the base `q_base`, velocity
+    /// scale `hv` and the prediction in [`Work::predicted`]: a constrained model by the Newton
+    /// solve, a plain ODE (nothing to hold) at the prediction. Writes `q_out` and
+    /// `v_out = (q_out − q_base)/hv`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn advance(
+        &mut self,
+        f: &mut dyn Dynamics,
+        t_end: f64,
+        hv: f64,
+        q_start: &[f64],
+        v_start: &[f64],
+        q_base: &[f64],
+        q_out: &mut [f64],
+        v_out: &mut [f64],
+        tolerance: f64,
+        max_iterations: usize,
+    ) -> Result<(), EvalError> {
+        self.iterations = 0;
+        let mut history = 0;
+        let constrained = match f.constrained() {
+            Some(model) => {
+                // Newton starts from the prediction moved on by the constraint acceleration the
+                // last steps extrapolate to this one's end, when this step continues them: q̃
+                // alone ignores the constraint forces, which change little from step to step.
+                history = self.warm.usable(q_start, v_start, t_end);
+                if history > 0 {
+                    self.warm.acceleration(history, q_out);
+                    for (q, p) in q_out.iter_mut().zip(&self.predicted) {
+                        *q = p + hv * hv * *q;
+                    }
+                } else {
+                    q_out.copy_from_slice(&self.predicted);
+                }
+                newton(
+                    model,
+                    self,
+                    t_end,
+                    hv,
+                    q_base,
+                    q_out,
+                    v_out,
+                    tolerance,
+                    max_iterations,
+                    history,
+                )?;
+                true
+            }
+            None => {
+                q_out.copy_from_slice(&self.predicted);
+                false
+            }
+        };
+        for ((v, q), b) in v_out.iter_mut().zip(q_out.iter()).zip(q_base) {
+            *v = (q - b) / hv;
+        }
+        if constrained {
+            self.warm.record(
+                history > 0,
+                t_end,
+                q_out,
+                v_out,
+                &self.predicted,
+                hv,
+                &self.lambda,
+            );
+        } else {
+            self.warm.record_end(q_out, v_out);
+        }
+        Ok(())
+    }
+}
+
+/// Where the Newton iteration of one step stands between iterations.
+struct Iteration {
+    /// The residual of the last iteration (`∞` before the first).
+    previous: f64,
+    /// Whether this is the first iteration of the step.
+    first: bool,
+    /// The interior-point iteration starts at this iterate.
+    start_barrier: bool,
+    /// Newton steps of this time step that fell by less than a quarter.
+    slow_steps: usize,
+    /// The length of the Newton step on trial, while a line search is under way.
+    trial: Option<f64>,
+}
+
+/// Solves `M (q − q̃) − ĥ² J(q)ᵀ λ = 0`, `C(q, t) = 0` from the `q` given, in place.
+#[allow(clippy::too_many_arguments)]
+fn newton(
+    model: &mut dyn ConstrainedModel,
+    w: &mut Work,
+    t: f64,
+    h: f64,
+    q_base: &[f64],
+    q: &mut [f64],
+    v: &mut [f64],
+    tolerance: f64,
+    max_iterations: usize,
+    history: usize,
+) -> Result<(), EvalError> {
+    let n = q.len();
+    let h2 = h * h;
+    resize(
+        n,
+        &mut [&mut w.force, &mut w.momentum, &mut w.scratch, &mut w.dq],
+    );
+    let mut it = Iteration {
+        previous: f64::INFINITY,
+        first: true,
+        start_barrier: false,
+        slow_steps: 0,
+        trial: None,
+    };
+    loop {
+        for ((v, q), b) in v.iter_mut().zip(q.iter()).zip(q_base) {
+            *v = (q - b) / h;
+        }
+        model.assemble(t, q, v)?;
+        if it.first {
+            it.start_barrier = begin(model, w, q, h2, history);
+        }
+        row_residuals(model, w, q, q_base, h);
+        // The momentum residual F₁ = M (q − q̃) − Jᵀμ, measured as W F₁ (metres).
+        model.jacobian().mul_transpose(&w.mu, &mut w.force);
+        let (momentum, correction) = measured_momentum_residual(model.inv_mass(), q, w);
+        // The momentum balance is met to the tolerance, or to a relative 1e-8 of the
+        // constraints' own correction W Jᵀμ when that is larger (a whipping cloth corner moves
+        // centimetres in a step under forces that rounding alone puts 1e-10 m off).
+        let momentum_tolerance = tolerance.max(RELATIVE_MOMENTUM * correction);
+        if w.bounded {
+            // Also what `choose_roles` reads below, at this same iterate.
+            row_masses(model, &mut w.mass);
+            if it.start_barrier {
+                start_interior(model, w);
+                it.start_barrier = false;
+            }
+        }
+        let max_c = constraint_error(model, w, h2);
+        if !(max_c.is_finite() && momentum.is_finite()) {
+            return Err(EvalError::NonFinite("the implicit step's residual".into()));
+        }
+        if max_c <= tolerance && momentum <= momentum_tolerance {
+            break;
+        }
+        let residual = max_c.max(momentum);
+        if back_off(w, q, h2, &mut it, residual) {
+            continue;
+        }
+        if w.iterations >= max_iterations {
+            return Err(stalled(model, w, (max_c, momentum), tolerance));
+        }
+        w.iterations += 1;
+        if restart_interior(model, w, q, h2) {
+            it.start_barrier = true;
+            it.previous = f64::INFINITY;
+            it.slow_steps = 0;
+            continue;
+        }
+        let changed = set_roles(model, w, q, h2);
+        let factorization = factorization(w, &mut it, changed, residual);
+        step(model, w, q, (factorization, h2, tolerance))?;
+        // The first step of each time step projects the prediction onto the constraints,
+        // which a merit that starts at M (q − q̃) = 0 would always refuse: it is taken whole.
+        it.trial = (w.iterations > 1).then_some(1.0);
+    }
+    finish(model, w);
+    Ok(())
+}
+
+/// The first iteration of a step: λ and μ from the last steps, the buffers sized, whether any
+/// row is bounded or holds a velocity, and whether the contacts start in the interior-point
+/// iteration (returned: it starts at this iterate).
+fn begin(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64, history: usize) -> bool {
+    let m = model.values().len();
+    // λ of the last steps is the first guess of this one's: extrapolated on the rows that move
+    // smoothly, as the start of q is.
+    w.lambda.clear();
+    w.lambda.extend_from_slice(model.last_multipliers());
+    w.lambda.resize(m, 0.0);
+    let bounds = Bounds::new(model.inequality_rows(), model.multiplier_bounds());
+    w.warm
+        .multipliers(history, |r| bounds.free(r), &mut w.lambda);
+    w.mu.clear();
+    w.mu.extend(w.lambda.iter().map(|l| l * h2));
+    for buffer in [&mut w.residual, &mut w.rows, &mut w.dmu, &mut w.mass] {
+        buffer.resize(m, 0.0);
+    }
+    w.roles.resize(m, Role::Held);
+    w.bounded = RowBounds::of(model, h2).any_bounded();
+    if !w.bounded {
+        w.roles.fill(Role::Held);
+    }
+    w.velocity_rows = model.velocity_rows().contains(&true);
+    // A step after one that needed the interior-point iteration starts with it, but for one
+    // step in RETRY_ACTIVE_SET, which tries the active set again.
+    w.interior = w.interior_steps > 0
+        && !w.interior_steps.is_multiple_of(RETRY_ACTIVE_SET)
+        && (0..m).any(|r| interior_row(model, r));
+    w.start_q.clear();
+    w.start_q.extend_from_slice(q);
+    w.start_mu.clone_from(&w.mu);
+    w.interior
+}
+
+/// The rows' residuals into `w.residual`: `C` (`g` for an inequality), or a velocity row's
+/// `J (q − q_b) + ĥ ∂C/∂t` (see [`Targets`](crate::solve::Targets)).
+fn row_residuals(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], q_base: &[f64], h: f64) {
+    if w.velocity_rows {
+        for i in 0..q.len() {
+            w.force[i] = q[i] - q_base[i];
+        }
+        model.jacobian().mul(&w.force, &mut w.residual);
+    }
+    let targets = crate::solve::Targets::new(model.velocity_rows());
+    let (c, c_t) = (model.values(), model.time_derivatives());
+    for r in 0..c.len() {
+        w.residual[r] = targets.position(r, c[r], w.residual[r], c_t[r], h);
+    }
+}
+
+/// How far the rows are from holding, `|C|∞`, complementarity aware: an inequality apart
+/// (`μ = 0`) holds while `g ≥ 0`, and a row at one of its bounds has given up its target. A
+/// multiplier beyond its bounds (a contact that pulls) is as far off as the displacement its
+/// excess makes, `μ (J W Jᵀ)_rr`: a held row's Newton step can carry it there, and only the next
+/// iteration's roles bring it back. Under the interior-point iteration a contact counts
+/// `min(|g|, μ (J W Jᵀ)_rr)` and any penetration (and its residual takes the contacts'
+/// compliance).
+fn constraint_error(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> f64 {
+    if !w.bounded {
+        return max_abs(&w.residual);
+    }
+    let bounds = RowBounds::of(model, h2);
+    let mut max_c = 0.0_f64;
+    for r in 0..w.residual.len() {
+        if w.interior && w.contact[r] {
+            // Either the gap is closed or the force is too small to move anything by the
+            // tolerance; the slack and μ stay positive.
+            w.residual[r] += CONTACT_COMPLIANCE * w.mass[r] * w.mu[r];
+            let (raw, mu) = (w.residual[r], w.mu[r]);
+            let off = (-raw).max(raw.abs().min(mu * w.mass[r]));
+            max_c = max_c.max(off);
+            continue;
+        }
+        let (raw, mu) = (w.residual[r], w.mu[r]);
+        let (lo, hi) = bounds.get(r);
+        let off = if (mu >= hi && raw <= 0.0) || (mu <= lo && raw >= 0.0) {
+            0.0
+        } else {
+            raw.abs()
+        };
+        let beyond = if mu < lo {
+            (lo - mu) * w.mass[r]
+        } else if mu > hi {
+            (mu - hi) * w.mass[r]
+        } else {
+            0.0
+        };
+        max_c = max_c.max(off).max(beyond);
+    }
+    max_c
+}
+
+/// A safeguard against divergence: a Newton step that more than doubles the residual is
+/// halved, from the same start (a few times at most). Returns whether it stepped back. A
+/// stricter line search (demanding a decrease) stalls the modified Newton iteration where
+/// compression leaves its matrix an overestimate, as on a whipping cloth, whose steps may raise
+/// one residual while lowering the other.
+fn back_off(w: &mut Work, q: &mut [f64], h2: f64, it: &mut Iteration, residual: f64) -> bool {
+    let Some(alpha) = it.trial.take() else {
+        return false;
+    };
+    if w.interior || !(residual > 2.0 * it.previous) || !(alpha > 1.0 / 16.0) {
+        return false;
+    }
+    // The iterate is the start plus `alpha` times the step: half of that back, rather than a
+    // copy of the start kept at every iteration (on a 10⁵-link chain those copies were
+    // megabytes an iteration, for a line search that rarely runs).
+    let alpha = alpha / 2.0;
+    for (qi, d) in q.iter_mut().zip(&w.dq) {
+        *qi -= alpha * d;
+    }
+    for ((mu, d), l) in w.mu.iter_mut().zip(&w.dmu).zip(w.lambda.iter_mut()) {
+        *mu -= alpha * d;
+        *l = *mu / h2;
+    }
+    // The factor did not serve: the next step gets a fresh one.
+    w.refactor = true;
+    it.trial = Some(alpha);
+    true
+}
+
+/// The error of an iteration that ran out of iterations, with residuals `(max |C|, momentum)`.
+/// Constraints that no position satisfies together stall Newton's method too: it says which,
+/// rather than suggest a smaller step (only when they are what is off: where the constraints
+/// hold and the momentum balance stalls, the residuals left are rounding, whose spread says
+/// nothing of a conflict).
+fn stalled(
+    model: &dyn ConstrainedModel,
+    w: &Work,
+    (max_c, momentum): (f64, f64),
+    tolerance: f64,
+) -> EvalError {
+    let held: Vec<bool> = w.roles.iter().map(Role::holds).collect();
+    if let Some(conflict) = (max_c > tolerance)
+        .then(|| model.conflict(&w.residual, &held))
+        .flatten()
+    {
+        return conflict;
+    }
+    EvalError::NoConvergence {
+        iterations: w.iterations,
+        max_abs_c: max_c,
+        momentum_residual: momentum,
+        role_changes: w.role_changes,
+    }
+}
+
+/// Whether the step goes over to the interior-point iteration now: the contacts' active set
+/// has not settled after [`INTERIOR_AFTER`] iterations (packed, redundant contacts make the
+/// semismooth iteration cycle). The interior-point iteration, which has no active set to
+/// choose, then starts again from where this step started.
+fn restart_interior(model: &dyn ConstrainedModel, w: &mut Work, q: &mut [f64], h2: f64) -> bool {
+    let m = w.mu.len();
+    if w.interior
+        || w.iterations <= INTERIOR_AFTER
+        || w.role_changes == 0
+        || !(0..m).any(|r| interior_row(model, r))
+    {
+        return false;
+    }
+    w.interior = true;
+    q.copy_from_slice(&w.start_q);
+    w.mu.clone_from(&w.start_mu);
+    for (l, mu) in w.lambda.iter_mut().zip(&w.mu) {
+        *l = mu / h2;
+    }
+    true
+}
+
+/// Which rows hold their target in this iteration, and which keep a fixed multiplier (an
+/// inequality apart, a motor at its limit): the primal-dual active set, a semismooth Newton
+/// method for the complementarity ([`choose_roles`]). A fixed row's multiplier takes its value
+/// now, and the momentum residual with it: the step then leaves it be (its column of `Jᵀ` is
+/// out of the matrix). Returns whether any role changed.
+fn set_roles(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64) -> bool {
+    let changed = if w.bounded {
+        choose_roles(model, w, h2)
+    } else {
+        0
+    };
+    w.role_changes = changed;
+    if w.bounded && w.roles.iter().any(|r| matches!(r, Role::Fixed(_))) {
+        for r in 0..w.mu.len() {
+            if let Role::Fixed(target) = w.roles[r] {
+                w.mu[r] = target;
+                w.lambda[r] = target / h2;
+            }
+        }
+        model.jacobian().mul_transpose(&w.mu, &mut w.force);
+        momentum_residual(model.inv_mass(), q, w);
+    }
+    changed > 0
+}
+
+/// Chord iterations: the factor is kept, across steps too, while it keeps the residual falling
+/// fast; a step that falls by less than a quarter, or a new active set, asks for a fresh one.
+/// A step slow twice asks for the whole geometric stiffness: the matrix without the coupling
+/// between bodies did not serve (a cloth's whip).
+fn factorization(w: &Work, it: &mut Iteration, changed: bool, residual: f64) -> Factorization {
+    let slow = !it.first && residual > 0.25 * it.previous;
+    it.slow_steps += usize::from(slow);
+    let factorization = if w.interior {
+        Factorization::Fresh
+    } else if !(w.refactor || changed || slow) {
+        Factorization::Reuse
+    } else if it.slow_steps >= 2 {
+        Factorization::Full
+    } else {
+        Factorization::Fresh
+    };
+    it.previous = residual;
+    it.first = false;
+    factorization
+}
+
+/// One Newton step: the rows' right-hand sides for their roles, the solve (Mehrotra's
+/// predictor and corrector under the interior-point iteration: the step solved with no barrier
+/// tells how far the complementarity can fall, the barrier is set from it, and the same factor
+/// solves again with the second-order term), and the update of `q`, `μ` and `λ`.
+fn step(
+    model: &mut dyn ConstrainedModel,
+    w: &mut Work,
+    q: &mut [f64],
+    (factorization, h2, tolerance): (Factorization, f64, f64),
+) -> Result<(), EvalError> {
+    for r in 0..w.rows.len() {
+        w.rows[r] = match w.roles[r] {
+            Role::Held | Role::Compliant(_) => w.residual[r],
+            Role::Fixed(target) => w.mu[r] - target,
+        };
+    }
+    let complementarity = if w.interior { barrier_rows(w) } else { 0.0 };
+    let factored = newton_step(model, w, factorization, h2)?;
+    w.refactor = false;
+    w.factorizations += usize::from(factored);
+    let barrier = if w.interior {
+        let barrier = centering(w, complementarity, tolerance);
+        newton_step(model, w, Factorization::Reuse, h2)?;
+        barrier
+    } else {
+        0.0
+    };
+    let alpha = if w.interior {
+        interior_step(w, barrier)
+    } else {
+        1.0
+    };
+    for (qi, dq) in q.iter_mut().zip(&w.dq) {
+        *qi += alpha * dq;
+    }
+    for (mu, dmu) in w.mu.iter_mut().zip(&w.dmu) {
+        *mu += alpha * dmu;
+    }
+    for (l, mu) in w.lambda.iter_mut().zip(&w.mu) {
+        *l = mu / h2;
+    }
+    if w.interior {
+        recenter(w, h2, tolerance);
+    }
+    Ok(())
+}
+
+/// Ends a converged step: counts the steps that needed the interior-point iteration, and
+/// records λ. A contact apart keeps the small force the barrier left it, below what could move
+/// anything by the tolerance: it is reported as none.
+fn finish(model: &mut dyn ConstrainedModel, w: &mut Work) {
+    w.interior_steps = if w.interior { w.interior_steps + 1 } else { 0 };
+    if w.interior {
+        for r in 0..w.lambda.len() {
+            if w.contact[r] && w.residual[r] > w.mu[r] * w.mass[r] {
+                w.lambda[r] = 0.0;
+            }
+        }
+    }
+    model.record(&w.lambda);
+}
+
+/// One Newton step for the residuals and roles in `w`, into `w.dq` and `w.dmu`; returns whether
+/// it factored.
+fn newton_step(
+    model: &mut dyn ConstrainedModel,
+    w: &mut Work,
+    factorization: Factorization,
+    h2: f64,
+) -> Result<bool, EvalError> {
+    model.newton_step(
+        factorization,
+        h2,
+        &w.lambda,
+        &w.roles,
+        &w.momentum,
+        &w.rows,
+        &mut w.dq,
+        &mut w.dmu,
+    )
+}

@@ -1,0 +1,93 @@
+//! The semismooth active set of the implicit steppers: at each Newton iteration a bounded row
+//! (an inequality, a motor with a limit) is held where its trial multiplier `μ − m_eff r` lies
+//! within its bounds and fixed at the bound it crosses otherwise ([`Role`]), a semismooth Newton
+//! method for the complementarity.
+
+use super::newton::Work;
+use crate::integrate::ConstrainedModel;
+use crate::solve::{Bounds, Role};
+
+/// Each row's bounds on `μ = h² λ`: its own (a motor's limit), and `μ ≥ 0` for an inequality.
+pub(super) struct RowBounds<'a> {
+    bounds: Bounds<'a>,
+    h2: f64,
+}
+
+impl<'a> RowBounds<'a> {
+    pub(super) fn of(model: &'a dyn ConstrainedModel, h2: f64) -> Self {
+        RowBounds {
+            bounds: Bounds::new(model.inequality_rows(), model.multiplier_bounds()),
+            h2,
+        }
+    }
+
+    /// Whether any row has a bound (an inequality, a motor's limit).
+    pub(super) fn any_bounded(&self) -> bool {
+        self.bounds.any()
+    }
+
+    pub(super) fn get(&self, r: usize) -> (f64, f64) {
+        let (lo, hi) = self.bounds.get(r);
+        (lo * self.h2, hi * self.h2)
+    }
+}
+
+/// Sets each row's role for the next Newton step (see [`Role`]); returns how many changed.
+/// A bounded row's effective mass, `1 / (J W Jᵀ)_rr`, turns its gap into a multiplier: it reads
+/// `w.mass`, which the convergence test wrote at this iterate when any row is bounded (rows
+/// without bounds are held and read nothing).
+pub(super) fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> usize {
+    let m = w.roles.len();
+    let bounds = RowBounds::of(model, h2);
+    let one_at_a_time = w.iterations > ONE_AT_A_TIME_AFTER;
+    let mut changed = 0;
+    // The largest change when only one is allowed: (row, its new role, how far off it is).
+    let mut largest: Option<(usize, Role, f64)> = None;
+    for r in 0..m {
+        if w.interior && w.contact[r] {
+            // The barrier sets these (see `barrier_rows`).
+            w.roles[r] = Role::Compliant(0.0);
+            continue;
+        }
+        let (lo, hi) = bounds.get(r);
+        let (role, off) = if lo == f64::NEG_INFINITY && hi == f64::INFINITY {
+            (Role::Held, 0.0)
+        } else {
+            let effective = if w.mass[r] > 0.0 {
+                1.0 / w.mass[r]
+            } else {
+                0.0
+            };
+            let trial = w.mu[r] - effective * w.residual[r];
+            let off = (trial - trial.clamp(lo, hi))
+                .abs()
+                .max(w.residual[r].abs() * effective);
+            if trial <= lo {
+                (Role::Fixed(lo), off)
+            } else if trial >= hi {
+                (Role::Fixed(hi), off)
+            } else {
+                (Role::Held, off)
+            }
+        };
+        if role != w.roles[r] {
+            changed += 1;
+            if one_at_a_time {
+                if largest.is_none_or(|(_, _, o)| off > o) {
+                    largest = Some((r, role, off));
+                }
+                continue;
+            }
+        }
+        w.roles[r] = role;
+    }
+    if let Some((r, role, _)) = largest {
+        w.roles[r] = role;
+    }
+    changed
+}
+
+/// Iterations after which the active set changes one row at a time, the most violated, as a
+/// pivoting method does: changing every row whose trial multiplier says so can cycle among
+/// packed, redundant contacts.
+const ONE_AT_A_TIME_AFTER: usize = 20;
