@@ -18,7 +18,8 @@
 //! BDF2 damps too, but at second order in `h`: on a pendulum it keeps the amplitude hundreds of
 //! times better than implicit Euler at the same step, with the same stability on stiff chains.
 
-use super::newton::{Work, free_acceleration};
+use super::newton::{advance, free_acceleration};
+use super::work::Work;
 use crate::error::EvalError;
 use crate::integrate::{Dynamics, Integrator, resize};
 
@@ -130,7 +131,8 @@ impl Integrator for Bdf2 {
             }
             h
         };
-        w.advance(
+        advance(
+            w,
             f,
             t + h,
             hv,

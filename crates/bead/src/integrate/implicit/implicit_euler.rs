@@ -20,7 +20,8 @@
 //! That is what makes it stable on a 10,000-link chain, and why it is not the integrator to
 //! measure a pendulum's period with.
 
-use super::newton::{Work, free_acceleration};
+use super::newton::{advance, free_acceleration};
+use super::work::Work;
 use crate::error::EvalError;
 use crate::integrate::{Dynamics, Integrator, resize};
 
@@ -127,7 +128,8 @@ impl Integrator for ImplicitEuler {
         for i in 0..n {
             w.predicted[i] = q[i] + h * v[i] + h * h * w.predicted[i];
         }
-        w.advance(
+        advance(
+            w,
             f,
             t + h,
             h,

@@ -10,7 +10,7 @@
 //! slack and contact multiplier positive (a fraction [`TO_BOUNDARY`] of the way to the
 //! boundary), and each contact's complementarity stays within [`CENTRAL`] of the mean.
 
-use super::newton::Work;
+use super::work::Work;
 use crate::integrate::ConstrainedModel;
 use crate::solve::Role;
 

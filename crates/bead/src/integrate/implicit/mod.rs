@@ -60,6 +60,7 @@ mod newton;
 mod residual;
 mod roles;
 mod warm_start;
+mod work;
 
 pub use bdf2::Bdf2;
 pub use implicit_euler::ImplicitEuler;

@@ -11,7 +11,7 @@ use super::interior_point::{
 };
 use super::residual::{measured_momentum_residual, momentum_residual, row_masses};
 use super::roles::{RowBounds, choose_roles};
-use super::warm_start::WarmStart;
+use super::work::Work;
 use crate::error::EvalError;
 use crate::integrate::{ConstrainedModel, Dynamics, Factorization, Role, resize};
 use crate::math::vector::max_abs;
@@ -19,56 +19,6 @@ use crate::solve::Bounds;
 
 /// The momentum residual allowed relative to the constraints' correction `W Jᵀμ`.
 const RELATIVE_MOMENTUM: f64 = 1e-8;
-
-/// The Newton solve's buffers and what it carries from step to step.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Work {
-    /// `q̃`, written by the stepper before [`Work::advance`].
-    pub(super) predicted: Vec<f64>,
-    /// The last steps' ends, which the next step's Newton iteration starts from.
-    pub(super) warm: WarmStart,
-    /// The rows' right-hand sides as the Newton step takes them (see [`Role`]).
-    pub(super) rows: Vec<f64>,
-    /// Each row's `(J W Jᵀ)_rr`.
-    pub(super) mass: Vec<f64>,
-    pub(super) roles: Vec<Role>,
-    /// The rows the interior-point iteration solves, set as it starts: contacts (inequalities
-    /// without an upper bound) that something can move, `(J W Jᵀ)_rr > 0`.
-    pub(super) contact: Vec<bool>,
-    /// Each contact's slack `s` while the interior-point iteration runs (see [`interior_step`]).
-    pub(super) slack: Vec<f64>,
-    /// The slacks' step, or the predictor's `Δs Δμ` between the predictor and the corrector.
-    pub(super) dslack: Vec<f64>,
-    /// Consecutive steps that ended in the interior-point iteration.
-    pub(super) interior_steps: usize,
-    /// Where this step's Newton iteration started.
-    pub(super) start_q: Vec<f64>,
-    pub(super) start_mu: Vec<f64>,
-    /// Whether this step's contacts are solved by the interior-point iteration.
-    pub(super) interior: bool,
-    /// Whether any row of this step has a bound (an inequality, a motor's limit): without,
-    /// every row is held, and the roles need no choosing.
-    pub(super) bounded: bool,
-    /// Whether any row of this step holds a velocity (a motor).
-    pub(super) velocity_rows: bool,
-    pub(super) mu: Vec<f64>,
-    pub(super) lambda: Vec<f64>,
-    pub(super) force: Vec<f64>,
-    pub(super) residual: Vec<f64>,
-    pub(super) momentum: Vec<f64>,
-    /// Scratch for the residuals' measures; never `dq`, which the line search still needs.
-    pub(super) scratch: Vec<f64>,
-    pub(super) dq: Vec<f64>,
-    pub(super) dmu: Vec<f64>,
-    /// Newton iterations of the last step.
-    pub(super) iterations: usize,
-    /// Rows whose role (held, or at a bound) the last iteration changed.
-    pub(super) role_changes: usize,
-    /// Numeric factorizations of the KKT matrix so far.
-    pub(super) factorizations: usize,
-    /// The next iteration must factor afresh (the last step ended on a slow iteration).
-    pub(super) refactor: bool,
-}
 
 /// Writes `W Q`, the acceleration of the applied forces alone: the constrained model's, or a
 /// plain ODE's accelerations.
@@ -85,83 +35,76 @@ pub(super) fn free_acceleration(
     }
 }
 
-impl Work {
-    /// Whether a step from `(q, v)` continues the last one (starts where it ended).
-    pub(super) fn continues(&self, q: &[f64], v: &[f64]) -> bool {
-        self.warm.continues(q, v)
-    }
-
-    /// Ends the step from `(q_start, v_start)` to time `t_end`, for the base `q_base`, velocity
-    /// scale `hv` and the prediction in [`Work::predicted`]: a constrained model by the Newton
-    /// solve, a plain ODE (nothing to hold) at the prediction. Writes `q_out` and
-    /// `v_out = (q_out − q_base)/hv`.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn advance(
-        &mut self,
-        f: &mut dyn Dynamics,
-        t_end: f64,
-        hv: f64,
-        q_start: &[f64],
-        v_start: &[f64],
-        q_base: &[f64],
-        q_out: &mut [f64],
-        v_out: &mut [f64],
-        tolerance: f64,
-        max_iterations: usize,
-    ) -> Result<(), EvalError> {
-        self.iterations = 0;
-        let mut history = 0;
-        let constrained = match f.constrained() {
-            Some(model) => {
-                // Newton starts from the prediction moved on by the constraint acceleration the
-                // last steps extrapolate to this one's end, when this step continues them: q̃
-                // alone ignores the constraint forces, which change little from step to step.
-                history = self.warm.usable(q_start, v_start, t_end);
-                if history > 0 {
-                    self.warm.acceleration(history, q_out);
-                    for (q, p) in q_out.iter_mut().zip(&self.predicted) {
-                        *q = p + hv * hv * *q;
-                    }
-                } else {
-                    q_out.copy_from_slice(&self.predicted);
+/// Ends the step from `(q_start, v_start)` to time `t_end`, for the base `q_base`, velocity
+/// scale `hv` and the prediction in `w.predicted`: a constrained model by the Newton
+/// solve, a plain ODE (nothing to hold) at the prediction. Writes `q_out` and
+/// `v_out = (q_out − q_base)/hv`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn advance(
+    w: &mut Work,
+    f: &mut dyn Dynamics,
+    t_end: f64,
+    hv: f64,
+    q_start: &[f64],
+    v_start: &[f64],
+    q_base: &[f64],
+    q_out: &mut [f64],
+    v_out: &mut [f64],
+    tolerance: f64,
+    max_iterations: usize,
+) -> Result<(), EvalError> {
+    w.iterations = 0;
+    let mut history = 0;
+    let constrained = match f.constrained() {
+        Some(model) => {
+            // Newton starts from the prediction moved on by the constraint acceleration the
+            // last steps extrapolate to this one's end, when this step continues them: q̃
+            // alone ignores the constraint forces, which change little from step to step.
+            history = w.warm.usable(q_start, v_start, t_end);
+            if history > 0 {
+                w.warm.acceleration(history, q_out);
+                for (q, p) in q_out.iter_mut().zip(&w.predicted) {
+                    *q = p + hv * hv * *q;
                 }
-                newton(
-                    model,
-                    self,
-                    t_end,
-                    hv,
-                    q_base,
-                    q_out,
-                    v_out,
-                    tolerance,
-                    max_iterations,
-                    history,
-                )?;
-                true
+            } else {
+                q_out.copy_from_slice(&w.predicted);
             }
-            None => {
-                q_out.copy_from_slice(&self.predicted);
-                false
-            }
-        };
-        for ((v, q), b) in v_out.iter_mut().zip(q_out.iter()).zip(q_base) {
-            *v = (q - b) / hv;
-        }
-        if constrained {
-            self.warm.record(
-                history > 0,
+            newton(
+                model,
+                w,
                 t_end,
+                hv,
+                q_base,
                 q_out,
                 v_out,
-                &self.predicted,
-                hv,
-                &self.lambda,
-            );
-        } else {
-            self.warm.record_end(q_out, v_out);
+                tolerance,
+                max_iterations,
+                history,
+            )?;
+            true
         }
-        Ok(())
+        None => {
+            q_out.copy_from_slice(&w.predicted);
+            false
+        }
+    };
+    for ((v, q), b) in v_out.iter_mut().zip(q_out.iter()).zip(q_base) {
+        *v = (q - b) / hv;
     }
+    if constrained {
+        w.warm.record(
+            history > 0,
+            t_end,
+            q_out,
+            v_out,
+            &w.predicted,
+            hv,
+            &w.lambda,
+        );
+    } else {
+        w.warm.record_end(q_out, v_out);
+    }
+    Ok(())
 }
 
 /// Where the Newton iteration of one step stands between iterations.

@@ -2,7 +2,7 @@
 //! measured: the momentum balance `F₁ = M (q − q̃) − Jᵀμ`, measured as the displacement `W F₁`
 //! (metres), and each row's `(J W Jᵀ)_rr`, which turns a row's gap into a multiplier and back.
 
-use super::newton::Work;
+use super::work::Work;
 use crate::integrate::ConstrainedModel;
 use crate::math::inverse_mass::InverseMass;
 use crate::math::vector::max_abs;

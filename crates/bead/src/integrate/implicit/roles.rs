@@ -3,7 +3,7 @@
 //! within its bounds and fixed at the bound it crosses otherwise ([`Role`]), a semismooth Newton
 //! method for the complementarity.
 
-use super::newton::Work;
+use super::work::Work;
 use crate::integrate::ConstrainedModel;
 use crate::solve::{Bounds, Role};
 

@@ -1,0 +1,62 @@
+//! The buffers of the implicit steppers' Newton solve, and what it carries from one step to the
+//! next: the warm start, whether the contacts needed the interior-point iteration, the counts.
+
+use super::warm_start::WarmStart;
+use crate::solve::Role;
+
+/// The Newton solve's buffers and what it carries from step to step.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Work {
+    /// `q̃`, written by the stepper before [`Work::advance`].
+    pub(super) predicted: Vec<f64>,
+    /// The last steps' ends, which the next step's Newton iteration starts from.
+    pub(super) warm: WarmStart,
+    /// The rows' right-hand sides as the Newton step takes them (see [`Role`]).
+    pub(super) rows: Vec<f64>,
+    /// Each row's `(J W Jᵀ)_rr`.
+    pub(super) mass: Vec<f64>,
+    pub(super) roles: Vec<Role>,
+    /// The rows the interior-point iteration solves, set as it starts: contacts (inequalities
+    /// without an upper bound) that something can move, `(J W Jᵀ)_rr > 0`.
+    pub(super) contact: Vec<bool>,
+    /// Each contact's slack `s` while the interior-point iteration runs (see [`interior_step`]).
+    pub(super) slack: Vec<f64>,
+    /// The slacks' step, or the predictor's `Δs Δμ` between the predictor and the corrector.
+    pub(super) dslack: Vec<f64>,
+    /// Consecutive steps that ended in the interior-point iteration.
+    pub(super) interior_steps: usize,
+    /// Where this step's Newton iteration started.
+    pub(super) start_q: Vec<f64>,
+    pub(super) start_mu: Vec<f64>,
+    /// Whether this step's contacts are solved by the interior-point iteration.
+    pub(super) interior: bool,
+    /// Whether any row of this step has a bound (an inequality, a motor's limit): without,
+    /// every row is held, and the roles need no choosing.
+    pub(super) bounded: bool,
+    /// Whether any row of this step holds a velocity (a motor).
+    pub(super) velocity_rows: bool,
+    pub(super) mu: Vec<f64>,
+    pub(super) lambda: Vec<f64>,
+    pub(super) force: Vec<f64>,
+    pub(super) residual: Vec<f64>,
+    pub(super) momentum: Vec<f64>,
+    /// Scratch for the residuals' measures; never `dq`, which the line search still needs.
+    pub(super) scratch: Vec<f64>,
+    pub(super) dq: Vec<f64>,
+    pub(super) dmu: Vec<f64>,
+    /// Newton iterations of the last step.
+    pub(super) iterations: usize,
+    /// Rows whose role (held, or at a bound) the last iteration changed.
+    pub(super) role_changes: usize,
+    /// Numeric factorizations of the KKT matrix so far.
+    pub(super) factorizations: usize,
+    /// The next iteration must factor afresh (the last step ended on a slow iteration).
+    pub(super) refactor: bool,
+}
+
+impl Work {
+    /// Whether a step from `(q, v)` continues the last one (starts where it ended).
+    pub(super) fn continues(&self, q: &[f64], v: &[f64]) -> bool {
+        self.warm.continues(q, v)
+    }
+}
