@@ -15,7 +15,7 @@ pub(crate) mod conflict;
 mod dense;
 mod gauss_seidel;
 pub(crate) mod kkt;
-mod lower_triangle;
+mod ldlt;
 mod rows;
 mod sparse_ldlt;
 

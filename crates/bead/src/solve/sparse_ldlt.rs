@@ -26,15 +26,12 @@
 //! left in λ. Rows left out by a mask become unit rows with λ = 0, so the pattern does not change
 //! when inequality constraints enter or leave.
 
-use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
-use faer::linalg::cholesky::ldlt::factor::LdltRegularization;
+use faer::dyn_stack::MemBuffer;
+use faer::sparse::SymbolicSparseColMat;
 use faer::sparse::linalg::cholesky::SymbolicCholesky;
-use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
-use faer::{Conj, MatMut, Par, Side};
 
-use super::{
-    LinearSolver, MultiplierMatrix, SolveError, SolveInfo, SolveParams, lower_triangle, norm,
-};
+use super::ldlt::{self, Pivots};
+use super::{LinearSolver, MultiplierMatrix, SolveError, SolveInfo, SolveParams, norm};
 use crate::math::sparse::{Block, BlockSparse};
 
 /// Sparse LDLᵀ of `J W Jᵀ`, with the symbolic factorization reused while the structure holds.
@@ -168,17 +165,15 @@ impl Pattern {
             }
         }
         let entries = terms.iter().map(|(c, r, _)| (*c, *r)).collect();
-        let (matrix, symbolic) = lower_triangle::analyse(m, entries)?;
+        let (matrix, symbolic) = ldlt::analyse(m, entries)?;
         let contributions = terms
             .iter()
             .map(|&(c, r, t)| Contribution {
-                slot: lower_triangle::slot(&matrix, c, r),
+                slot: ldlt::slot(&matrix, c, r),
                 ..t
             })
             .collect();
-        let diagonal = (0..m)
-            .map(|i| lower_triangle::slot(&matrix, i, i))
-            .collect();
+        let diagonal = (0..m).map(|i| ldlt::slot(&matrix, i, i)).collect();
         Ok(Pattern {
             blocks: blocks.to_vec(),
             anchored,
@@ -204,13 +199,7 @@ impl SparseLdlt {
         self.values.resize(pattern.matrix.row_idx().len(), 0.0);
         self.factor.resize(pattern.symbolic.len_val(), 0.0);
         let m = j.nrows();
-        let req = StackReq::any_of(&[
-            pattern
-                .symbolic
-                .factorize_numeric_ldlt_scratch::<f64>(Par::Seq, Default::default()),
-            pattern.symbolic.solve_in_place_scratch::<f64>(1, Par::Seq),
-        ]);
-        self.workspace = Some(MemBuffer::new(req));
+        self.workspace = Some(ldlt::workspace(&pattern.symbolic));
         self.residual.resize(m, 0.0);
         self.correction.resize(m, 0.0);
         self.pattern = Some(pattern);
@@ -254,7 +243,6 @@ impl SparseLdlt {
         lambda: &mut [f64],
         threshold: f64,
     ) -> Result<f64, SolveError> {
-        let m = a.size();
         self.pattern_for(a.jacobian(), a.inv_mass().diagonal())?;
         let max_diagonal = self.assemble(a);
         if !self.values.iter().all(|v| v.is_finite()) {
@@ -263,35 +251,24 @@ impl SparseLdlt {
         let (Some(pattern), Some(workspace)) = (&self.pattern, &mut self.workspace) else {
             return Err(SolveError::NonFinite);
         };
-        let stack = MemStack::new(workspace);
         let scale = max_diagonal.max(f64::MIN_POSITIVE);
-        let regularization = LdltRegularization {
-            dynamic_regularization_signs: Some(&pattern.signs),
-            dynamic_regularization_delta: scale / PIVOT_RATIO,
-            dynamic_regularization_epsilon: PIVOT_RATIO * scale,
+        let pivots = Pivots {
+            signs: &pattern.signs,
+            delta: scale / PIVOT_RATIO,
+            epsilon: PIVOT_RATIO * scale,
         };
-        let matrix = SparseColMatRef::new(pattern.matrix.as_ref(), &self.values);
-        let ldlt = pattern
-            .symbolic
-            .factorize_numeric_ldlt(
-                &mut self.factor,
-                matrix,
-                Side::Lower,
-                regularization,
-                Par::Seq,
-                stack,
-                Default::default(),
-            )
-            .map_err(|_| SolveError::NonFinite)?;
+        let factor = ldlt::factor(
+            &pattern.symbolic,
+            &pattern.matrix,
+            &self.values,
+            &mut self.factor,
+            pivots,
+            workspace,
+        )?;
         for (i, (l, bi)) in lambda.iter_mut().zip(b).enumerate() {
             *l = if a.includes(i) { *bi } else { 0.0 };
         }
-        ldlt.solve_in_place_with_conj(
-            Conj::No,
-            MatMut::from_column_major_slice_mut(lambda, m, 1),
-            Par::Seq,
-            stack,
-        );
+        ldlt::solve(factor, lambda, workspace);
         self.tmp.resize(a.inv_mass().len(), 0.0);
         let mut residual = f64::INFINITY;
         for refinement in 0..=REFINEMENTS {
@@ -307,12 +284,7 @@ impl SparseLdlt {
                 break;
             }
             self.correction.copy_from_slice(&self.residual);
-            ldlt.solve_in_place_with_conj(
-                Conj::No,
-                MatMut::from_column_major_slice_mut(&mut self.correction, m, 1),
-                Par::Seq,
-                stack,
-            );
+            ldlt::solve(factor, &mut self.correction, workspace);
             for (l, c) in lambda.iter_mut().zip(&self.correction) {
                 *l += c;
             }
