@@ -218,7 +218,7 @@ pub enum EvalError {
         /// still changing: when nonzero, the active set cycled rather than converged slowly.
         role_changes: usize,
     },
-    /// The constraint error grew past [`Settings::divergence_limit`]: the integration is
+    /// The constraint error grew past [`Settings::divergence_limit`](crate::Settings::divergence_limit): the integration is
     /// unstable, and the numbers that follow would mean nothing.
     #[error(
         "max |C| = {max_abs_c:.3e} exceeds the divergence limit {limit}: the simulation diverged \

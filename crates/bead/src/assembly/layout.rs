@@ -21,7 +21,7 @@ use crate::solve::Bounds;
 pub(crate) struct Layout {
     pub(crate) constraints: Vec<ConstraintSlot>,
     /// The constraints that are separations of two particles, which the evaluator computes in
-    /// a loop of their own ([`particle_pair`]).
+    /// a loop of their own ([`super::pairs`]).
     pub(crate) pairs: ParticlePairs,
     /// The other constraints (their indices in `constraints`), evaluated one by one.
     pub(super) general: Vec<usize>,

@@ -8,7 +8,7 @@
 //! was two thirds of evaluating a row, and evaluating the rows a third of an implicit step.
 //! Between two particles the row's blocks of `J` are its gradient itself, so this writes `C`,
 //! `Ċ`, `J̇q̇` and the two blocks straight from `q` and `q̇`, with the arithmetic of the
-//! constraints' own `evaluate` ([`separation`]) in the same order: the numbers are the same to
+//! constraints' own `evaluate` ([`separation`](crate::constraint::Distance)) in the same order: the numbers are the same to
 //! the bit. The geometric stiffness of such a row, `λ ∇²C`, is written the same way.
 //!
 //! [`Constraint::separation`]: crate::constraint::Constraint::separation
@@ -35,7 +35,7 @@ pub(crate) struct ParticlePair {
     values: [usize; 2],
 }
 
-/// The rows of one evaluation that [`evaluate`] writes.
+/// The rows of one evaluation that [`ParticlePairs::evaluate`] writes.
 pub(crate) struct Rows<'a> {
     /// `C`.
     pub(crate) c: &'a mut [f64],

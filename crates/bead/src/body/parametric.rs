@@ -15,7 +15,7 @@
 //! `u` by the same chain rule (seed 000 §5.1, hybrid models).
 //!
 //! A point's position is one generic function of `u` and `t` written on
-//! [`Scalar`](crate::autodiff::Scalar)s; its Jacobian, velocity-product term and time derivative
+//! [`Scalar`]s; its Jacobian, velocity-product term and time derivative
 //! come from second-order dual numbers (n + 1 passes for n coordinates, exact to rounding).
 
 use std::fmt;

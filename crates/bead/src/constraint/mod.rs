@@ -14,7 +14,7 @@
 //!
 //! that is, everything of `C̈` except `G ẍ` (seed 003's `J̇q̇ + c_tt`, with the mixed term that a
 //! moving target adds). The system turns these into body blocks by the chain rule
-//! (see [`crate::point`]): `J_b = Σ G_i P_i`, `Ċ = Σ G_i ẋ_i + ∂C/∂t`,
+//! (see [`Point`](crate::Point)): `J_b = Σ G_i P_i`, `Ċ = Σ G_i ẋ_i + ∂C/∂t`,
 //! `J̇q̇ = J̇ẋ + Σ G_i a_vp,i`. A new constraint type is therefore one file: its mathematics, a
 //! type, and an `impl Constraint`.
 //!

@@ -1,6 +1,8 @@
-//! Inequality constraints `g(q, t) ≥ 0` (seed 004): which of them take part in the multiplier
-//! solve ([`active_set`]), the exact complementarity solve ([`crate::solve::complementarity`]), and impacts
-//! ([`impact`] module docs).
+//! Inequality constraints `g(q, t) ≥ 0` (seed 004): how they are chosen to take part in the
+//! multiplier solve ([`InequalityMethod`]) and how their impacts are found and resolved
+//! ([`Impacts`]). These are settings ([`crate::Settings`]); the engine's active-set algorithms,
+//! its exact complementarity solve and its impulses carry them out in the dynamics and the step
+//! pipeline (see the guide's architecture page).
 //!
 //! An inequality row is *active* when `g ≤ tolerance` (seed 004 §2.3 says `g = 0`; in floating
 //! point a stated tolerance is needed). Only rows in the handled set `F⁺` enter eq. 6 (our eq. 11);
@@ -18,12 +20,11 @@
 //!   may end with λ < 0 (pulling) — see the tests.
 //! - [`InequalityMethod::Lcp`]: the exact complementarity solution
 //!   `0 ≤ λ_k ⊥ (J_k q̈ − d_k) ≥ 0` over the active rows, by Dantzig's principal pivoting as
-//!   Baraff gave it for contact forces ([`crate::solve::complementarity`]), warm-started from the previous
-//!   step's set.
+//!   Baraff gave it for contact forces, warm-started from the previous step's set.
 //!
 //! Here `d_k = −J̇q̇_k − k_d ġ_k − k_s g_k` is the row's target acceleration (seed 004 eq. 5 with
 //! Baumgarte's gains), so `J_k q̈ − d_k < −ε` means the constraint is being driven into violation;
-//! one threshold ε serves every method ([`active_set`]). Rows with bounds of their own (a motor's
+//! one threshold ε serves every method. Rows with bounds of their own (a motor's
 //! torque limit) are complementary whatever the method: at its bound, a row applies exactly that
 //! force.
 

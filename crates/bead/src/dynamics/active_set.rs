@@ -8,7 +8,7 @@
 //! integrates. So does this module: [`ActiveSet::choose`] runs at the first evaluation of a step
 //! (and for a query at a state), [`ActiveSet::keep`] at every later stage of the step solves with
 //! the rows held then and every other multiplier fixed at its value then. A row that becomes
-//! violated inside the step is an event for the rewind ([`super::impact`]), not a change of set
+//! violated inside the step is an event for the rewind ([`crate::step`]'s events), not a change of set
 //! halfway through an RK4 step, whose right-hand side would then jump.
 //!
 //! One threshold ε decides every "violation tendency" `J_k q̈ − d_k < −ε` and every

@@ -2,7 +2,7 @@
 //! add forces to the particles it influences").
 //!
 //! A force sees the state through [`ForceContext`] and adds world forces at points, which reach the
-//! bodies' generalized coordinates as `Pᵀ f` (see [`crate::point`]). Conservative forces also
+//! bodies' generalized coordinates as `Pᵀ f` (see [`Point`]). Conservative forces also
 //! report their potential energy, so that the energy diagnostics can check conservation.
 
 mod constant;

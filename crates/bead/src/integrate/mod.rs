@@ -193,30 +193,49 @@ pub trait Integrator: Debug + Send {
     ) -> Result<(), EvalError>;
 }
 
+/// Every integrator, by the name scene files and the command line give it, with its default
+/// settings: the one list a new integrator joins.
+const INTEGRATORS: [(&str, fn() -> Box<dyn Integrator>); 6] = [
+    ("euler", || Box::new(Euler::default())),
+    ("symplectic-euler", || Box::new(SymplecticEuler::default())),
+    ("midpoint", || Box::new(Midpoint::default())),
+    ("rk4", || Box::new(Rk4::default())),
+    ("implicit-euler", || Box::new(ImplicitEuler::default())),
+    ("bdf2", || Box::new(Bdf2::default())),
+];
+
 /// The integrator called `name` in scene files and on the command line
 /// (`euler`, `symplectic-euler`, `midpoint`, `rk4`, `implicit-euler`, `bdf2`), with default
 /// settings.
+///
+/// ```
+/// let rk4 = bead::integrate::by_name("rk4").unwrap();
+/// assert_eq!((rk4.name(), rk4.order()), ("rk4", 4));
+/// assert!(bead::integrate::by_name("leapfrog").is_none());
+/// ```
 pub fn by_name(name: &str) -> Option<Box<dyn Integrator>> {
-    Some(match name {
-        "euler" => Box::new(Euler::default()),
-        "symplectic-euler" => Box::new(SymplecticEuler::default()),
-        "midpoint" => Box::new(Midpoint::default()),
-        "rk4" => Box::new(Rk4::default()),
-        "implicit-euler" => Box::new(ImplicitEuler::default()),
-        "bdf2" => Box::new(Bdf2::default()),
-        _ => return None,
-    })
+    INTEGRATORS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, make)| make())
 }
 
-/// The names [`by_name`] accepts.
-pub const INTEGRATOR_NAMES: [&str; 6] = [
-    "euler",
-    "symplectic-euler",
-    "midpoint",
-    "rk4",
-    "implicit-euler",
-    "bdf2",
-];
+/// The names [`by_name`] accepts, in the order scene files and the command line list them.
+///
+/// ```
+/// for name in bead::integrate::INTEGRATOR_NAMES {
+///     assert_eq!(bead::integrate::by_name(name).unwrap().name(), name);
+/// }
+/// ```
+pub const INTEGRATOR_NAMES: [&str; INTEGRATORS.len()] = {
+    let mut names = [""; INTEGRATORS.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = INTEGRATORS[i].0;
+        i += 1;
+    }
+    names
+};
 
 /// `out = x + h y`.
 pub(crate) fn axpy(out: &mut [f64], x: &[f64], h: f64, y: &[f64]) {

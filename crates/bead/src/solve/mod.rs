@@ -139,17 +139,37 @@ pub trait LinearSolver: Debug + Send {
 /// assert!(bead::solve::by_name("magic").is_none());
 /// ```
 pub fn by_name(name: &str) -> Option<Box<dyn LinearSolver>> {
-    Some(match name {
-        "cg" => Box::new(ConjugateGradient::default()),
-        "dense" => Box::new(Dense::default()),
-        "gauss-seidel" => Box::new(GaussSeidel::default()),
-        "sparse" => Box::new(SparseLdlt::default()),
-        _ => return None,
-    })
+    SOLVERS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, make)| make())
 }
 
-/// The names [`by_name`] accepts.
-pub const SOLVER_NAMES: [&str; 4] = ["cg", "dense", "gauss-seidel", "sparse"];
+/// Every solver, by the name scene files and the command line give it, with its default
+/// settings: the one list a new solver joins.
+const SOLVERS: [(&str, fn() -> Box<dyn LinearSolver>); 4] = [
+    ("cg", || Box::new(ConjugateGradient::default())),
+    ("dense", || Box::new(Dense::default())),
+    ("gauss-seidel", || Box::new(GaussSeidel::default())),
+    ("sparse", || Box::new(SparseLdlt::default())),
+];
+
+/// The names [`by_name`] accepts, in the order scene files and the command line list them.
+///
+/// ```
+/// for name in bead::solve::SOLVER_NAMES {
+///     assert_eq!(bead::solve::by_name(name).unwrap().name(), name);
+/// }
+/// ```
+pub const SOLVER_NAMES: [&str; SOLVERS.len()] = {
+    let mut names = [""; SOLVERS.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = SOLVERS[i].0;
+        i += 1;
+    }
+    names
+};
 
 /// The operator `J W Jᵀ`, applied without ever being formed (seed 000 §4.4), with the few
 /// extra views direct and row-wise solvers need.

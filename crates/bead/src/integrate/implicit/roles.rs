@@ -90,4 +90,4 @@ pub(super) fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) 
 /// Iterations after which the active set changes one row at a time, the most violated, as a
 /// pivoting method does: changing every row whose trial multiplier says so can cycle among
 /// packed, redundant contacts.
-const ONE_AT_A_TIME_AFTER: usize = 20;
+pub(super) const ONE_AT_A_TIME_AFTER: usize = 20;

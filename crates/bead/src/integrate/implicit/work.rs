@@ -7,7 +7,7 @@ use crate::solve::Role;
 /// The Newton solve's buffers and what it carries from step to step.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Work {
-    /// `q̃`, written by the stepper before [`Work::advance`].
+    /// `q̃`, written by the stepper before [`advance`](super::newton::advance).
     pub(super) predicted: Vec<f64>,
     /// The last steps' ends, which the next step's Newton iteration starts from.
     pub(super) warm: WarmStart,
@@ -19,7 +19,7 @@ pub(super) struct Work {
     /// The rows the interior-point iteration solves, set as it starts: contacts (inequalities
     /// without an upper bound) that something can move, `(J W Jᵀ)_rr > 0`.
     pub(super) contact: Vec<bool>,
-    /// Each contact's slack `s` while the interior-point iteration runs (see [`interior_step`]).
+    /// Each contact's slack `s` while the interior-point iteration runs (see [`super::interior_point`]).
     pub(super) slack: Vec<f64>,
     /// The slacks' step, or the predictor's `Δs Δμ` between the predictor and the corrector.
     pub(super) dslack: Vec<f64>,

@@ -149,7 +149,7 @@ impl Kkt {
 
     /// Assembles and factors the KKT matrix, with the geometric stiffness that `stiffness`
     /// gives per band (`K_c`, and whether `−K_c` is known positive semi-definite: see
-    /// [`crate::geometric_stiffness`]). Fails with the error `stiffness` returns, or with a
+    /// [`crate::assembly::stiffness`]). Fails with the error `stiffness` returns, or with a
     /// [`SolveError`] or [`NonFiniteStiffness`] of its own.
     pub(crate) fn factor<E: From<SolveError> + From<NonFiniteStiffness>>(
         &mut self,
