@@ -79,9 +79,7 @@ pub(super) fn advance(
         // The rows touching now: the located crossing ones among them. A row still apart
         // gets no impulse, however fast it closes (an impulse acts at contact, never at a
         // distance); if it crosses later in the step, the next event finds it.
-        p.evaluator
-            .evaluate_constraints(model, state.t, &state.q, &state.v)
-            .map_err(|e| p.step_error(model, state, e.into()))?;
+        p.evaluate_constraints(model, state)?;
         let (c, inequality) = (p.evaluator.c(), &p.evaluator.layout().inequality);
         let touching: Vec<bool> = (0..free.len())
             .map(|k| inequality[k] && c[k] <= tol)
@@ -110,12 +108,7 @@ fn resolve_touching_approaches(
     state: &mut State,
     settings: &Settings,
 ) -> Result<(), StepError> {
-    if let Err(e) = p
-        .evaluator
-        .evaluate_constraints(model, state.t, &state.q, &state.v)
-    {
-        return Err(p.step_error(model, state, e.into()));
-    }
+    p.evaluate_constraints(model, state)?;
     let tol = settings.contact_tolerance;
     let ev = &p.evaluator;
     let (c, c_dot, inequality) = (ev.c(), ev.c_dot(), &ev.layout().inequality);
@@ -151,12 +144,7 @@ fn crossing(
     state: &State,
     free: &[Option<f64>],
 ) -> Result<Option<usize>, StepError> {
-    if let Err(e) = p
-        .evaluator
-        .evaluate_constraints(model, state.t, &state.q, &state.v)
-    {
-        return Err(p.step_error(model, state, e.into()));
-    }
+    p.evaluate_constraints(model, state)?;
     let c = p.evaluator.c();
     Ok((0..free.len()).find(|&k| free[k].is_some_and(|limit| c[k] < limit)))
 }

@@ -51,12 +51,7 @@ pub(super) fn advance_speculative(
     t_end: f64,
 ) -> Result<StepStats, StepError> {
     let h = t_end - state.t;
-    if let Err(e) = p
-        .evaluator
-        .evaluate_constraints(model, state.t, &state.q, &state.v)
-    {
-        return Err(p.step_error(model, state, e.into()));
-    }
+    p.evaluate_constraints(model, state)?;
     let (tol, rest) = (settings.contact_tolerance, settings.rest_speed);
     let ev = &p.evaluator;
     let restitution = row_restitution(ev.layout(), model, settings);

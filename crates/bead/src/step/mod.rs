@@ -308,12 +308,7 @@ impl Pipeline {
         start: &StepStart,
     ) -> Result<(), StepError> {
         // g at the new state.
-        if let Err(e) = self
-            .evaluator
-            .evaluate_constraints(model, state.t, &state.q, &state.v)
-        {
-            return Err(self.step_error(model, state, e.into()));
-        }
+        self.evaluate_constraints(model, state)?;
         let ev = &self.evaluator;
         self.acceleration
             .after_step(settings.inequality, start, ev.c(), &ev.layout().inequality);
@@ -374,6 +369,11 @@ impl Pipeline {
         if self.step_lambda.is_none() {
             return self.evaluate_current(model, state, settings);
         }
+        self.evaluate_constraints(model, state)
+    }
+
+    /// Evaluates the constraints' rows (C, Ċ, J) at `state`, failing as a step from it would.
+    fn evaluate_constraints(&mut self, model: &Model, state: &State) -> Result<(), StepError> {
         self.evaluator
             .evaluate_constraints(model, state.t, &state.q, &state.v)
             .map_err(|e| self.step_error(model, state, e.into()))
