@@ -76,7 +76,7 @@ pub use constraint::{Constraint, ConstraintError, ConstraintEval, ConstraintId, 
 pub use contact::{ContactGroupId, InequalityMethod};
 pub use diagnostics::{ConstraintReport, Diagnostics};
 pub use error::EvalError;
-pub use error::{ModelError, StepError, StepFailure, WorstConstraint};
+pub use error::{InvalidParameter, ModelError, StepError, StepFailure, WorstConstraint};
 pub use motion::{Motion, MotionKind, MotionSample};
 pub use point::{Operand, Point};
 pub use schedule::{step_count, step_sizes, step_times};

@@ -754,7 +754,9 @@ impl System {
 
     /// Adds a boxed force.
     pub fn add_force_boxed(&mut self, force: Box<dyn Force>) -> Result<ForceId, ModelError> {
-        force.check(self.model.dim).map_err(ModelError::Force)?;
+        force
+            .check(self.model.dim)
+            .map_err(|e| ModelError::ForceParameter(Box::new(e)))?;
         for p in force.points() {
             self.check_point(&p)?;
         }
@@ -798,7 +800,9 @@ impl System {
         constraint: Box<dyn Constraint>,
     ) -> Result<ConstraintId, ModelError> {
         let dim = self.model.dim;
-        constraint.check(dim).map_err(ModelError::Constraint)?;
+        constraint
+            .check(dim)
+            .map_err(|e| ModelError::ConstraintParameter(Box::new(e)))?;
         let operands = constraint.operands();
         if operands.is_empty() {
             return Err(ModelError::Constraint(
