@@ -1,7 +1,12 @@
 //! Reading numbers, vectors and locations out of the file: each checked against what the field
 //! needs (finite, positive, `dim` components), with the field's path and a hint when it is not.
+//!
+//! What a constraint's or a force's parameters must be is the engine's to say, in its `check`:
+//! [`refused`] points its answer at the field. What is read here is what the scene must read
+//! before there is anything to give the engine: the positions and masses of what it builds, a
+//! vector's components (the scene's dimension; a joint's axis becomes an array), a location.
 
-use bead::Motion;
+use bead::{ModelError, Motion};
 
 use super::Result;
 use crate::error::SceneError;
@@ -27,16 +32,6 @@ pub(super) fn vector(path: &str, v: &[f64], dim: usize) -> Result<Vec<f64>> {
         .hint("nan and inf are not allowed in vectors"));
     }
     Ok(v.to_vec())
-}
-
-/// A non-zero vector of `dim` finite numbers (a direction or a normal).
-pub(super) fn direction(path: &str, v: &[f64], dim: usize) -> Result<Vec<f64>> {
-    let v = vector(path, v, dim)?;
-    if v.iter().all(|x| *x == 0.0) {
-        return Err(SceneError::at(path, "has zero length")
-            .hint("a direction or normal needs a non-zero vector"));
-    }
-    Ok(v)
 }
 
 /// A finite number.
@@ -127,4 +122,29 @@ pub(super) fn location(path: &str, at: &Location, dim: usize) -> Result<Motion> 
             Motion::oscillation(&c, &a, *angular_frequency, *phase)
         }
     })
+}
+
+/// The engine's refusal of the entry at `path` (a constraint or a force), pointed at the field
+/// its `check` names: `constraints[3].length`, with the engine's reason and hint.
+pub(super) fn refused(path: &str, error: ModelError) -> SceneError {
+    match error {
+        ModelError::ConstraintParameter(e) | ModelError::ForceParameter(e) => {
+            let bead::InvalidParameter {
+                parameter,
+                reason,
+                hint,
+            } = *e;
+            // The system's dimension is no field of the entry: its kind is what does not fit.
+            let field = match parameter.as_str() {
+                "dimension" => "kind",
+                parameter => parameter,
+            };
+            let located = SceneError::at(format!("{path}.{field}"), reason);
+            match hint {
+                Some(hint) => located.hint(hint),
+                None => located,
+            }
+        }
+        other => SceneError::at(path, other.to_string()),
+    }
 }

@@ -10,7 +10,7 @@ use bead::constraint::{
 };
 use bead::{BodyId, Motion, RigidBodyId, System};
 
-use super::check::{direction, finite, location, non_negative, positive};
+use super::check::{location, refused, vector};
 use super::initial::{distance, position, radius_or_initial};
 use super::names::{Entry, Names};
 use super::{NamedConstraint, Result, expression, joints};
@@ -72,7 +72,7 @@ pub(super) fn add_constraints(
         let restitution = restitution(spec);
         let id = system
             .add_constraint_boxed(constraint)
-            .map_err(|e| SceneError::at(&path, e.to_string()))?;
+            .map_err(|e| refused(&path, e))?;
         system
             .set_constraint_name(id, name.clone())
             .map_err(|e| SceneError::at(&path, e.to_string()))?;
@@ -231,12 +231,7 @@ fn rod(
 ) -> Result<Box<dyn Constraint>> {
     let [a, b] = entry.pair(between)?;
     let length = match length {
-        Some(l) => {
-            positive(&entry.field("length"), *l).map_err(|e| {
-                e.hint("a rod needs a positive length; to join two points use a nail")
-            })?;
-            *l
-        }
+        Some(l) => *l,
         None => {
             let l = distance(entry.system, &a, &b);
             if !(l > 0.0) {
@@ -272,7 +267,7 @@ fn on_circle(
                 "a circle's normal is for 3D scenes only",
             ));
         }
-        circle = circle.with_normal(&direction(&entry.field("normal"), n, dim)?);
+        circle = circle.with_normal(&vector(&entry.field("normal"), n, dim)?);
     }
     Ok(Box::new(circle))
 }
@@ -299,7 +294,7 @@ fn on_line(
     let dim = entry.dim();
     let p = entry.point("point", point)?;
     let through = location(&entry.field("through"), through, dim)?;
-    let d = direction(&entry.field("direction"), d, dim)?;
+    let d = vector(&entry.field("direction"), d, dim)?;
     Ok(Box::new(OnLine::new(p, through, &d)))
 }
 
@@ -312,7 +307,7 @@ fn on_plane(
     let dim = entry.dim();
     let p = entry.point("point", point)?;
     let through = location(&entry.field("through"), through, dim)?;
-    let normal = direction(&entry.field("normal"), normal, dim)?;
+    let normal = vector(&entry.field("normal"), normal, dim)?;
     Ok(Box::new(OnPlane::new(p, through, &normal)))
 }
 
@@ -332,14 +327,8 @@ fn half_plane(
     let dim = entry.dim();
     let p = entry.point("point", point)?;
     let through = location(&entry.field("through"), through, dim)?;
-    let normal = direction(&entry.field("normal"), normal, dim)?;
-    let radius = match radius {
-        Some(r) => {
-            non_negative(&entry.field("radius"), r)?;
-            r
-        }
-        None => entry.names.radius(&p),
-    };
+    let normal = vector(&entry.field("normal"), normal, dim)?;
+    let radius = radius.unwrap_or_else(|| entry.names.radius(&p));
     Ok(Box::new(HalfPlane::new(p, through, &normal, radius)))
 }
 
@@ -357,21 +346,13 @@ fn rope(
     length: &mut Option<f64>,
 ) -> Result<Box<dyn Constraint>> {
     let [a, b] = entry.pair(between)?;
-    let length = match length {
-        Some(l) => {
-            positive(&entry.field("length"), *l)?;
-            *l
-        }
-        None => *length.insert(distance(entry.system, &a, &b)),
-    };
-    positive(&entry.field("length"), length)?;
+    let length = *length.get_or_insert_with(|| distance(entry.system, &a, &b));
     Ok(Box::new(NonPenetration::rope(a, b, length)))
 }
 
 /// `linear`: `a · x + b ≥ 0`.
 fn linear(entry: &Entry<'_>, point: &PointRef, a: &[f64], b: f64) -> Result<Box<dyn Constraint>> {
     let p = entry.point("point", point)?;
-    let a = direction(&entry.field("a"), a, entry.dim())?;
-    finite(&entry.field("b"), b)?;
+    let a = vector(&entry.field("a"), a, entry.dim())?;
     Ok(Box::new(Linear::new(p, &a, b)))
 }

@@ -8,7 +8,7 @@ use bead::System;
 use bead::force::{ConstantForce, Drag, Force, ForceId, Gravity, Spring, Torque, TorsionSpring};
 
 use super::Result;
-use super::check::{finite, non_negative, vector};
+use super::check::{refused, vector};
 use super::initial::{distance, relative_angle};
 use super::names::{Entry, Names};
 use crate::error::SceneError;
@@ -43,7 +43,7 @@ pub(super) fn add_forces(
         forces.push(
             system
                 .add_force_boxed(force)
-                .map_err(|e| SceneError::at(&path, e.to_string()))?,
+                .map_err(|e| refused(&path, e))?,
         );
     }
     Ok(forces)
@@ -70,7 +70,7 @@ fn make_force(spec: &mut ForceSpec, entry: &Entry<'_>) -> Result<Box<dyn Force>>
             rest_angle,
             ..
         } => torsion_spring(entry, between, body, *stiffness, *damping, rest_angle),
-        ForceSpec::Drag { coefficient, .. } => drag(entry, *coefficient),
+        ForceSpec::Drag { coefficient, .. } => drag(*coefficient),
     }
 }
 
@@ -96,20 +96,11 @@ fn spring(
     rest_length: &mut Option<f64>,
 ) -> Result<Box<dyn Force>> {
     let [a, b] = entry.pair(between)?;
-    non_negative(&entry.field("stiffness"), stiffness)?;
-    non_negative(&entry.field("damping"), damping)?;
-    let rest = match rest_length {
-        Some(l) => {
-            non_negative(&entry.field("rest_length"), *l)?;
-            *l
-        }
-        None => *rest_length.insert(distance(entry.system, &a, &b)),
-    };
+    let rest = *rest_length.get_or_insert_with(|| distance(entry.system, &a, &b));
     Ok(Box::new(Spring::new(a, b, stiffness, damping, rest)))
 }
 
 fn torque_on(entry: &Entry<'_>, body: &str, torque: f64) -> Result<Box<dyn Force>> {
-    finite(&entry.field("torque"), torque)?;
     Ok(Box::new(Torque::new(entry.body("body", body)?, torque)))
 }
 
@@ -122,22 +113,13 @@ fn torsion_spring(
     rest_angle: &mut Option<f64>,
 ) -> Result<Box<dyn Force>> {
     let (a, b) = entry.one_or_two(between, body)?;
-    non_negative(&entry.field("stiffness"), stiffness)?;
-    non_negative(&entry.field("damping"), damping)?;
-    let rest = match rest_angle {
-        Some(r) => {
-            finite(&entry.field("rest_angle"), *r)?;
-            *r
-        }
-        None => *rest_angle.insert(relative_angle(entry.system, a, b)),
-    };
+    let rest = *rest_angle.get_or_insert_with(|| relative_angle(entry.system, a, b));
     Ok(Box::new(match b {
         Some(b) => TorsionSpring::new(a, b, stiffness, damping, rest),
         None => TorsionSpring::to_world(a, stiffness, damping, rest),
     }))
 }
 
-fn drag(entry: &Entry<'_>, coefficient: f64) -> Result<Box<dyn Force>> {
-    non_negative(&entry.field("coefficient"), coefficient)?;
+fn drag(coefficient: f64) -> Result<Box<dyn Force>> {
     Ok(Box::new(Drag::new(coefficient)))
 }

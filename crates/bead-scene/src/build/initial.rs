@@ -5,7 +5,6 @@
 use bead::{BodyId, Motion, Point, RigidBodyId, System};
 
 use super::Result;
-use super::check::{finite, positive};
 use crate::error::SceneError;
 
 /// The radius the file gives, or the point's initial distance from the centre, written into the
@@ -18,10 +17,7 @@ pub(super) fn radius_or_initial(
     center: &Motion,
 ) -> Result<f64> {
     match *radius {
-        Some(r) => {
-            positive(&format!("{path}.radius"), r)?;
-            Ok(r)
-        }
+        Some(r) => Ok(r),
         None => {
             let x = position(system, p);
             let c = center.sample(0.0).position;
@@ -64,13 +60,7 @@ pub(super) fn angle_or_initial(
             })
     };
     let (a, b) = (rigid(a)?, b.map(rigid).transpose()?);
-    match *angle {
-        Some(x) => {
-            finite(&format!("{path}.angle"), x)?;
-            Ok(x)
-        }
-        None => Ok(*angle.insert(relative_angle(system, a, b))),
-    }
+    Ok(*angle.get_or_insert_with(|| relative_angle(system, a, b)))
 }
 
 /// Where a point is now (NaN for a point the system does not hold).

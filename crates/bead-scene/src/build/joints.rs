@@ -6,8 +6,10 @@ use bead::constraint::{
     Angle, AngleLimit, Constraint, Gear, Motor, Prismatic, RackAndPinion, Weld,
 };
 
+use bead::ModelError;
+
 use super::Result;
-use super::check::{direction, finite, positive};
+use super::check::{refused, vector};
 use super::initial::angle_or_initial;
 use super::names::Entry;
 use crate::error::SceneError;
@@ -32,7 +34,7 @@ pub(super) fn prismatic(
     angle: &mut Option<f64>,
 ) -> Result<Box<dyn Constraint>> {
     let [a, b] = entry.pair(between)?;
-    let axis = direction(&entry.field("axis"), axis, 2)?;
+    let axis = vector(&entry.field("axis"), axis, 2)?;
     let angle = angle_or_initial(entry.path, angle, entry.system, a.body(), Some(b.body()))?;
     Ok(Box::new(Prismatic::new(a, b, [axis[0], axis[1]], angle)))
 }
@@ -67,16 +69,12 @@ pub(super) fn motor(
     max_torque: Option<f64>,
 ) -> Result<Box<dyn Constraint>> {
     let (a, b) = entry.one_or_two(between, body)?;
-    finite(&entry.field("speed"), speed)?;
     let motor = match b {
         Some(b) => Motor::new(a, b, speed),
         None => Motor::to_world(a, speed),
     };
     Ok(Box::new(match max_torque {
-        Some(limit) => {
-            positive(&entry.field("max_torque"), limit)?;
-            motor.max_torque(limit)
-        }
+        Some(limit) => motor.max_torque(limit),
         None => motor,
     }))
 }
@@ -95,19 +93,11 @@ pub(super) fn gear(
             "both are the same body",
         ));
     }
-    for (k, r) in radii.iter().enumerate() {
-        if *r == 0.0 || !r.is_finite() {
-            return Err(SceneError::at(
-                entry.field(&format!("radii[{k}]")),
-                format!("must be non-zero and finite, got {r}"),
-            )
-            .hint("pitch radii in metres; a negative radius makes an internal mesh"));
-        }
-    }
     // The teeth roll along the line of centres, which needs two distinct centres.
-    let gear = Gear::meshing(entry.system, a, b, radii[0], radii[1]).map_err(|e| {
-        SceneError::at(entry.field("between"), e.to_string())
-            .hint("place the gears' centres |r_a + r_b| apart, so that their pitch circles touch")
+    let gear = Gear::meshing(entry.system, a, b, radii[0], radii[1]).map_err(|e| match e {
+        ModelError::ConstraintParameter(_) => refused(entry.path, e),
+        e => SceneError::at(entry.field("between"), e.to_string())
+            .hint("place the gears' centres |r_a + r_b| apart, so that their pitch circles touch"),
     })?;
     Ok(Box::new(gear))
 }
@@ -128,15 +118,15 @@ pub(super) fn rack_and_pinion(
             "the pinion is the rack itself",
         ));
     }
-    let axis = direction(&entry.field("axis"), axis, 2)?;
-    positive(&entry.field("radius"), radius)?;
+    let axis = vector(&entry.field("axis"), axis, 2)?;
     // The side the pinion meshes on and which tooth meets which come from where it stands.
     let teeth = RackAndPinion::meshing(entry.system, rack, pinion, [axis[0], axis[1]], radius)
-        .map_err(|e| {
-            SceneError::at(entry.field("pinion"), e.to_string()).hint(
+        .map_err(|e| match e {
+            ModelError::ConstraintParameter(_) => refused(entry.path, e),
+            e => SceneError::at(entry.field("pinion"), e.to_string()).hint(
                 "start the pinion on the side of the rack it meshes on, its pitch circle \
                  touching the rack's pitch line (`axis` is in the rack's frame)",
-            )
+            ),
         })?;
     Ok(Box::new(teeth))
 }
@@ -150,14 +140,6 @@ pub(super) fn angle_limit(
     max: f64,
 ) -> Result<Box<dyn Constraint>> {
     let (a, b) = entry.one_or_two(between, body)?;
-    finite(&entry.field("min"), min)?;
-    finite(&entry.field("max"), max)?;
-    if min > max {
-        return Err(SceneError::at(
-            entry.field("max"),
-            format!("max {max} is below min {min}"),
-        ));
-    }
     Ok(Box::new(match b {
         Some(b) => AngleLimit::new(a, b, min, max),
         None => AngleLimit::to_world(a, min, max),
