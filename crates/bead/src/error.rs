@@ -1,4 +1,5 @@
-//! Errors of model building ([`ModelError`]), of one evaluation of the model ([`EvalError`],
+//! Errors of model building ([`ModelError`], and [`InvalidParameter`] for the parameter of a
+//! constraint or a force that its `check` rejects), of one evaluation of the model ([`EvalError`],
 //! [`ConstraintError`]) and of time stepping ([`StepError`]).
 //!
 //! They sit low in the engine, beside the handles they name, so that every layer returns them
@@ -8,6 +9,8 @@ use crate::ids::{BodyId, ConstraintId, ForceId};
 use crate::solve::SolveError;
 
 /// Something a caller asked of the model is invalid; nothing was changed.
+///
+/// Kept small (a parameter error is boxed) because a step's error carries one.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ModelError {
@@ -48,9 +51,214 @@ pub enum ModelError {
     /// A force's parameters are invalid.
     #[error("invalid force: {0}")]
     Force(String),
+    /// One parameter of a constraint is invalid ([`Constraint::check`] said which).
+    ///
+    /// [`Constraint::check`]: crate::constraint::Constraint::check
+    ///
+    /// ```
+    /// use bead::constraint::Distance;
+    /// use bead::{ModelError, Particle, System};
+    /// let mut sys = System::new(2)?;
+    /// let a = sys.add_particle(Particle::new(&[0.0, 0.0]))?;
+    /// let b = sys.add_particle(Particle::new(&[1.0, 0.0]))?;
+    /// let Err(ModelError::ConstraintParameter(e)) = sys.add_constraint(Distance::new(a, b, -1.0))
+    /// else {
+    ///     panic!("a rod of length −1 was accepted");
+    /// };
+    /// assert_eq!(e.parameter, "length");
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    #[error("invalid constraint: {0}")]
+    ConstraintParameter(Box<InvalidParameter>),
+    /// One parameter of a force is invalid ([`Force::check`] said which).
+    ///
+    /// [`Force::check`]: crate::force::Force::check
+    ///
+    /// ```
+    /// use bead::force::Drag;
+    /// use bead::{ModelError, System};
+    /// let mut sys = System::new(2)?;
+    /// let Err(ModelError::ForceParameter(e)) = sys.add_force(Drag::new(f64::NAN)) else {
+    ///     panic!("a drag coefficient of NaN was accepted");
+    /// };
+    /// assert_eq!(e.parameter, "coefficient");
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    #[error("invalid force: {0}")]
+    ForceParameter(Box<InvalidParameter>),
     /// A setting is invalid.
     #[error("invalid setting: {0}")]
     Setting(String),
+}
+
+/// One parameter of a constraint or a force is invalid: which one, why, and how to fix it.
+///
+/// [`Constraint::check`](crate::constraint::Constraint::check) and
+/// [`Force::check`](crate::force::Force::check) return it, and the system refuses the constraint
+/// or force with it ([`ModelError::ConstraintParameter`], [`ModelError::ForceParameter`]).
+/// `parameter` names the parameter as its constructor and the scene format call it (`length`,
+/// `radii[1]`, `max_torque`), so that a caller can point at it: a scene file's error names the
+/// field, `constraints[3].length`. It displays as `PARAMETER: REASON (HINT)`.
+///
+/// ```
+/// use bead::InvalidParameter;
+/// let e = InvalidParameter::new("length", "must be positive and finite, got 0")
+///     .hint("a rod needs a positive length");
+/// assert_eq!(e.parameter, "length");
+/// assert_eq!(
+///     e.to_string(),
+///     "length: must be positive and finite, got 0 (a rod needs a positive length)"
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{parameter}: {reason}{}", hint_suffix(.hint))]
+pub struct InvalidParameter {
+    /// The parameter, as its constructor and the scene format name it: `length`, `radii[1]` (a
+    /// component of a vector or of a pair), `max_torque`; `between` for the points or bodies a
+    /// constraint joins, `dimension` when the parameter is the system's dimension.
+    ///
+    /// ```
+    /// use bead::InvalidParameter;
+    /// assert_eq!(InvalidParameter::new("radii[1]", "must be non-zero").parameter, "radii[1]");
+    /// ```
+    pub parameter: String,
+    /// What is wrong with it, without its name: `must be positive and finite, got 0`.
+    ///
+    /// ```
+    /// use bead::InvalidParameter;
+    /// let e = InvalidParameter::new("speed", "must be finite, got NaN");
+    /// assert_eq!(e.reason, "must be finite, got NaN");
+    /// ```
+    pub reason: String,
+    /// How to fix it, when there is something useful to say.
+    ///
+    /// ```
+    /// use bead::InvalidParameter;
+    /// let e = InvalidParameter::new("length", "must be positive")
+    ///     .hint("to join two points use a nail");
+    /// assert_eq!(e.hint.as_deref(), Some("to join two points use a nail"));
+    /// ```
+    pub hint: Option<String>,
+}
+
+impl InvalidParameter {
+    /// `parameter` is invalid for `reason`, with no hint.
+    ///
+    /// ```
+    /// use bead::InvalidParameter;
+    /// let e = InvalidParameter::new("max_torque", "must be positive, got -1");
+    /// assert_eq!(e.to_string(), "max_torque: must be positive, got -1");
+    /// ```
+    pub fn new(parameter: impl Into<String>, reason: impl Into<String>) -> Self {
+        InvalidParameter {
+            parameter: parameter.into(),
+            reason: reason.into(),
+            hint: None,
+        }
+    }
+
+    /// The same error with a hint on how to fix it.
+    ///
+    /// ```
+    /// use bead::InvalidParameter;
+    /// let e = InvalidParameter::new("b", "must be finite, got inf")
+    ///     .hint("nan and inf are not allowed here");
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "b: must be finite, got inf (nan and inf are not allowed here)"
+    /// );
+    /// ```
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+/// The checks the built-in constraints and forces make of their numbers and vectors, in one
+/// wording, so that every `check` reads the same (and a scene file's errors with them).
+impl InvalidParameter {
+    /// A finite number.
+    pub(crate) fn check_finite(parameter: &str, x: f64) -> Result<(), Self> {
+        if x.is_finite() {
+            return Ok(());
+        }
+        Err(Self::new(parameter, format!("must be finite, got {x}"))
+            .hint("nan and inf are not allowed here"))
+    }
+
+    /// A positive finite number.
+    pub(crate) fn check_positive(parameter: &str, x: f64) -> Result<(), Self> {
+        if x > 0.0 && x.is_finite() {
+            return Ok(());
+        }
+        Err(
+            Self::new(parameter, format!("must be positive and finite, got {x}"))
+                .hint("give a number greater than zero"),
+        )
+    }
+
+    /// A finite number, zero or more.
+    pub(crate) fn check_non_negative(parameter: &str, x: f64) -> Result<(), Self> {
+        if x >= 0.0 && x.is_finite() {
+            return Ok(());
+        }
+        Err(Self::new(
+            parameter,
+            format!("must be zero or positive and finite, got {x}"),
+        )
+        .hint("give a number that is zero or more"))
+    }
+
+    /// A vector of `dim` finite numbers; a bad component is named by its index, `g[1]`.
+    pub(crate) fn check_vector(parameter: &str, v: &[f64], dim: usize) -> Result<(), Self> {
+        if v.len() != dim {
+            return Err(Self::new(
+                parameter,
+                format!("has {} components; the system is {dim}D", v.len()),
+            )
+            .hint(format!(
+                "give {dim} numbers, like [{}]",
+                vec!["0.0"; dim].join(", ")
+            )));
+        }
+        if let Some(i) = v.iter().position(|x| !x.is_finite()) {
+            return Err(Self::new(
+                format!("{parameter}[{i}]"),
+                format!("must be finite, got {}", v[i]),
+            )
+            .hint("nan and inf are not allowed in vectors"));
+        }
+        Ok(())
+    }
+
+    /// A vector of `dim` finite numbers, not all zero.
+    pub(crate) fn check_non_zero(parameter: &str, v: &[f64], dim: usize) -> Result<(), Self> {
+        Self::check_vector(parameter, v, dim)?;
+        if v.iter().all(|x| *x == 0.0) {
+            return Err(Self::new(parameter, "has zero length")
+                .hint("a direction or normal needs a non-zero vector"));
+        }
+        Ok(())
+    }
+
+    /// A direction or a normal: a non-zero vector of `dim` finite numbers with a length to divide
+    /// by.
+    pub(crate) fn check_direction(parameter: &str, v: &[f64], dim: usize) -> Result<(), Self> {
+        Self::check_non_zero(parameter, v, dim)?;
+        if crate::math::vector::normalized(v).is_some() {
+            return Ok(());
+        }
+        // Finite components whose length overflows: not zero, but no direction either.
+        Err(Self::new(parameter, "is too long to normalize")
+            .hint("scale it down: only its direction counts"))
+    }
+}
+
+fn hint_suffix(hint: &Option<String>) -> String {
+    match hint {
+        Some(hint) => format!(" ({hint})"),
+        None => String::new(),
+    }
 }
 
 /// The constraint that was furthest from satisfied when a step failed.

@@ -75,7 +75,7 @@ pub use constraint::{Constraint, ConstraintError, ConstraintEval, ConstraintId, 
 pub use contact::{ContactGroupId, InequalityMethod};
 pub use diagnostics::{ConstraintReport, Diagnostics};
 pub use error::EvalError;
-pub use error::{ModelError, StepError, StepFailure, WorstConstraint};
+pub use error::{InvalidParameter, ModelError, StepError, StepFailure, WorstConstraint};
 pub use math::sparse;
 pub use motion::{Motion, MotionKind, MotionSample};
 pub use point::{Operand, Point};

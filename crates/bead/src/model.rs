@@ -146,7 +146,9 @@ impl Model {
 
     /// Adds a force, checked against the dimension and the bodies it acts on.
     pub(crate) fn add_force(&mut self, force: Box<dyn Force>) -> Result<ForceId, ModelError> {
-        force.check(self.dim).map_err(ModelError::Force)?;
+        force
+            .check(self.dim)
+            .map_err(|e| ModelError::ForceParameter(Box::new(e)))?;
         for p in force.points() {
             self.check_point(&p)?;
         }
@@ -161,7 +163,9 @@ impl Model {
         constraint: Box<dyn Constraint>,
     ) -> Result<ConstraintId, ModelError> {
         let dim = self.dim;
-        constraint.check(dim).map_err(ModelError::Constraint)?;
+        constraint
+            .check(dim)
+            .map_err(|e| ModelError::ConstraintParameter(Box::new(e)))?;
         let operands = constraint.operands();
         if operands.is_empty() {
             return Err(ModelError::Constraint(

@@ -8,7 +8,7 @@
 //!
 //! λ is the torque on body b, in N·m (body a feels −λ; against the world, λ is body a's torque).
 
-use super::{Constraint, ConstraintError, ConstraintEval};
+use super::{Constraint, ConstraintError, ConstraintEval, InvalidParameter};
 use crate::body::BodyId;
 use crate::point::Operand;
 
@@ -57,8 +57,9 @@ impl Constraint for Angle {
         super::body_operands(self.a, self.b)
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
-        super::check_rigid_pair(dim, self.a, self.b, self.angle, "angle")
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
+        super::check_rigid_pair(dim, self.a, self.b, "between")?;
+        InvalidParameter::check_finite("angle", self.angle)
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

@@ -7,7 +7,7 @@
 //!
 //! λ ≥ 0 is the stop's torque on body b (N·m).
 
-use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind};
+use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind, InvalidParameter};
 use crate::body::BodyId;
 use crate::point::Operand;
 
@@ -60,10 +60,16 @@ impl Constraint for AngleLimit {
         ConstraintKind::Inequality
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
-        super::check_rigid_pair(dim, self.a, self.b, self.range[0], "limit")?;
-        if !(self.range[1].is_finite() && self.range[0] <= self.range[1]) {
-            return Err(format!("the limit needs min ≤ max, got {:?}", self.range));
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
+        super::check_rigid_pair(dim, self.a, self.b, "between")?;
+        let [min, max] = self.range;
+        InvalidParameter::check_finite("min", min)?;
+        InvalidParameter::check_finite("max", max)?;
+        if min > max {
+            return Err(InvalidParameter::new(
+                "max",
+                format!("max {max} is below min {min}"),
+            ));
         }
         Ok(())
     }

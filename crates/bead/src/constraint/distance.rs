@@ -11,7 +11,7 @@
 //! The gradient has unit length, so λ is the rod's force in newtons: the rod pushes x₁ by `λ u`
 //! and x₂ by `−λ u`. **λ < 0 is tension** (the rod pulls its ends together), λ > 0 compression.
 
-use super::{Constraint, ConstraintError, ConstraintEval, Separation};
+use super::{Constraint, ConstraintError, ConstraintEval, InvalidParameter, Separation};
 use crate::draw::{Canvas, Element};
 use crate::math::vector::{Vec3, dot, norm, sub};
 use crate::point::{Operand, Point};
@@ -67,15 +67,14 @@ impl Constraint for Distance {
         self.points.iter().map(|&p| p.into()).collect()
     }
 
-    fn check(&self, _dim: usize) -> Result<(), String> {
-        if !(self.length > 0.0 && self.length.is_finite()) {
-            return Err(format!(
-                "rod length must be positive and finite, got {}",
-                self.length
-            ));
-        }
+    fn check(&self, _dim: usize) -> Result<(), InvalidParameter> {
+        InvalidParameter::check_positive("length", self.length)
+            .map_err(|e| e.hint("a rod needs a positive length; to join two points use a nail"))?;
         if self.points[0] == self.points[1] {
-            return Err("a rod needs two different points".into());
+            return Err(InvalidParameter::new(
+                "between",
+                "a rod needs two different points",
+            ));
         }
         Ok(())
     }

@@ -34,7 +34,7 @@
 
 use std::f64::consts::{PI, TAU};
 
-use super::{Constraint, ConstraintError, ConstraintEval};
+use super::{Constraint, ConstraintError, ConstraintEval, InvalidParameter};
 use crate::body::BodyId;
 use crate::error::ModelError;
 use crate::point::Operand;
@@ -109,8 +109,10 @@ impl Gear {
     /// # Errors
     /// [`ModelError::UnknownBody`] if either is not a rigid body of `state` (a
     /// [`System`](crate::System) or its [`View`]);
-    /// [`ModelError::Constraint`] if the two are the same body, a radius is zero or not finite,
-    /// or the centres coincide while `r_a + r_b ≠ 0` (the line of centres has no direction).
+    /// [`ModelError::ConstraintParameter`] if the two are the same body or a radius is zero or
+    /// not finite (it names the parameter: `between`, `radii[1]`);
+    /// [`ModelError::Constraint`] if the centres coincide while `r_a + r_b ≠ 0` (the line of
+    /// centres has no direction).
     ///
     /// ```
     /// use bead::{constraint::Gear, RigidBody, System};
@@ -132,7 +134,8 @@ impl Gear {
     ) -> Result<Self, ModelError> {
         let state = state.into();
         let mut gear = Gear::new(a, b, r_a, r_b);
-        gear.check(state.dim()).map_err(ModelError::Constraint)?;
+        gear.check(state.dim())
+            .map_err(|e| ModelError::ConstraintParameter(Box::new(e)))?;
         let qa = state.rigid_coordinates(gear.bodies[0])?;
         let qb = state.rigid_coordinates(gear.bodies[1])?;
         let sum = r_a + r_b;
@@ -144,7 +147,8 @@ impl Gear {
         };
         gear.constant = r_a * qa[2] + r_b * qb[2] - sum * phi;
         // Angles far beyond any mechanism's could still overflow the constant.
-        gear.check(state.dim()).map_err(ModelError::Constraint)?;
+        gear.check(state.dim())
+            .map_err(|e| ModelError::ConstraintParameter(Box::new(e)))?;
         Ok(gear)
     }
 
@@ -205,21 +209,20 @@ impl Constraint for Gear {
             .collect()
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
-        super::check_rigid_pair(
-            dim,
-            self.bodies[0],
-            Some(self.bodies[1]),
-            self.constant,
-            "gear constant",
-        )?;
-        if self.radii.iter().any(|r| *r == 0.0 || !r.is_finite()) {
-            return Err(format!(
-                "gear radii must be non-zero and finite, got {:?}",
-                self.radii
-            ));
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
+        super::check_rigid_pair(dim, self.bodies[0], Some(self.bodies[1]), "between")?;
+        for (k, r) in self.radii.iter().enumerate() {
+            if *r == 0.0 || !r.is_finite() {
+                return Err(InvalidParameter::new(
+                    format!("radii[{k}]"),
+                    format!("must be non-zero and finite, got {r}"),
+                )
+                .hint("pitch radii in metres; a negative radius makes an internal mesh"));
+            }
         }
-        Ok(())
+        InvalidParameter::check_finite("constant", self.constant).map_err(|e| {
+            e.hint("meshing takes it from the bodies' angles, which must be of a mechanism's size")
+        })
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

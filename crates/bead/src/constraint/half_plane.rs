@@ -8,7 +8,7 @@
 //! λ ≥ 0 is the normal force in newtons.
 
 use super::on_plane::planar_row;
-use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind, check_len};
+use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind, InvalidParameter};
 use crate::draw::{Canvas, Element};
 use crate::math::vector::{Vec3, normalized};
 use crate::motion::Motion;
@@ -59,20 +59,10 @@ impl Constraint for HalfPlane {
         ConstraintKind::Inequality
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
-        check_len("half-plane normal", &self.normal, dim)?;
-        if self.unit_normal.is_none() {
-            return Err("half-plane normal has zero length".into());
-        }
-        if !(self.radius >= 0.0 && self.radius.is_finite()) {
-            return Err(format!(
-                "radius must be zero or positive, got {}",
-                self.radius
-            ));
-        }
-        self.through
-            .check(dim)
-            .map_err(|e| format!("half-plane point: {e}"))
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
+        super::check_location("through", &self.through, dim)?;
+        InvalidParameter::check_direction("normal", &self.normal, dim)?;
+        InvalidParameter::check_non_negative("radius", self.radius)
     }
 
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {

@@ -8,7 +8,7 @@
 //! The gradient is `a` as given, not normalized, so that λ matches the paper's numbers (the force
 //! is `λ a`; with a unit `a`, λ is in newtons).
 
-use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind, check_len};
+use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind, InvalidParameter};
 use crate::math::vector::dot;
 use crate::point::{Operand, Point};
 
@@ -52,15 +52,9 @@ impl Constraint for Linear {
         ConstraintKind::Inequality
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
-        check_len("linear coefficients a", &self.a, dim)?;
-        if self.a.iter().all(|x| *x == 0.0) {
-            return Err("linear coefficients a are all zero".into());
-        }
-        if !self.b.is_finite() {
-            return Err(format!("linear offset b must be finite, got {}", self.b));
-        }
-        Ok(())
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
+        InvalidParameter::check_non_zero("a", &self.a, dim)?;
+        InvalidParameter::check_finite("b", self.b)
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

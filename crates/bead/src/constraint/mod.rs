@@ -62,7 +62,7 @@ pub use weld::Weld;
 use std::any::Any;
 use std::fmt::Debug;
 
-pub use crate::error::ConstraintError;
+pub use crate::error::{ConstraintError, InvalidParameter};
 pub use crate::ids::ConstraintId;
 use crate::point::Operand;
 
@@ -133,8 +133,53 @@ pub trait Constraint: Any + Debug + Send + Sync {
         (f64::NEG_INFINITY, f64::INFINITY)
     }
 
-    /// Checks the constraint's own parameters against the system's dimension when it is added.
-    fn check(&self, dim: usize) -> Result<(), String> {
+    /// Checks the constraint's own parameters against the system's dimension when it is added:
+    /// an error names the parameter that is wrong ([`InvalidParameter`]), and the system refuses
+    /// the constraint with it ([`ModelError::ConstraintParameter`](crate::ModelError)).
+    /// Everything is valid by default.
+    ///
+    /// ```
+    /// use bead::constraint::{Constraint, ConstraintEval, InvalidParameter};
+    /// use bead::{ConstraintError, ModelError, Operand, Particle, ParticleId, System};
+    ///
+    /// /// Holds a particle at height `h` above the floor.
+    /// #[derive(Debug)]
+    /// struct Height(ParticleId, f64);
+    ///
+    /// impl Constraint for Height {
+    ///     fn rows(&self, _dim: usize) -> usize {
+    ///         1
+    ///     }
+    ///     fn operands(&self) -> Vec<Operand> {
+    ///         vec![self.0.into()]
+    ///     }
+    ///     fn check(&self, _dim: usize) -> Result<(), InvalidParameter> {
+    ///         if self.1 >= 0.0 && self.1.is_finite() {
+    ///             return Ok(());
+    ///         }
+    ///         Err(InvalidParameter::new("h", format!("must be zero or more, got {}", self.1))
+    ///             .hint("a height above the floor, in metres"))
+    ///     }
+    ///     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
+    ///         let y = eval.x(0)[1];
+    ///         eval.set_value(0, y - self.1);
+    ///         eval.set_gradient(0, 0, &[0.0, 1.0]);
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// let mut sys = System::new(2)?;
+    /// let p = sys.add_particle(Particle::new(&[0.0, 1.0]))?;
+    /// let err = sys.add_constraint(Height(p, -1.0)).unwrap_err();
+    /// assert!(matches!(&err, ModelError::ConstraintParameter(e) if e.parameter == "h"));
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid constraint: h: must be zero or more, got -1 \
+    ///      (a height above the floor, in metres)"
+    /// );
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
         let _ = dim;
         Ok(())
     }
@@ -460,39 +505,38 @@ pub(crate) fn body_operands(
         .collect()
 }
 
-/// Checks a constraint between the coordinates of one or two rigid bodies: 2D only, two different
-/// bodies, and a finite parameter.
-pub(crate) fn check_rigid_pair(
+/// The bodies of a joint between rigid bodies (`b` `None`: against the world): the system is
+/// 2D, where rigid bodies live, and the two are different bodies. `bodies` names the parameter
+/// that holds them.
+fn check_rigid_pair(
     dim: usize,
     a: crate::body::BodyId,
     b: Option<crate::body::BodyId>,
-    parameter: f64,
-    what: &str,
-) -> Result<(), String> {
+    bodies: &str,
+) -> Result<(), InvalidParameter> {
     if dim != 2 {
-        return Err("joints between rigid bodies are 2D".into());
+        return Err(InvalidParameter::new(
+            "dimension",
+            "joints between rigid bodies are 2D",
+        ));
     }
     if Some(a) == b {
-        return Err("a joint needs two different bodies".into());
-    }
-    if !parameter.is_finite() {
-        return Err(format!("{what} must be finite, got {parameter}"));
+        return Err(InvalidParameter::new(
+            bodies,
+            "a joint needs two different bodies",
+        ));
     }
     Ok(())
 }
 
-/// Checks a vector parameter against the system's dimension: `name has n components ...`.
-pub(crate) fn check_len(name: &str, v: &[f64], dim: usize) -> Result<(), String> {
-    if v.len() != dim {
-        return Err(format!(
-            "{name} has {} components; the system is {dim}D",
-            v.len()
-        ));
-    }
-    if !v.iter().all(|x| x.is_finite()) {
-        return Err(format!("{name} has a non-finite component"));
-    }
-    Ok(())
+/// A location: a motion whose vectors have `dim` components and whose numbers are finite.
+fn check_location(
+    parameter: &str,
+    at: &crate::motion::Motion,
+    dim: usize,
+) -> Result<(), InvalidParameter> {
+    at.check(dim)
+        .map_err(|reason| InvalidParameter::new(parameter, reason))
 }
 
 /// A constraint's rows evaluated at given operand coordinates, from [`evaluate_at`].

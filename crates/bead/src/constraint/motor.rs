@@ -18,7 +18,7 @@
 //! cannot keep its speed applies exactly ±τ_max, and its λ reports it (seed 004's multipliers
 //! with bounds; see [`crate::contact`]).
 
-use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind};
+use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind, InvalidParameter};
 use crate::body::BodyId;
 use crate::point::Operand;
 
@@ -112,14 +112,18 @@ impl Constraint for Motor {
         (-self.max_torque, self.max_torque)
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
+        super::check_rigid_pair(dim, self.a, self.b, "between")?;
+        InvalidParameter::check_finite("speed", self.speed)?;
+        // Infinity is the default: no limit.
         if !(self.max_torque > 0.0) {
-            return Err(format!(
-                "a motor's torque limit must be positive, got {}",
-                self.max_torque
-            ));
+            return Err(InvalidParameter::new(
+                "max_torque",
+                format!("must be positive, got {}", self.max_torque),
+            )
+            .hint("a torque in N·m either way; leave it out (infinity) for no limit"));
         }
-        super::check_rigid_pair(dim, self.a, self.b, self.speed, "motor speed")
+        Ok(())
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

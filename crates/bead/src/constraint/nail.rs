@@ -9,7 +9,7 @@
 //! λ is the force the nail exerts on the point, in newtons, one component per axis. When the
 //! location moves on a circle, λ supplies the centripetal force `m p̈` (minus the applied force).
 
-use super::{Constraint, ConstraintError, ConstraintEval};
+use super::{Constraint, ConstraintError, ConstraintEval, InvalidParameter};
 use crate::draw::{Canvas, Element};
 use crate::motion::Motion;
 use crate::point::{Operand, Point};
@@ -63,10 +63,8 @@ impl Constraint for Nail {
         vec![self.point.into()]
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
-        self.at
-            .check(dim)
-            .map_err(|e| format!("nail location: {e}"))
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
+        super::check_location("at", &self.at, dim)
     }
 
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {

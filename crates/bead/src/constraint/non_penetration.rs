@@ -10,7 +10,9 @@
 //! contact force (the rope's tension), in newtons.
 
 use super::distance::{separation_hessian, separation_row};
-use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind, Separation};
+use super::{
+    Constraint, ConstraintError, ConstraintEval, ConstraintKind, InvalidParameter, Separation,
+};
 use crate::draw::{Canvas, Element};
 use crate::point::{Operand, Point};
 use crate::view::View;
@@ -65,19 +67,17 @@ impl Constraint for NonPenetration {
         ConstraintKind::Inequality
     }
 
-    fn check(&self, _dim: usize) -> Result<(), String> {
-        if self.points[0] == self.points[1] {
-            return Err("needs two different points".into());
-        }
-        let ok = if self.rope {
-            self.distance > 0.0
+    fn check(&self, _dim: usize) -> Result<(), InvalidParameter> {
+        // A rope's distance is its length; a contact's, the sum of the two radii.
+        if self.rope {
+            InvalidParameter::check_positive("length", self.distance)?;
         } else {
-            self.distance >= 0.0
-        };
-        if !(ok && self.distance.is_finite()) {
-            return Err(format!(
-                "distance must be positive and finite, got {}",
-                self.distance
+            InvalidParameter::check_non_negative("distance", self.distance)?;
+        }
+        if self.points[0] == self.points[1] {
+            return Err(InvalidParameter::new(
+                "between",
+                "needs two different points",
             ));
         }
         Ok(())

@@ -19,8 +19,8 @@
 //! set; its λ is λ₀ divided by |x| (see the bead-on-a-wire tests).
 
 use super::on_plane::planar_row;
-use super::on_sphere::{check_radius, radial_hessian, radial_row};
-use super::{Constraint, ConstraintError, ConstraintEval, check_len};
+use super::on_sphere::{radial_hessian, radial_row};
+use super::{Constraint, ConstraintError, ConstraintEval, InvalidParameter};
 use crate::draw::{Canvas, Element};
 use crate::math::vector::{Vec3, normalized};
 use crate::motion::Motion;
@@ -75,17 +75,14 @@ impl Constraint for OnCircle {
         vec![self.point.into()]
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
-        check_radius(self.radius)?;
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
+        super::check_location("center", &self.center, dim)?;
+        InvalidParameter::check_positive("radius", self.radius)?;
+        // In 2D the circle lies in the plane: the normal is +z whatever was given.
         if dim == 3 {
-            check_len("circle normal", &self.normal, dim)?;
-            if self.unit_normal.is_none() {
-                return Err("circle normal has zero length".into());
-            }
+            InvalidParameter::check_direction("normal", &self.normal, dim)?;
         }
-        self.center
-            .check(dim)
-            .map_err(|e| format!("circle centre: {e}"))
+        Ok(())
     }
 
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {

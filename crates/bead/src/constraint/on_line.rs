@@ -10,7 +10,7 @@
 //! Each λ_k is the force along n̂_k, in newtons.
 
 use super::on_plane::planar_row;
-use super::{Constraint, ConstraintError, ConstraintEval, check_len};
+use super::{Constraint, ConstraintError, ConstraintEval, InvalidParameter};
 use crate::draw::{Canvas, Element};
 use crate::math::vector::{Vec3, normalized, orthonormal_pair};
 use crate::motion::Motion;
@@ -69,14 +69,9 @@ impl Constraint for OnLine {
         vec![self.point.into()]
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
-        check_len("line direction", &self.direction, dim)?;
-        if self.unit_direction.is_none() {
-            return Err("line direction has zero length".into());
-        }
-        self.through
-            .check(dim)
-            .map_err(|e| format!("line point: {e}"))
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
+        super::check_location("through", &self.through, dim)?;
+        InvalidParameter::check_direction("direction", &self.direction, dim)
     }
 
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {

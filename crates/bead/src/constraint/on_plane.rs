@@ -7,7 +7,7 @@
 //!
 //! λ is the force along n̂, in newtons.
 
-use super::{Constraint, ConstraintError, ConstraintEval, check_len};
+use super::{Constraint, ConstraintError, ConstraintEval, InvalidParameter};
 use crate::draw::{Canvas, Element};
 use crate::math::vector::{Vec3, dot, normalized, sub};
 use crate::motion::{Motion, MotionSample};
@@ -52,17 +52,15 @@ impl Constraint for OnPlane {
         vec![self.point.into()]
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
         if dim != 3 {
-            return Err("on-plane is for 3D systems; in 2D use on-line".into());
+            return Err(InvalidParameter::new(
+                "dimension",
+                "on-plane is for 3D systems; in 2D use on-line",
+            ));
         }
-        check_len("plane normal", &self.normal, dim)?;
-        if self.unit_normal.is_none() {
-            return Err("plane normal has zero length".into());
-        }
-        self.through
-            .check(dim)
-            .map_err(|e| format!("plane point: {e}"))
+        super::check_location("through", &self.through, dim)?;
+        InvalidParameter::check_direction("normal", &self.normal, dim)
     }
 
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {

@@ -10,7 +10,7 @@
 //! λ is the force along the outward normal u, in newtons (λ < 0 pulls the point inward).
 //! In 2D the same row is [`OnCircle`](super::OnCircle).
 
-use super::{Constraint, ConstraintError, ConstraintEval};
+use super::{Constraint, ConstraintError, ConstraintEval, InvalidParameter};
 use crate::draw::{Canvas, Element};
 use crate::math::vector::{dot, norm, sub};
 use crate::motion::{Motion, MotionSample};
@@ -53,14 +53,15 @@ impl Constraint for OnSphere {
         vec![self.point.into()]
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
         if dim != 3 {
-            return Err("on-sphere is for 3D systems; in 2D use on-circle".into());
+            return Err(InvalidParameter::new(
+                "dimension",
+                "on-sphere is for 3D systems; in 2D use on-circle",
+            ));
         }
-        check_radius(self.radius)?;
-        self.center
-            .check(dim)
-            .map_err(|e| format!("sphere centre: {e}"))
+        super::check_location("center", &self.center, dim)?;
+        InvalidParameter::check_positive("radius", self.radius)
     }
 
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
@@ -82,14 +83,6 @@ impl Constraint for OnSphere {
         hessian: &mut [f64],
     ) -> Result<(), ConstraintError> {
         radial_hessian(at, &self.center.sample(at.time()), weights[0], hessian)
-    }
-}
-
-pub(super) fn check_radius(radius: f64) -> Result<(), String> {
-    if radius > 0.0 && radius.is_finite() {
-        Ok(())
-    } else {
-        Err(format!("radius must be positive and finite, got {radius}"))
     }
 }
 

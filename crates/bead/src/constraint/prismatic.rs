@@ -14,7 +14,7 @@
 //! bodies' angles is added by the chain rule. λ₀ is the normal force on b (N), λ₁ the torque on
 //! b (N·m). A slider on a fixed world axis is an on-line constraint plus `Angle::to_world`.
 
-use super::{Constraint, ConstraintError, ConstraintEval, check_len};
+use super::{Constraint, ConstraintError, ConstraintEval, InvalidParameter};
 use crate::math::vector::normalized;
 use crate::point::{Operand, Point};
 
@@ -62,26 +62,23 @@ impl Constraint for Prismatic {
         ]
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
-        check_len("prismatic axis", &self.axis, dim)?;
-        if normalized(&self.axis).is_none() {
-            return Err("prismatic axis has zero length".into());
-        }
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
+        InvalidParameter::check_direction("axis", &self.axis, 2)?;
         if !matches!(self.points[0], Point::OnBody { .. })
             || self.points[0].body() == self.points[1].body()
         {
-            return Err(
-                "a prismatic joint's axis is a point of a rigid body, and the slider another body"
-                    .into(),
-            );
+            return Err(InvalidParameter::new(
+                "between",
+                "a prismatic joint's axis is a point of a rigid body, and the slider another body",
+            ));
         }
         super::check_rigid_pair(
             dim,
             self.points[0].body(),
             Some(self.points[1].body()),
-            self.angle,
-            "prismatic angle",
-        )
+            "between",
+        )?;
+        InvalidParameter::check_finite("angle", self.angle)
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

@@ -29,7 +29,7 @@
 //! tooth, and with it the rack, towards +x: `û·ṗ_r = ρ ω_p` with the pinion's axle held. Below the
 //! rack the same turn moves the rack towards −x.
 
-use super::{Constraint, ConstraintError, ConstraintEval};
+use super::{Constraint, ConstraintError, ConstraintEval, InvalidParameter};
 use crate::body::BodyId;
 use crate::error::ModelError;
 use crate::point::Operand;
@@ -166,8 +166,9 @@ impl RackAndPinion {
     /// # Errors
     /// [`ModelError::UnknownBody`] if either is not a rigid body of `state` (a
     /// [`System`](crate::System) or its [`View`]);
-    /// [`ModelError::Constraint`] if the two are the same body, the axis is zero or not finite,
-    /// the radius is not positive, or the pinion's centre lies on the rack's line, where the side
+    /// [`ModelError::ConstraintParameter`] if the two are the same body, the axis is zero or not
+    /// finite or the radius is not positive (it names the parameter: `pinion`, `axis`, `radius`);
+    /// [`ModelError::Constraint`] if the pinion's centre lies on the rack's line, where the side
     /// it meshes on is undefined.
     ///
     /// ```
@@ -191,7 +192,9 @@ impl RackAndPinion {
     ) -> Result<Self, ModelError> {
         let state = state.into();
         let mut teeth = RackAndPinion::new(rack, pinion, axis, radius);
-        teeth.check(state.dim()).map_err(ModelError::Constraint)?;
+        teeth
+            .check(state.dim())
+            .map_err(|e| ModelError::ConstraintParameter(Box::new(e)))?;
         let qr = state.rigid_coordinates(teeth.rack)?;
         let qp = state.rigid_coordinates(teeth.pinion)?;
         let (u, n) = teeth.frame(qr[2]);
@@ -213,7 +216,9 @@ impl RackAndPinion {
         let sr = teeth.side.sign() * radius;
         teeth.constant = u[0] * d[0] + u[1] * d[1] + sr * (qp[2] - qr[2]);
         // Positions far beyond any mechanism's size could still overflow the constant.
-        teeth.check(state.dim()).map_err(ModelError::Constraint)?;
+        teeth
+            .check(state.dim())
+            .map_err(|e| ModelError::ConstraintParameter(Box::new(e)))?;
         Ok(teeth)
     }
 
@@ -271,25 +276,16 @@ impl Constraint for RackAndPinion {
         ]
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
-        super::check_rigid_pair(
-            dim,
-            self.rack,
-            Some(self.pinion),
-            self.constant,
-            "rack-and-pinion constant",
-        )?;
-        super::check_len("rack axis", &self.axis, 2)?;
-        if self.axis == [0.0, 0.0] {
-            return Err("rack axis has zero length".into());
-        }
-        if !(self.radius > 0.0 && self.radius.is_finite()) {
-            return Err(format!(
-                "pinion radius must be positive and finite, got {}",
-                self.radius
-            ));
-        }
-        Ok(())
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
+        super::check_rigid_pair(dim, self.rack, Some(self.pinion), "pinion")?;
+        InvalidParameter::check_non_zero("axis", &self.axis, 2)?;
+        InvalidParameter::check_positive("radius", self.radius)?;
+        InvalidParameter::check_finite("constant", self.constant).map_err(|e| {
+            e.hint(
+                "meshing takes it from the bodies' positions and angles, which must be of a \
+                 mechanism's size",
+            )
+        })
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

@@ -11,7 +11,7 @@
 //! joint exerts on body a, in newtons (body b feels −λ); the torques follow from the lever arms
 //! and appear in each body's `Jᵀλ`.
 
-use super::{Constraint, ConstraintError, ConstraintEval};
+use super::{Constraint, ConstraintError, ConstraintEval, InvalidParameter};
 use crate::draw::{Canvas, Element};
 use crate::point::{Operand, Point};
 use crate::view::View;
@@ -47,9 +47,12 @@ impl Constraint for Revolute {
         self.points.iter().map(|&p| p.into()).collect()
     }
 
-    fn check(&self, _dim: usize) -> Result<(), String> {
+    fn check(&self, _dim: usize) -> Result<(), InvalidParameter> {
         if self.points[0] == self.points[1] {
-            return Err("a revolute joint needs two different points".into());
+            return Err(InvalidParameter::new(
+                "between",
+                "a revolute joint needs two different points",
+            ));
         }
         Ok(())
     }

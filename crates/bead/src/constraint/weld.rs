@@ -8,7 +8,7 @@
 //! λ₀,₁ is the force on body a (N), λ₂ the torque on body b (N·m). A weld to the world is a nail
 //! on the body point plus [`Angle::to_world`](super::Angle::to_world).
 
-use super::{Constraint, ConstraintError, ConstraintEval};
+use super::{Constraint, ConstraintError, ConstraintEval, InvalidParameter};
 use crate::draw::{Canvas, Element};
 use crate::point::{Operand, Point};
 use crate::view::View;
@@ -54,21 +54,24 @@ impl Constraint for Weld {
         ]
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
         let both_on_bodies = self
             .points
             .iter()
             .all(|p| matches!(p, Point::OnBody { .. }));
         if !both_on_bodies || self.points[0].body() == self.points[1].body() {
-            return Err("a weld joins points of two different rigid bodies".into());
+            return Err(InvalidParameter::new(
+                "between",
+                "a weld joins points of two different rigid bodies",
+            ));
         }
         super::check_rigid_pair(
             dim,
             self.points[0].body(),
             Some(self.points[1].body()),
-            self.angle,
-            "weld angle",
-        )
+            "between",
+        )?;
+        InvalidParameter::check_finite("angle", self.angle)
     }
 
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {

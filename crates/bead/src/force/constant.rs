@@ -1,6 +1,6 @@
 //! A constant force at a point: `f` fixed; potential `V = −f·x` (so energy checks include it).
 
-use super::{Force, ForceContext};
+use super::{Force, ForceContext, InvalidParameter};
 use crate::draw::{Canvas, Element};
 use crate::math::vector::{Vec3, dot, to_vec3};
 use crate::point::Point;
@@ -50,7 +50,7 @@ impl Force for ConstantForce {
         vec![self.point]
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
-        crate::constraint::check_len("force", &self.force[..self.len], dim)
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
+        InvalidParameter::check_vector("force", &self.force[..self.len], dim)
     }
 }

@@ -1,6 +1,6 @@
 //! Viscous drag: `f = −c ẋ` on every body with mass (at its centre). Dissipative: no potential.
 
-use super::{Force, ForceContext};
+use super::{Force, ForceContext, InvalidParameter};
 
 /// Linear viscous drag on every body.
 ///
@@ -34,14 +34,7 @@ impl Force for Drag {
         }
     }
 
-    fn check(&self, _dim: usize) -> Result<(), String> {
-        if self.coefficient >= 0.0 && self.coefficient.is_finite() {
-            Ok(())
-        } else {
-            Err(format!(
-                "drag coefficient must be non-negative and finite, got {}",
-                self.coefficient
-            ))
-        }
+    fn check(&self, _dim: usize) -> Result<(), InvalidParameter> {
+        InvalidParameter::check_non_negative("coefficient", self.coefficient)
     }
 }

@@ -1,6 +1,6 @@
 //! Uniform gravity: `f = m g` on every body with mass; potential `V = −m g·x`.
 
-use super::{Force, ForceContext};
+use super::{Force, ForceContext, InvalidParameter};
 use crate::math::vector::{Vec3, dot, to_vec3};
 use crate::view::View;
 
@@ -50,7 +50,7 @@ impl Force for Gravity {
             .sum()
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
-        crate::constraint::check_len("gravity g", self.g(), dim)
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
+        InvalidParameter::check_vector("g", self.g(), dim)
     }
 }

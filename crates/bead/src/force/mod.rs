@@ -26,6 +26,7 @@ use std::fmt::Debug;
 
 use crate::body::BodyId;
 use crate::draw::Canvas;
+pub use crate::error::InvalidParameter;
 pub use crate::ids::ForceId;
 use crate::point::{Point, add_point_force};
 use crate::view::View;
@@ -79,8 +80,38 @@ pub trait Force: Any + Debug + Send + Sync {
         Vec::new()
     }
 
-    /// Checks the force's parameters against the system's dimension when it is added.
-    fn check(&self, dim: usize) -> Result<(), String> {
+    /// Checks the force's parameters against the system's dimension when it is added: an error
+    /// names the parameter that is wrong ([`InvalidParameter`]), and the system refuses the force
+    /// with it ([`ModelError::ForceParameter`](crate::ModelError)). Everything is valid by
+    /// default.
+    ///
+    /// ```
+    /// use bead::force::{Force, ForceContext, InvalidParameter};
+    /// use bead::{ModelError, System};
+    ///
+    /// /// A uniform wind of `speed` m/s, which cannot be negative.
+    /// #[derive(Debug)]
+    /// struct Wind {
+    ///     speed: f64,
+    /// }
+    ///
+    /// impl Force for Wind {
+    ///     fn apply(&self, _ctx: &mut ForceContext<'_>) {}
+    ///     fn check(&self, _dim: usize) -> Result<(), InvalidParameter> {
+    ///         if self.speed >= 0.0 {
+    ///             return Ok(());
+    ///         }
+    ///         let reason = format!("must be zero or more, got {}", self.speed);
+    ///         Err(InvalidParameter::new("speed", reason))
+    ///     }
+    /// }
+    ///
+    /// let mut sys = System::new(2)?;
+    /// let err = sys.add_force(Wind { speed: -1.0 }).unwrap_err();
+    /// assert!(matches!(&err, ModelError::ForceParameter(e) if e.parameter == "speed"));
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
         let _ = dim;
         Ok(())
     }

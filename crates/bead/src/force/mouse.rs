@@ -3,7 +3,7 @@
 //! `f = k (target − x) − c ẋ`. It is how a user "grabs" a model (seed 000 §4's interactive
 //! Tinkertoys). Its energy is work done by the user, so it is not counted as potential energy.
 
-use super::{Force, ForceContext};
+use super::{Force, ForceContext, InvalidParameter};
 use crate::draw::{Canvas, Element};
 use crate::math::vector::{Vec3, to_vec3};
 use crate::point::Point;
@@ -74,17 +74,9 @@ impl Force for MouseSpring {
         vec![self.point]
     }
 
-    fn check(&self, dim: usize) -> Result<(), String> {
-        crate::constraint::check_len("mouse target", self.target(), dim)?;
-        if !(self.stiffness >= 0.0
-            && self.stiffness.is_finite()
-            && self.damping >= 0.0
-            && self.damping.is_finite())
-        {
-            return Err(
-                "mouse spring stiffness and damping must be non-negative and finite".into(),
-            );
-        }
-        Ok(())
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
+        InvalidParameter::check_vector("target", self.target(), dim)?;
+        InvalidParameter::check_non_negative("stiffness", self.stiffness)?;
+        InvalidParameter::check_non_negative("damping", self.damping)
     }
 }

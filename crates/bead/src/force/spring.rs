@@ -7,7 +7,7 @@
 //!
 //! When the two ends coincide the axis is undefined and the spring exerts no force.
 
-use super::{Force, ForceContext};
+use super::{Force, ForceContext, InvalidParameter};
 use crate::draw::{Canvas, Element};
 use crate::math::vector::{dot, norm, sub};
 use crate::point::Point;
@@ -118,20 +118,15 @@ impl Force for Spring {
         self.points.to_vec()
     }
 
-    fn check(&self, _dim: usize) -> Result<(), String> {
-        for (name, v) in [
-            ("stiffness", self.stiffness),
-            ("damping", self.damping),
-            ("rest length", self.rest_length),
-        ] {
-            if !(v >= 0.0 && v.is_finite()) {
-                return Err(format!(
-                    "spring {name} must be non-negative and finite, got {v}"
-                ));
-            }
-        }
+    fn check(&self, _dim: usize) -> Result<(), InvalidParameter> {
+        InvalidParameter::check_non_negative("stiffness", self.stiffness)?;
+        InvalidParameter::check_non_negative("damping", self.damping)?;
+        InvalidParameter::check_non_negative("rest_length", self.rest_length)?;
         if self.points[0] == self.points[1] {
-            return Err("a spring needs two different points".into());
+            return Err(InvalidParameter::new(
+                "between",
+                "a spring needs two different points",
+            ));
         }
         Ok(())
     }

@@ -1,6 +1,6 @@
 //! A constant torque on a rigid body: `τ` fixed; potential `V = −τ θ` (so energy checks include it).
 
-use super::{Force, ForceContext};
+use super::{Force, ForceContext, InvalidParameter};
 use crate::body::BodyId;
 use crate::point::Point;
 use crate::view::View;
@@ -45,11 +45,7 @@ impl Force for Torque {
         vec![Point::on_body(self.body, [0.0, 0.0])]
     }
 
-    fn check(&self, _dim: usize) -> Result<(), String> {
-        if self.torque.is_finite() {
-            Ok(())
-        } else {
-            Err(format!("torque must be finite, got {}", self.torque))
-        }
+    fn check(&self, _dim: usize) -> Result<(), InvalidParameter> {
+        InvalidParameter::check_finite("torque", self.torque)
     }
 }

@@ -5,7 +5,7 @@
 //! ```
 //! (against the world: `Δ = θ_a − θ₀`, `τ_a = −k Δ − c ω_a`).
 
-use super::{Force, ForceContext};
+use super::{Force, ForceContext, InvalidParameter};
 use crate::body::BodyId;
 use crate::point::Point;
 use crate::view::View;
@@ -95,19 +95,15 @@ impl Force for TorsionSpring {
             .collect()
     }
 
-    fn check(&self, _dim: usize) -> Result<(), String> {
-        for (name, v) in [("stiffness", self.stiffness), ("damping", self.damping)] {
-            if !(v >= 0.0 && v.is_finite()) {
-                return Err(format!(
-                    "torsion spring {name} must be non-negative and finite, got {v}"
-                ));
-            }
-        }
-        if !self.rest_angle.is_finite() {
-            return Err("torsion spring rest angle must be finite".into());
-        }
+    fn check(&self, _dim: usize) -> Result<(), InvalidParameter> {
+        InvalidParameter::check_non_negative("stiffness", self.stiffness)?;
+        InvalidParameter::check_non_negative("damping", self.damping)?;
+        InvalidParameter::check_finite("rest_angle", self.rest_angle)?;
         if Some(self.a) == self.b {
-            return Err("a torsion spring needs two different bodies".into());
+            return Err(InvalidParameter::new(
+                "between",
+                "a torsion spring needs two different bodies",
+            ));
         }
         Ok(())
     }

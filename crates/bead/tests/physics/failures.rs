@@ -26,18 +26,33 @@ fn bad_model_input_is_refused() {
     }
     let p = sys.add_particle(Particle::new(&[0.0, 0.0])).unwrap();
     let q = sys.add_particle(Particle::new(&[1.0, 0.0])).unwrap();
+    // A bad parameter is named, so that a caller (the scene format) can point at it.
+    let parameter = |e: &ModelError| match e {
+        ModelError::ConstraintParameter(p) | ModelError::ForceParameter(p) => p.parameter.clone(),
+        other => panic!("not a parameter error: {other}"),
+    };
     let e = sys.add_constraint(Distance::new(p, q, 0.0)).unwrap_err();
-    assert!(e.to_string().contains("rod length must be positive"), "{e}");
+    assert_eq!(parameter(&e), "length");
+    assert!(e.to_string().contains("length: must be positive"), "{e}");
+    assert!(
+        e.to_string().contains("a rod needs a positive length"),
+        "{e}"
+    );
     let e = sys
         .add_constraint(OnLine::new(p, Motion::fixed(&[0.0, 0.0]), &[0.0, 0.0]))
         .unwrap_err();
+    assert_eq!(parameter(&e), "direction");
     assert!(e.to_string().contains("zero length"), "{e}");
     let e = sys
         .add_constraint(OnPlane::new(p, Motion::fixed(&[0.0, 0.0]), &[0.0, 1.0]))
         .unwrap_err();
+    assert_eq!(parameter(&e), "dimension");
     assert!(e.to_string().contains("3D"), "{e}");
     let e = sys.add_force(Gravity::new(&[0.0, -9.81, 0.0])).unwrap_err();
+    assert_eq!(parameter(&e), "g");
     assert!(e.to_string().contains("3 components"), "{e}");
+    let e = sys.add_force(Gravity::new(&[0.0, f64::NAN])).unwrap_err();
+    assert_eq!(parameter(&e), "g[1]");
     // Nothing was added by the failed calls.
     assert_eq!(sys.constraints().count(), 0);
     assert_eq!(sys.particles().count(), 2);

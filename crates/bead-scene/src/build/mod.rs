@@ -1,0 +1,173 @@
+//! From a parsed scene file to a [`bead::System`]: resolve names, fill defaults from the initial
+//! geometry, read every number and vector, and say which field is wrong when one is.
+//!
+//! [`build`] adds the parts in the order their names need: the run settings, then the particles,
+//! bodies and parametric objects (which claim the names), then the forces and constraints that
+//! refer to them, then the contact groups. Each part is read in a file of its own; errors carry
+//! the field's path (`constraints[3].length`), which the caller turns into a line and column.
+
+mod bodies;
+mod check;
+mod constraints;
+mod contacts;
+mod expression;
+mod forces;
+mod initial;
+mod joints;
+mod names;
+mod parametric;
+mod settings;
+
+use std::collections::HashMap;
+
+use bead::force::ForceId;
+use bead::{BodyId, ConstraintId, ParametricId, ParticleId, RigidBodyId, System};
+
+use crate::error::SceneError;
+use crate::format::SceneFile;
+use names::{Entity, Names, claim_name};
+pub use settings::RunSettings;
+
+/// A scene made into a system, with everything a run needs to report on it.
+#[derive(Debug)]
+pub struct Model {
+    /// The scene's name.
+    pub name: String,
+    /// The system, at t = 0.
+    pub system: System,
+    /// Particles in file order, with their names.
+    pub particles: Vec<(String, ParticleId)>,
+    /// Rigid bodies in file order, with their names.
+    pub bodies: Vec<(String, RigidBodyId)>,
+    /// Parametric objects in file order.
+    pub objects: Vec<NamedObject>,
+    /// Forces in file order.
+    pub forces: Vec<ForceId>,
+    /// Constraints in file order.
+    pub constraints: Vec<NamedConstraint>,
+    /// How to run it.
+    pub run: RunSettings,
+    /// The scene file with every default that comes from the initial geometry written out (rod
+    /// and rope lengths, spring rest lengths and angles, nail locations, circle and sphere radii,
+    /// joint angles), and every constraint named (`c<index>` unless the file named it): the same
+    /// model, whatever positions the file is later given and whatever is added or removed. An
+    /// editor keeps this, so that moving a particle never changes a rod's length behind the
+    /// user's back, and deleting a constraint never renames the others.
+    pub resolved: SceneFile,
+}
+
+/// A parametric object of the model, with the names its output columns use
+/// (`NAME.u0 … NAME.u0_dot … NAME.POINT.x …`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedObject {
+    /// The object's name.
+    pub name: String,
+    /// Handle in the system.
+    pub id: ParametricId,
+    /// How many generalized coordinates it has.
+    pub coordinates: usize,
+    /// Its mass points' names, in order.
+    pub points: Vec<String>,
+}
+
+/// A constraint of the model with the name its output columns use.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedConstraint {
+    /// Name (`c<index>` unless the file gives one).
+    pub name: String,
+    /// Handle in the system.
+    pub id: ConstraintId,
+    /// Number of rows.
+    pub rows: usize,
+    /// The rigid bodies it acts on, by name: its reaction force and torque on each are reported.
+    pub reactions: Vec<(String, BodyId)>,
+    /// Whether it is an inequality (its rows report `active`).
+    pub inequality: bool,
+}
+
+type Result<T> = std::result::Result<T, SceneError>;
+
+/// Builds the model of a parsed scene. Errors carry the field's path, not yet its line.
+pub(crate) fn build(file: &SceneFile) -> Result<Model> {
+    if file.format != 1 {
+        return Err(
+            SceneError::at("format", format!("unsupported format {}", file.format))
+                .hint("this version of bead reads format = 1"),
+        );
+    }
+    let sim = &file.simulation;
+    let dim = sim.dimension;
+    let mut system = System::new(dim).map_err(|_| {
+        SceneError::at("simulation.dimension", format!("must be 2 or 3, got {dim}"))
+    })?;
+    let run = settings::run_settings(sim)?;
+    settings::apply_settings(&mut system, &run)?;
+
+    // Particles, bodies and parametric objects share one namespace, claimed in file order.
+    let mut names: HashMap<&str, (Entity, String)> = HashMap::new();
+    let mut particles = Vec::with_capacity(file.particles.len());
+    for (i, spec) in file.particles.iter().enumerate() {
+        let path = format!("particles[{i}]");
+        claim_name(&names, &spec.name, &path)?;
+        let id = bodies::add_particle(&mut system, spec, &path, dim)?;
+        names.insert(&spec.name, (Entity::Particle(id), path));
+        particles.push((spec.name.clone(), id));
+    }
+    let mut rigid = Vec::with_capacity(file.bodies.len());
+    for (i, spec) in file.bodies.iter().enumerate() {
+        let path = format!("bodies[{i}]");
+        if dim != 2 {
+            return Err(
+                SceneError::at(&path, "rigid bodies are 2D; this scene is 3D")
+                    .hint("set simulation.dimension = 2"),
+            );
+        }
+        claim_name(&names, &spec.name, &path)?;
+        let id = bodies::add_body(&mut system, spec, &path)?;
+        names.insert(&spec.name, (Entity::Body(id), path));
+        rigid.push((spec.name.clone(), id));
+    }
+    let mut objects = Vec::with_capacity(file.parametric.len());
+    for (i, spec) in file.parametric.iter().enumerate() {
+        let path = format!("parametric[{i}]");
+        claim_name(&names, &spec.name, &path)?;
+        let id = parametric::add_object(&mut system, spec, &path, dim)?;
+        names.insert(&spec.name, (Entity::Object(id, i), path));
+        objects.push(NamedObject {
+            name: spec.name.clone(),
+            id,
+            coordinates: spec.coordinates.len(),
+            points: spec.points.iter().map(|p| p.name.clone()).collect(),
+        });
+    }
+    let radii = file
+        .particles
+        .iter()
+        .zip(&particles)
+        .map(|(s, (_, id))| (id.body().index(), s.radius.unwrap_or(0.0)))
+        .collect();
+    let lookup = Names {
+        names: &names,
+        radii,
+        objects: &file.parametric,
+    };
+
+    // The file with every default taken from the initial geometry written out, as it is used.
+    let mut resolved = file.clone();
+    let forces = forces::add_forces(file, &mut resolved, &lookup, &mut system)?;
+    let constraints =
+        constraints::add_constraints(file, &mut resolved, &lookup, &mut system, &rigid)?;
+    contacts::add_contacts(file, &particles, &lookup, &mut system)?;
+
+    Ok(Model {
+        name: file.name.clone().unwrap_or_else(|| "unnamed".into()),
+        system,
+        particles,
+        bodies: rigid,
+        objects,
+        forces,
+        constraints,
+        run,
+        resolved,
+    })
+}
