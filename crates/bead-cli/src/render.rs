@@ -1,7 +1,9 @@
-//! `bead render`: runs a system and writes what it draws (through [`bead::draw::Canvas`]) as an
-//! animated GIF.
+//! `bead render`: runs a scene's model and writes what it draws (through [`bead::draw::Canvas`])
+//! as an animated GIF.
 //!
-//! The run is recorded first, as projected primitives, so that the view can be fitted to the
+//! The model steps through [`bead_scene::run::run`], the loop of `bead run` and the Python
+//! package, so a render shows the trajectory a run of the same scene writes. The run is recorded
+//! first, as projected primitives, so that the view can be fitted to the
 //! whole animation (the camera never moves) and forces can share one arrow scale; each frame is
 //! then rasterised with tiny-skia and encoded as it is drawn, so only one image is held at a time.
 
@@ -10,8 +12,10 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result, ensure};
-use bead::System;
 use bead::draw::{Canvas, Element};
+use bead::{Diagnostics, System};
+use bead_scene::Model;
+use bead_scene::run::{Sink, run};
 use tiny_skia::{
     Color, FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Stroke, Transform,
 };
@@ -36,21 +40,15 @@ pub struct RenderSummary {
     pub frames: usize,
 }
 
-/// Simulates `system` from its current state for `duration` seconds with steps of `dt`, and
-/// writes an animated GIF of it to `output`.
+/// Runs `model` from its current state for its duration (`model.run`) and writes an animated GIF
+/// of it to `output`.
 ///
-/// Frames are taken at simulated times 0, 1/fps, 2/fps, … up to `duration` (each when the
+/// Frames are taken at simulated times 0, 1/fps, 2/fps, … up to the duration (each when the
 /// simulation first reaches it), so the GIF plays in real time. Nothing is written if the options
 /// are invalid or the simulation fails.
-pub fn render(
-    system: &mut System,
-    dt: f64,
-    duration: f64,
-    options: &RenderOptions,
-    output: &Path,
-) -> Result<RenderSummary> {
-    validate(dt, duration, options)?;
-    let snapshots = simulate(system, dt, duration, options.fps, options.show_forces)?;
+pub fn render(model: &mut Model, options: &RenderOptions, output: &Path) -> Result<RenderSummary> {
+    validate(model.run.dt, model.run.duration, options)?;
+    let snapshots = simulate(model, options.fps, options.show_forces)?;
     let view = Viewport::fit(&snapshots, options.width, options.height);
     encode(&snapshots, &view, options, output)?;
     Ok(RenderSummary {
@@ -267,43 +265,73 @@ fn snapshot(system: &mut System, show_forces: bool) -> Snapshot {
     }
 }
 
-/// Runs the simulation and captures a snapshot whenever it first reaches a frame time.
-fn simulate(
-    system: &mut System,
-    dt: f64,
-    duration: f64,
+/// The frames of a run: a [`Sink`] that takes a snapshot whenever the run first reaches a frame
+/// time.
+struct Frames {
+    /// Frames due in the whole run.
+    count: usize,
     fps: u32,
     show_forces: bool,
-) -> Result<Vec<Snapshot>> {
-    let count = frame_count(duration, fps);
-    let due = |frame: usize| frame as f64 / f64::from(fps) - TIME_TOLERANCE;
-    // The capacity is only a hint; a huge frame count must not reserve memory up front.
-    let mut snapshots = Vec::with_capacity(count.min(1024));
-    let start = system.time();
-    let mut elapsed = 0.0;
-    // The schedule `bead run` uses (steps ending at k·dt, the last one at `duration`), so that
-    // a render shows the same trajectory as a run of the same scene.
-    let mut ends = bead::step_times(duration, dt);
-    loop {
-        // Steps longer than a frame interval leave several frames due at once: repeating the
-        // state keeps the GIF's timing right.
-        while snapshots.len() < count && elapsed >= due(snapshots.len()) {
-            snapshots.push(snapshot(system, show_forces));
+    snapshots: Vec<Snapshot>,
+}
+
+impl Frames {
+    fn new(count: usize, fps: u32, show_forces: bool) -> Frames {
+        Frames {
+            count,
+            fps,
+            show_forces,
+            // The capacity is only a hint; a huge frame count must not reserve memory up front.
+            snapshots: Vec::with_capacity(count.min(1024)),
         }
-        let Some(end) = ends.next() else {
-            break;
-        };
-        let t = system.time();
-        system
-            .step_to(start + end)
-            .with_context(|| format!("simulation failed at t = {t} s"))?;
-        elapsed = end;
     }
-    // The run ends at `duration`, where every frame is due; only rounding can leave one behind.
-    while snapshots.len() < count {
-        snapshots.push(snapshot(system, show_forces));
+
+    /// Takes the frames due by `elapsed` seconds into the run. Steps longer than a frame
+    /// interval leave several frames due at once: repeating the state keeps the GIF's timing
+    /// right.
+    fn take_due(&mut self, system: &mut System, elapsed: f64) {
+        let due = |frame: usize| frame as f64 / f64::from(self.fps) - TIME_TOLERANCE;
+        while self.snapshots.len() < self.count && elapsed >= due(self.snapshots.len()) {
+            self.snapshots.push(snapshot(system, self.show_forces));
+        }
     }
-    Ok(snapshots)
+
+    /// The frames of a finished run. It ended at its duration, where every frame is due; only
+    /// rounding can leave one behind, which the last state stands for.
+    fn finish(mut self, system: &mut System) -> Vec<Snapshot> {
+        while self.snapshots.len() < self.count {
+            self.snapshots.push(snapshot(system, self.show_forces));
+        }
+        self.snapshots
+    }
+}
+
+impl Sink for Frames {
+    type Error = anyhow::Error;
+
+    /// Rows are `bead run`'s output; frames keep their own schedule, in [`Sink::observe`].
+    fn record(&mut self, _: &mut Model, _: &Diagnostics) -> Result<()> {
+        Ok(())
+    }
+
+    fn observe(&mut self, model: &mut Model, elapsed: f64) -> Result<()> {
+        self.take_due(&mut model.system, elapsed);
+        Ok(())
+    }
+}
+
+/// Runs the model to its duration and captures a snapshot whenever it first reaches a frame
+/// time. A failed step fails the render, naming the time of the last good state.
+fn simulate(model: &mut Model, fps: u32, show_forces: bool) -> Result<Vec<Snapshot>> {
+    let mut frames = Frames::new(frame_count(model.run.duration, fps), fps, show_forces);
+    // The only errors besides a failed step: a row whose state cannot be evaluated.
+    let report = run(model, &mut frames, |_, _, _| {})
+        .with_context(|| format!("simulation failed at t = {} s", model.system.time()))?;
+    if let Some(e) = report.failure {
+        let t = report.t_end;
+        return Err(anyhow::Error::new(e).context(format!("simulation failed at t = {t} s")));
+    }
+    Ok(frames.finish(&mut model.system))
 }
 
 // ----- view -----
@@ -820,6 +848,53 @@ mod tests {
         }
     }
 
+    /// `system` as the model of a scene run with steps of `dt` for `duration` (the tests build
+    /// their systems directly).
+    fn model_of(system: System, dt: f64, duration: f64) -> Model {
+        let text = "format = 1\n[simulation]\ndimension = 2\ndt = 1\nduration = 1";
+        let scene = bead_scene::Scene::parse(text, bead_scene::Format::Toml, "test").unwrap();
+        let mut model = scene.build().unwrap();
+        model.system = system;
+        (model.run.dt, model.run.duration) = (dt, duration);
+        model
+    }
+
+    /// Runs `f` on `system` made a model, and hands the system back as the run left it.
+    fn with_model<T>(
+        system: &mut System,
+        dt: f64,
+        duration: f64,
+        f: impl FnOnce(&mut Model) -> T,
+    ) -> T {
+        let placeholder = System::new(system.dim()).unwrap();
+        let mut model = model_of(std::mem::replace(system, placeholder), dt, duration);
+        let result = f(&mut model);
+        *system = model.system;
+        result
+    }
+
+    fn render_system(
+        system: &mut System,
+        dt: f64,
+        duration: f64,
+        options: &RenderOptions,
+        output: &Path,
+    ) -> Result<RenderSummary> {
+        with_model(system, dt, duration, |model| render(model, options, output))
+    }
+
+    fn simulate_system(
+        system: &mut System,
+        dt: f64,
+        duration: f64,
+        fps: u32,
+        show_forces: bool,
+    ) -> Result<Vec<Snapshot>> {
+        with_model(system, dt, duration, |model| {
+            simulate(model, fps, show_forces)
+        })
+    }
+
     fn options(fps: u32, width: u32, height: u32, show_forces: bool) -> RenderOptions {
         RenderOptions {
             fps,
@@ -850,7 +925,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("pendulum.gif");
         let (mut sys, _bob, _rod) = bead::models::pendulum(1.0, 0.5, 1.0).unwrap();
-        let summary = render(&mut sys, 0.001, 1.0, &options(10, 96, 64, false), &path).unwrap();
+        let summary =
+            render_system(&mut sys, 0.001, 1.0, &options(10, 96, 64, false), &path).unwrap();
         assert_eq!(summary.frames, 11);
         // 1.0 / 0.001 is 999.999… in floating point: still 1000 steps, ending at 1 exactly.
         assert_eq!(sys.time(), 1.0);
@@ -870,7 +946,7 @@ mod tests {
         for (duration, fps, frames) in [(0.0, 10, 1), (0.3, 10, 4), (0.35, 10, 4), (0.5, 7, 4)] {
             let path = dir.path().join("count.gif");
             let (mut sys, _, _) = bead::models::pendulum(1.0, 0.5, 1.0).unwrap();
-            let summary = render(
+            let summary = render_system(
                 &mut sys,
                 0.01,
                 duration,
@@ -890,7 +966,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("bob.gif");
         let (mut sys, _, _) = bead::models::pendulum(1.0, 0.5, 1.0).unwrap();
-        render(&mut sys, 0.001, 0.0, &options(10, 100, 100, false), &path).unwrap();
+        render_system(&mut sys, 0.001, 0.0, &options(10, 100, 100, false), &path).unwrap();
         let gif = decode(&path);
         let frame = &gif.frames[0];
         // Bounds: the anchor at the origin and the bob at (sin 0.5, −cos 0.5).
@@ -917,7 +993,7 @@ mod tests {
         let magenta_pixels = |show_forces: bool| {
             let mut chain = bead::models::chain(5, 0.2, 0.1, 0.0).unwrap();
             let opts = options(5, 120, 90, show_forces);
-            render(&mut chain.system, 0.002, 0.4, &opts, &path).unwrap();
+            render_system(&mut chain.system, 0.002, 0.4, &opts, &path).unwrap();
             let gif = decode(&path);
             assert_eq!(gif.frames.len(), 3);
             gif.frames
@@ -940,7 +1016,8 @@ mod tests {
         sys.add_constraint(OnSphere::new(p, Motion::fixed(&[0.0, 0.0, 0.0]), 1.0))
             .unwrap();
         sys.add_force(Gravity::new(&[0.0, 0.0, -9.81])).unwrap();
-        let summary = render(&mut sys, 0.002, 0.5, &options(8, 80, 60, true), &path).unwrap();
+        let summary =
+            render_system(&mut sys, 0.002, 0.5, &options(8, 80, 60, true), &path).unwrap();
         assert_eq!(summary.frames, 5);
         let gif = decode(&path);
         assert_eq!((gif.width, gif.height), (80, 60));
@@ -968,7 +1045,7 @@ mod tests {
         ];
         for (opts, dt, duration, what) in cases {
             let (mut sys, _, _) = bead::models::pendulum(1.0, 0.5, 1.0).unwrap();
-            let err = render(&mut sys, dt, duration, &opts, &path).unwrap_err();
+            let err = render_system(&mut sys, dt, duration, &opts, &path).unwrap_err();
             assert!(
                 err.to_string().contains(what),
                 "{err:#} should name the {what}"
@@ -987,7 +1064,8 @@ mod tests {
         let b = sys.add_particle(Particle::new(&[0.0, 0.0])).unwrap();
         // A rod between coincident points has no direction: the first evaluation fails.
         sys.add_constraint(Distance::new(a, b, 1.0)).unwrap();
-        let err = render(&mut sys, 0.01, 1.0, &options(10, 64, 64, true), &path).unwrap_err();
+        let err =
+            render_system(&mut sys, 0.01, 1.0, &options(10, 64, 64, true), &path).unwrap_err();
         let message = format!("{err:#}");
         assert!(
             message.starts_with("simulation failed at t = 0 s"),
@@ -1002,7 +1080,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("missing").join("out.gif");
         let (mut sys, _, _) = bead::models::pendulum(1.0, 0.5, 1.0).unwrap();
-        let err = render(&mut sys, 0.01, 0.1, &options(10, 32, 32, false), &path).unwrap_err();
+        let err =
+            render_system(&mut sys, 0.01, 0.1, &options(10, 32, 32, false), &path).unwrap_err();
         assert!(
             err.to_string().contains(&path.display().to_string()),
             "{err:#}"
@@ -1013,7 +1092,7 @@ mod tests {
     fn frames_are_taken_when_the_simulation_first_reaches_their_time() {
         let (mut sys, _, _) = bead::models::pendulum(1.0, 0.5, 1.0).unwrap();
         let dt = 0.003;
-        let snapshots = simulate(&mut sys, dt, 1.0, 10, false).unwrap();
+        let snapshots = simulate_system(&mut sys, dt, 1.0, 10, false).unwrap();
         assert_eq!(snapshots.len(), 11);
         for (j, s) in snapshots.iter().enumerate() {
             let due = j as f64 / 10.0;
@@ -1036,7 +1115,7 @@ mod tests {
             .unwrap();
         sys.add_force(bead::force::Spring::new(anchor, bead, 20.0, 0.0, 0.0))
             .unwrap();
-        let snapshots = simulate(&mut sys, 0.001, 1.0, 10, false).unwrap();
+        let snapshots = simulate_system(&mut sys, 0.001, 1.0, 10, false).unwrap();
         assert!(
             snapshots[0]
                 .shapes
@@ -1048,7 +1127,7 @@ mod tests {
         assert!((view.scale - 168.0).abs() < 10.0, "scale {}", view.scale);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("line.gif");
-        render(&mut sys, 0.001, 0.2, &options(10, 200, 100, false), &path).unwrap();
+        render_system(&mut sys, 0.001, 0.2, &options(10, 200, 100, false), &path).unwrap();
         // The clipped wire crosses the whole image.
         let gif = decode(&path);
         let row = (0..100)
@@ -1060,7 +1139,7 @@ mod tests {
     fn degenerate_scenes_get_a_one_metre_box() {
         let mut sys = System::new(2).unwrap();
         sys.add_particle(Particle::new(&[3.0, -2.0])).unwrap();
-        let snapshots = simulate(&mut sys, 0.01, 0.1, 10, false).unwrap();
+        let snapshots = simulate_system(&mut sys, 0.01, 0.1, 10, false).unwrap();
         let view = Viewport::fit(&snapshots, 100, 50);
         assert_eq!(view.center, [3.0, -2.0]);
         assert!((view.scale - 42.0).abs() < 1e-9);
@@ -1070,7 +1149,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("empty.gif");
         let mut empty = System::new(3).unwrap();
-        render(&mut empty, 0.01, 0.1, &options(10, 16, 16, false), &path).unwrap();
+        render_system(&mut empty, 0.01, 0.1, &options(10, 16, 16, false), &path).unwrap();
         let gif = decode(&path);
         assert_eq!(gif.frames.len(), 2);
         assert_eq!(
