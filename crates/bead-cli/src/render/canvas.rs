@@ -3,12 +3,14 @@
 //! before any pixel is drawn.
 
 use bead::System;
+use bead::draw::projection::project;
 use bead::draw::{Canvas, Element};
 
 /// A 2D point on the projection plane, in world metres.
 pub(super) type P2 = [f64; 2];
 
-/// One primitive, already projected to the plane of the image (still in metres, y up).
+/// One primitive, already projected ([`project`]) to the plane of the image (still in metres,
+/// y up).
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Shape {
     Disc {
@@ -55,23 +57,8 @@ struct Recorder {
     shapes: Vec<(Shape, Element)>,
 }
 
-/// cos 30° and sin 30°: the receding y axis of the cabinet projection.
-const COS_30: f64 = 0.866_025_403_784_438_6;
-const SIN_30: f64 = 0.5;
-
 /// Points on the outline of a 3D circle; enough that the projected polygon looks round.
 const CIRCLE_POINTS: usize = 64;
-
-/// Projects a world point (or, the map being linear, a vector) onto the image plane. 3D uses a
-/// fixed cabinet projection with z up and y receding, so that depth stays visible in a still
-/// image; 2D is the identity.
-fn project(dim: usize, p: [f64; 3]) -> P2 {
-    if dim == 3 {
-        [p[0] + 0.5 * p[1] * COS_30, p[2] + 0.5 * p[1] * SIN_30]
-    } else {
-        [p[0], p[1]]
-    }
-}
 
 fn norm3(v: [f64; 3]) -> f64 {
     (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()

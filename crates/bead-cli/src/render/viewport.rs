@@ -2,6 +2,7 @@
 //! newton of force) spans, fitted once so that the camera never moves.
 
 use bead::draw::Element;
+use bead::draw::projection::{Bounds, Fit};
 
 use super::canvas::{P2, Shape, Snapshot};
 
@@ -24,75 +25,49 @@ pub(super) struct Viewport {
     pub(super) arrow_scale: f64,
 }
 
-/// Axis-aligned bounds of a set of points.
-#[derive(Clone, Copy, Debug)]
-struct Bounds {
-    min: P2,
-    max: P2,
-}
-
-impl Bounds {
-    fn add(bounds: &mut Option<Bounds>, p: P2) {
-        if !(p[0].is_finite() && p[1].is_finite()) {
-            return;
-        }
-        let b = bounds.get_or_insert(Bounds { min: p, max: p });
-        for i in 0..2 {
-            b.min[i] = b.min[i].min(p[i]);
-            b.max[i] = b.max[i].max(p[i]);
-        }
-    }
-
-    /// Bounds of everything drawn in the run. Wires are left out (an on-line constraint draws a
-    /// ±100 m segment that would shrink the model to a dot; it is clipped instead), and so are
-    /// arrows, whose length depends on the view being fitted.
-    fn of(snapshots: &[Snapshot]) -> Option<Bounds> {
-        let mut bounds = None;
-        for (shape, element) in snapshots.iter().flat_map(|s| &s.shapes) {
-            match shape {
-                Shape::Disc { center, radius } | Shape::Circle { center, radius } => {
-                    let r = if radius.is_finite() { *radius } else { 0.0 };
-                    Bounds::add(&mut bounds, [center[0] - r, center[1] - r]);
-                    Bounds::add(&mut bounds, [center[0] + r, center[1] + r]);
-                }
-                Shape::Line { .. } if *element == Element::Wire => {}
-                Shape::Line { a, b } | Shape::Zigzag { a, b } => {
-                    Bounds::add(&mut bounds, *a);
-                    Bounds::add(&mut bounds, *b);
-                }
-                Shape::Polyline(points) => {
-                    for p in points {
-                        Bounds::add(&mut bounds, *p);
-                    }
-                }
-                Shape::Marker { at } => Bounds::add(&mut bounds, *at),
-                Shape::Arrow { .. } => {}
+/// Bounds of everything drawn in the run. Wires are left out (an on-line constraint draws a
+/// ±100 m segment that would shrink the model to a dot; it is clipped instead), and so are
+/// arrows, whose length depends on the view being fitted.
+fn bounds(snapshots: &[Snapshot]) -> Bounds {
+    let mut bounds = Bounds::EMPTY;
+    for (shape, element) in snapshots.iter().flat_map(|s| &s.shapes) {
+        match shape {
+            Shape::Disc { center, radius } | Shape::Circle { center, radius } => {
+                bounds.include(*center, *radius);
             }
+            Shape::Line { .. } if *element == Element::Wire => {}
+            Shape::Line { a, b } | Shape::Zigzag { a, b } => {
+                bounds.include(*a, 0.0);
+                bounds.include(*b, 0.0);
+            }
+            Shape::Polyline(points) => {
+                for p in points {
+                    bounds.include(*p, 0.0);
+                }
+            }
+            Shape::Marker { at } => bounds.include(*at, 0.0),
+            Shape::Arrow { .. } => {}
         }
-        bounds
     }
+    bounds
 }
 
 impl Viewport {
     /// The view that shows the whole run with a margin, keeping the aspect ratio, and the arrow
     /// scale that makes the largest arrow of the run a fixed fraction of the image diagonal.
     pub(super) fn fit(snapshots: &[Snapshot], width: u32, height: u32) -> Viewport {
-        let bounds = Bounds::of(snapshots).unwrap_or(Bounds {
-            min: [0.0; 2],
-            max: [0.0; 2],
-        });
-        let center = std::array::from_fn(|i| 0.5 * (bounds.min[i] + bounds.max[i]));
-        let mut span: P2 = std::array::from_fn(|i| bounds.max[i] - bounds.min[i]);
-        if span[0].max(span[1]) <= 1e-12 {
+        let bounds = bounds(snapshots);
+        let (center, mut size) = if bounds.is_empty() {
+            ([0.0; 2], [0.0; 2])
+        } else {
+            (bounds.center(), bounds.size())
+        };
+        if size[0].max(size[1]) <= 1e-12 {
             // A lone point has no size to fit: show a metre around it.
-            span = [1.0, 1.0];
+            size = [1.0, 1.0];
         }
-        let usable = [width, height].map(|side| f64::from(side) * (1.0 - 2.0 * MARGIN));
-        // An axis with no extent (a chain hanging straight) places no limit on the scale.
-        let scale = (0..2)
-            .filter(|&i| span[i] > 0.0)
-            .map(|i| usable[i] / span[i])
-            .fold(f64::INFINITY, f64::min);
+        let Fit { center, scale } =
+            Fit::new(center, size, f64::from(width), f64::from(height), MARGIN);
         let largest = snapshots
             .iter()
             .flat_map(|s| &s.shapes)
