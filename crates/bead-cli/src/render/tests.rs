@@ -10,6 +10,7 @@ use bead::draw::Element;
 use bead::force::Gravity;
 use bead::{Motion, Particle, System};
 use bead_scene::Model;
+use bead_scene::run::{RecordError, Sink};
 
 use super::canvas::{P2, Shape, Snapshot};
 use super::encode::frame_delay;
@@ -299,6 +300,53 @@ fn frames_are_taken_when_the_simulation_first_reaches_their_time() {
         );
     }
     assert!((snapshots[10].time - 1.0).abs() < 1e-9);
+}
+
+/// A render shows the trajectory `bead run` writes: the example pendulum's bob is drawn, in
+/// every frame, exactly where a run of the same scene records it at that time.
+#[test]
+fn frames_show_the_trajectory_a_run_records() {
+    /// The bob's position at each recorded row.
+    struct Rows(Vec<(f64, P2)>);
+
+    impl Sink for Rows {
+        type Error = RecordError;
+
+        fn record(&mut self, model: &mut Model, _: &bead::Diagnostics) -> Result<(), RecordError> {
+            let bob = model
+                .particles
+                .iter()
+                .find(|(name, _)| name == "bob")
+                .unwrap()
+                .1;
+            let x = model.system.position(bob);
+            self.0.push((model.system.time(), [x[0], x[1]]));
+            Ok(())
+        }
+    }
+
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes/pendulum.toml");
+    let load = || {
+        let mut model = bead_scene::Scene::load(&path).unwrap().build().unwrap();
+        model.run.duration = 1.0;
+        model
+    };
+    let mut rows = Rows(Vec::new());
+    bead_scene::run::run(&mut load(), &mut rows, |_, _, _| {}).unwrap();
+    let snapshots = simulate(&mut load(), 10, false).unwrap();
+    assert_eq!(snapshots.len(), 11);
+    for snapshot in &snapshots {
+        let row = rows.0.iter().find(|(t, _)| *t == snapshot.time);
+        let drawn = snapshot
+            .shapes
+            .iter()
+            .find_map(|(shape, element)| match shape {
+                Shape::Disc { center, .. } if *element == Element::Particle => Some(*center),
+                _ => None,
+            });
+        assert!(drawn.is_some() && row.is_some(), "t = {}", snapshot.time);
+        assert_eq!(drawn, row.map(|r| r.1), "t = {}", snapshot.time);
+    }
 }
 
 /// A bead on a line: the wire's ±100 m segment must not set the view.
