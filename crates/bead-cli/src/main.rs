@@ -351,8 +351,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                 height: size.1,
                 show_forces: forces,
             };
-            let (dt, duration) = (model.run.dt, model.run.duration);
-            let summary = render::render(&mut model.system, dt, duration, &options, &output)
+            let summary = render::render(&mut model, &options, &output)
                 .with_context(|| format!("rendering {}", scene.display()))
                 .map_err(Failure::Run)?;
             println!("wrote {} ({} frames)", output.display(), summary.frames);

@@ -19,13 +19,57 @@ pub enum RecordError {
     Model(#[from] ModelError),
 }
 
-/// Where the rows of a run go.
+/// Where the rows of a run go, and what watches it step by step.
 pub trait Sink {
     /// What recording can fail with; a state that cannot be evaluated for its row is one cause.
     type Error: From<StepError> + From<ModelError>;
 
     /// Records the current state of `model`, whose diagnostics are `diagnostics`.
     fn record(&mut self, model: &mut Model, diagnostics: &Diagnostics) -> Result<(), Self::Error>;
+
+    /// Sees the model at the start of the run and after every step, recorded or not: for sinks
+    /// that sample the run on a schedule of their own, as `bead render` takes a frame when the
+    /// simulation first reaches each frame's time. `elapsed` is the time since the run's start
+    /// on the step grid, s: 0, then `k·dt`, the last step ending at the duration exactly (read
+    /// it rather than subtracting times, which rounds). After a step with a row, it is called
+    /// after [`Sink::record`]; it is not called for a step that failed. Does nothing unless a
+    /// sink implements it.
+    ///
+    /// ```
+    /// use bead_scene::run::{run, RecordError, Sink};
+    /// use bead_scene::{Format, Model, Scene};
+    ///
+    /// /// The time of the first state at or past each multiple of `every` seconds, whatever
+    /// /// the scene's `output_every`.
+    /// struct Samples { every: f64, times: Vec<f64> }
+    ///
+    /// impl Sink for Samples {
+    ///     type Error = RecordError;
+    ///     fn record(&mut self, _: &mut Model, _: &bead::Diagnostics) -> Result<(), RecordError> {
+    ///         Ok(())
+    ///     }
+    ///     fn observe(&mut self, model: &mut Model, elapsed: f64) -> Result<(), RecordError> {
+    ///         while elapsed >= self.times.len() as f64 * self.every - 1e-9 {
+    ///             self.times.push(model.system.time());
+    ///         }
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// let text = "format = 1\n[simulation]\ndimension = 2\ndt = 0.1\nduration = 1\n\
+    ///             output_every = 5\n[[particles]]\nname = \"ball\"\nposition = [0, 1]";
+    /// let mut model = Scene::parse(text, Format::Toml, "example")?.build()?;
+    /// let mut samples = Samples { every: 0.25, times: Vec::new() };
+    /// let report = run(&mut model, &mut samples, |_, _, _| {}).unwrap();
+    /// assert_eq!(report.steps, 10);
+    /// // Rows are recorded every 0.5 s; the samples fall where the quarter seconds do.
+    /// assert_eq!(samples.times, [0.0, 0.3, 0.5, 0.8, 1.0]);
+    /// # Ok::<(), bead_scene::SceneError>(())
+    /// ```
+    fn observe(&mut self, model: &mut Model, elapsed: f64) -> Result<(), Self::Error> {
+        let _ = (model, elapsed);
+        Ok(())
+    }
 }
 
 /// What a run measured.
@@ -53,9 +97,9 @@ pub struct RunReport {
 
 /// Runs `model` from its current state to `model.run.duration` in steps of `model.run.dt`,
 /// recording a row into `sink` at the start, every `model.run.output_every` steps and at the end
-/// (also the last good state when a step fails). `progress(step, total, t)` is called after each
-/// step. A failed step ends the run and is returned in the report, not as an error; errors are
-/// the sink's.
+/// (also the last good state when a step fails), and showing it the model at the start and after
+/// every step ([`Sink::observe`]). `progress(step, total, t)` is called after each step. A failed
+/// step ends the run and is returned in the report, not as an error; errors are the sink's.
 ///
 /// ```
 /// use bead_scene::run::{run, RecordError, Sink};
@@ -127,6 +171,7 @@ pub fn run<S: Sink>(
         sink.record(model, &d)
     };
     record(model, sink, &mut report)?;
+    sink.observe(model, 0.0)?;
     // Step times are k·dt from the run's start, so a run continued from t₀ keeps its grid.
     let t0 = model.system.time();
     for (i, t_next) in bead::step_times(duration, dt).enumerate() {
@@ -155,6 +200,7 @@ pub fn run<S: Sink>(
         if step.is_multiple_of(every) || step == total {
             record(model, sink, &mut report)?;
         }
+        sink.observe(model, t_next)?;
         progress(step, total, model.system.time());
     }
     // The last good state is always recorded, even when the run stopped early.
@@ -200,4 +246,86 @@ pub fn summary_json(model: &Model, r: &RunReport) -> serde_json::Value {
         "impacts": run.impacts,
         "output_every": run.output_every,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Format, Scene};
+
+    /// What a sink was shown, in order.
+    #[derive(Default)]
+    struct Log(Vec<String>);
+
+    impl Sink for Log {
+        type Error = RecordError;
+
+        fn record(&mut self, model: &mut Model, _: &Diagnostics) -> Result<(), RecordError> {
+            self.0.push(format!("record {}", model.system.time()));
+            Ok(())
+        }
+
+        fn observe(&mut self, model: &mut Model, elapsed: f64) -> Result<(), RecordError> {
+            assert_eq!(
+                model.system.time(),
+                elapsed,
+                "a fresh model starts at t = 0"
+            );
+            self.0.push(format!("observe {elapsed}"));
+            Ok(())
+        }
+    }
+
+    fn pendulum(simulation: &str) -> Model {
+        let text = format!(
+            "format = 1\n[simulation]\ndimension = 2\n{simulation}\n\
+             [[particles]]\nname = \"pivot\"\nposition = [0, 0]\nmass = \"infinity\"\n\
+             [[particles]]\nname = \"bob\"\nposition = [1, 0]\n\
+             [[forces]]\nkind = \"gravity\"\ng = [0, -9.81]\n\
+             [[constraints]]\nkind = \"distance\"\nbetween = [\"pivot\", \"bob\"]"
+        );
+        Scene::parse(&text, Format::Toml, "pendulum")
+            .and_then(|scene| scene.build())
+            .unwrap()
+    }
+
+    /// Every state is observed once, after its row if it has one.
+    #[test]
+    fn observe_sees_the_start_and_every_step() {
+        let mut model = pendulum("dt = 0.1\nduration = 0.5\noutput_every = 2");
+        let mut log = Log::default();
+        let report = run(&mut model, &mut log, |_, _, _| {}).unwrap();
+        assert!(report.failure.is_none());
+        let expected = [
+            "record 0",
+            "observe 0",
+            "observe 0.1",
+            "record 0.2",
+            "observe 0.2",
+            "observe 0.3",
+            "record 0.4",
+            "observe 0.4",
+            "record 0.5",
+            "observe 0.5",
+        ];
+        assert_eq!(log.0, expected);
+    }
+
+    /// A step that fails is not observed; the state before it was, and is recorded last.
+    #[test]
+    fn a_failed_step_is_not_observed() {
+        // The midpoint rule with steps this long stretches the rod past the divergence limit at
+        // the second step.
+        let mut model = pendulum("dt = 0.5\nduration = 20\nintegrator = \"midpoint\"");
+        let mut log = Log::default();
+        let report = run(&mut model, &mut log, |_, _, _| {}).unwrap();
+        assert!(report.failure.is_some(), "the run did not fail");
+        assert_eq!(report.steps, 1);
+        let observed = log.0.iter().filter(|e| e.starts_with("observe")).count();
+        assert_eq!(observed as u64, report.steps + 1);
+        assert_eq!(
+            log.0.last().map(String::as_str),
+            Some(format!("observe {}", report.t_end).as_str())
+        );
+    }
 }

@@ -6,6 +6,7 @@
 //! for a rod), and force arrows are scaled so that the largest is a fixed length on screen: both
 //! scales come from the previous frame, so they follow the model without a flicker.
 
+use bead::draw::projection::{self, Bounds, Fit};
 use bead::draw::{Canvas, Element, Item};
 use bead::force::ForceId;
 use bead::{BodyId, ConstraintId, System};
@@ -14,8 +15,9 @@ use eframe::egui::{self, Color32, Pos2, Stroke, Vec2};
 /// On-screen length of the largest force arrow, in points.
 pub(crate) const ARROW_LENGTH: f32 = 60.0;
 
-/// World metres ↔ screen points: 3D scenes in the cabinet projection of `bead render`, then a
-/// uniform scale about a centre (y up), which the user pans and zooms.
+/// World metres ↔ screen points: 3D scenes in the cabinet projection of
+/// [`bead::draw::projection`] (the one `bead render` draws with), then a uniform scale about a
+/// centre (y up), which the user pans and zooms.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct View {
     dim: usize,
@@ -27,61 +29,44 @@ pub(crate) struct View {
     screen_center: Pos2,
 }
 
-/// Cabinet projection: depth (y) recedes up and to the right at 30°, foreshortened by half.
-fn cabinet() -> (f64, f64) {
-    let a = 30f64.to_radians();
-    (0.5 * a.cos(), 0.5 * a.sin())
-}
-
 impl View {
     /// Fits the system's particles and bodies (with a margin) into `rect`.
     pub(crate) fn fit(system: &System, rect: egui::Rect) -> View {
-        let mut view = View {
-            dim: system.dim(),
-            center: [0.0, 0.0],
-            scale: 1.0,
-            screen_center: rect.center(),
-        };
-        let mut lo = [f64::INFINITY; 2];
-        let mut hi = [f64::NEG_INFINITY; 2];
-        let mut include = |x: [f64; 3], margin: f64| {
-            let p = view.project(x);
-            for k in 0..2 {
-                lo[k] = lo[k].min(p[k] - margin);
-                hi[k] = hi[k].max(p[k] + margin);
-            }
-        };
+        let dim = system.dim();
+        let mut bounds = Bounds::EMPTY;
         for p in system.particles() {
             let x = system.position(p);
-            include([x[0], x[1], x.get(2).copied().unwrap_or(0.0)], 0.0);
+            let x = [x[0], x[1], x.get(2).copied().unwrap_or(0.0)];
+            bounds.include(projection::project(dim, x), 0.0);
         }
         for b in system.rigid_bodies() {
             let q = system.coordinates(b);
-            include([q[0], q[1], 0.0], 0.3);
+            bounds.include(projection::project(dim, [q[0], q[1], 0.0]), 0.3);
         }
-        if !(lo[0].is_finite() && hi[0].is_finite()) {
-            (lo, hi) = ([-1.0, -1.0], [1.0, 1.0]);
-        }
-        // Twice the model's extent: a pendulum released sideways swings as far below its
-        // pivot as it starts beside it.
-        let span = ((hi[0] - lo[0]).max(hi[1] - lo[1])).max(0.5) * 2.0;
-        view.center = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
-        view.scale = (f64::from(rect.width().min(rect.height())) / span).max(1e-6);
-        view
-    }
-
-    fn project(self, x: [f64; 3]) -> [f64; 2] {
-        if self.dim == 3 {
-            let (c, s) = cabinet();
-            [x[0] + c * x[1], x[2] + s * x[1]]
+        // Nothing to fit: a 2 m square about the origin.
+        let (center, size) = if bounds.is_empty() {
+            ([0.0; 2], [2.0; 2])
         } else {
-            [x[0], x[1]]
+            (bounds.center(), bounds.size())
+        };
+        // Twice the model's extent (a quarter of the picture free on each side): a pendulum
+        // released sideways swings as far below its pivot as it starts beside it. The largest
+        // square in the window holds it, so that the view does not depend on the window's shape,
+        // and at least half a metre.
+        let size = size.map(|s| s.max(0.5));
+        let side = f64::from(rect.width().min(rect.height()));
+        let fit = Fit::new(center, size, side, side, 0.25);
+        View {
+            dim,
+            center: fit.center,
+            scale: fit.scale.max(1e-6),
+            screen_center: rect.center(),
         }
     }
 
     /// Where world point `x` is drawn.
     pub(crate) fn to_screen(self, x: [f64; 3]) -> Pos2 {
-        let p = self.project(x);
+        let p = projection::project(self.dim, x);
         Pos2::new(
             self.screen_center.x + ((p[0] - self.center[0]) * self.scale) as f32,
             self.screen_center.y - ((p[1] - self.center[1]) * self.scale) as f32,
@@ -93,12 +78,7 @@ impl View {
     pub(crate) fn to_world(self, p: Pos2, depth: f64) -> [f64; 3] {
         let u = self.center[0] + f64::from(p.x - self.screen_center.x) / self.scale;
         let v = self.center[1] - f64::from(p.y - self.screen_center.y) / self.scale;
-        if self.dim == 3 {
-            let (c, s) = cabinet();
-            [u - c * depth, depth, v - s * depth]
-        } else {
-            [u, v, 0.0]
-        }
+        projection::unproject(self.dim, [u, v], depth)
     }
 
     /// Keeps the world centre in the middle of `rect` when the window is resized.
@@ -117,7 +97,10 @@ impl View {
         let before = self.to_world(about, 0.0);
         self.scale = (self.scale * factor).clamp(1e-3, 1e9);
         let after = self.to_world(about, 0.0);
-        let (b, a) = (self.project(before), self.project(after));
+        let (b, a) = (
+            projection::project(self.dim, before),
+            projection::project(self.dim, after),
+        );
         self.center[0] += b[0] - a[0];
         self.center[1] += b[1] - a[1];
     }

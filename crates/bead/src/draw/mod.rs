@@ -6,9 +6,12 @@
 //! do. Each force and constraint draws itself ([`crate::Force::draw`](crate::force::Force::draw),
 //! [`crate::Constraint::draw`]); a renderer (the CLI's GIF frames, the viewer) only implements the
 //! primitives, so a new constraint type shows up in every renderer without touching any of them.
-//! Coordinates are world metres with 3 components (z = 0 in 2D); projection is the renderer's.
+//! Coordinates are world metres with 3 components (z = 0 in 2D). Renderers that draw a picture
+//! share [`projection`]: the cabinet projection of 3D points onto the picture plane and the fit
+//! of a view to what is drawn.
 
 mod bodies;
+pub mod projection;
 
 pub(crate) use bodies::draw_bodies;
 
