@@ -64,14 +64,17 @@ impl Dynamics for Stage<'_> {
                 v,
                 a,
             )?;
-            // An unstable integration stays finite long after it stops meaning anything, while C
-            // grows geometrically (1e-6 to 1e150 in a few dozen steps): stop at the first stage
-            // past the limit. Only stepping checks; a query at any state (diagnostics) may not fail.
-            let (max_abs_c, _) = self.acceleration.constraint_errors(self.evaluator);
-            let limit = self.settings.divergence_limit;
-            if max_abs_c > limit {
-                return Err(EvalError::Diverged { max_abs_c, limit });
-            }
+        }
+        // An unstable integration stays finite long after it stops meaning anything, while C
+        // grows geometrically (1e-6 to 1e150 in a few dozen steps): stop at the first stage past
+        // the limit. Only stepping checks; a query at any state (diagnostics) may not fail. A
+        // stage that reuses a query's evaluation checks it too: the evaluator still holds that
+        // state's rows, and a one-stage scheme (Euler) stepped after a report every step would
+        // otherwise never check at all.
+        let (max_abs_c, _) = self.acceleration.constraint_errors(self.evaluator);
+        let limit = self.settings.divergence_limit;
+        if max_abs_c > limit {
+            return Err(EvalError::Diverged { max_abs_c, limit });
         }
         self.started = true;
         self.stats.evaluations += 1;

@@ -157,6 +157,37 @@ fn divergence_is_reported() {
     assert!(sys.position(b).iter().all(|x| x.is_finite()));
 }
 
+/// A run that reads a report after every step, as `bead run` does, fails where the same run
+/// without reports does. The report's evaluation is reused as the next step's first stage, and
+/// the divergence check skipped it: explicit Euler on a double pendulum at dt = 0.5 s ran to its
+/// end with |C| = 1e34 and exit code 0.
+#[test]
+fn a_report_after_every_step_does_not_hide_divergence() {
+    for integrator in ["euler", "symplectic-euler", "midpoint", "rk4"] {
+        let failure = |report: bool| {
+            // A double pendulum released from the horizontal.
+            let mut sys = bead::models::chain(2, 1.0, 1.0, 0.0).unwrap().system;
+            sys.set_integrator_boxed(bead::integrate::by_name(integrator).unwrap());
+            for k in 0..200 {
+                if report {
+                    sys.constraint_error().unwrap();
+                }
+                if let Err(e) = sys.step(0.5) {
+                    return (k, e.cause);
+                }
+            }
+            panic!("{integrator}: 200 steps of 0.5 s never failed (report: {report})");
+        };
+        let (quiet, reported) = (failure(false), failure(true));
+        assert_eq!(quiet, reported, "{integrator}");
+        assert!(
+            matches!(quiet.1, StepFailure::Eval(bead::EvalError::Diverged { .. })),
+            "{integrator}: {:?}",
+            quiet.1
+        );
+    }
+}
+
 /// A rod whose ends meet has no direction: an error naming it, not NaN.
 #[test]
 fn coincident_rod_ends_are_reported() {
