@@ -193,9 +193,12 @@ pub trait Integrator: Debug + Send {
     ) -> Result<(), EvalError>;
 }
 
+/// Makes an integrator with its default settings.
+type MakeIntegrator = fn() -> Box<dyn Integrator>;
+
 /// Every integrator, by the name scene files and the command line give it, with its default
 /// settings: the one list a new integrator joins.
-const INTEGRATORS: [(&str, fn() -> Box<dyn Integrator>); 6] = [
+const INTEGRATORS: [(&str, MakeIntegrator); 6] = [
     ("euler", || Box::new(Euler::default())),
     ("symplectic-euler", || Box::new(SymplecticEuler::default())),
     ("midpoint", || Box::new(Midpoint::default())),

@@ -145,9 +145,12 @@ pub fn by_name(name: &str) -> Option<Box<dyn LinearSolver>> {
         .map(|(_, make)| make())
 }
 
+/// Makes a solver with its default settings.
+type MakeSolver = fn() -> Box<dyn LinearSolver>;
+
 /// Every solver, by the name scene files and the command line give it, with its default
 /// settings: the one list a new solver joins.
-const SOLVERS: [(&str, fn() -> Box<dyn LinearSolver>); 4] = [
+const SOLVERS: [(&str, MakeSolver); 4] = [
     ("cg", || Box::new(ConjugateGradient::default())),
     ("dense", || Box::new(Dense::default())),
     ("gauss-seidel", || Box::new(GaussSeidel::default())),
