@@ -131,9 +131,13 @@ struct Overrides {
     /// euler | symplectic-euler | midpoint | rk4 | implicit-euler | bdf2.
     #[arg(long)]
     integrator: Option<String>,
-    /// Implicit integrators: Newton's tolerance on |C| and the momentum residual.
+    /// Implicit integrators: Newton's tolerance on |C|, m.
     #[arg(long)]
     newton_tolerance: Option<f64>,
+    /// Implicit integrators: Newton's tolerance on the momentum residual, relative to the
+    /// step's forces.
+    #[arg(long)]
+    newton_relative_tolerance: Option<f64>,
     /// Implicit integrators: Newton iterations per step at most.
     #[arg(long)]
     newton_iterations: Option<usize>,
@@ -198,6 +202,9 @@ fn load(path: &std::path::Path, overrides: &Overrides) -> Result<Model, Failure>
     if overrides.newton_tolerance.is_some() {
         sim.newton_tolerance = overrides.newton_tolerance;
     }
+    if overrides.newton_relative_tolerance.is_some() {
+        sim.newton_relative_tolerance = overrides.newton_relative_tolerance;
+    }
     if overrides.newton_iterations.is_some() {
         sim.newton_iterations = overrides.newton_iterations;
     }
@@ -248,6 +255,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                     duration: None,
                     integrator: None,
                     newton_tolerance: None,
+                    newton_relative_tolerance: None,
                     newton_iterations: None,
                     solver: None,
                     inequality: None,

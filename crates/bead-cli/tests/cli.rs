@@ -726,6 +726,39 @@ fn implicit_integrators_run_scenes_with_exact_rods() {
     }
 }
 
+/// The planetary gear's three planets mesh redundantly with the sun and the ring: only the sum of
+/// the tooth forces is physics. Under the implicit steppers over 6 s every tooth force stays within
+/// the range RK4 (whose CG solve gives the least-norm split) reports, and so does the split (until
+/// 2026-11-25 one tooth force grew to 4e4 N within 2 s, and λ reached −1.7e7 N).
+#[test]
+fn implicit_steppers_keep_the_planetary_gears_tooth_forces_bounded() {
+    let range = |integrator: &str| {
+        let out = tempfile::tempdir().unwrap();
+        bead()
+            .args(["run", "--quiet", "--integrator", integrator, "--out"])
+            .arg(out.path())
+            .arg(scene("planetary_gear.toml"))
+            .assert()
+            .success();
+        let summary: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(out.path().join("summary.json")).unwrap(),
+        )
+        .unwrap();
+        (
+            summary["lambda_min"].as_f64().unwrap(),
+            summary["lambda_max"].as_f64().unwrap(),
+        )
+    };
+    let (lo, hi) = range("rk4");
+    for integrator in ["implicit-euler", "bdf2"] {
+        let (min, max) = range(integrator);
+        assert!(
+            min > lo - 1.0 && max < hi + 1.0,
+            "{integrator}: λ in [{min}, {max}] N, RK4's in [{lo}, {hi}] N"
+        );
+    }
+}
+
 /// `bead bench chain --csv` prints the comparison script's columns, one row per size, and bad
 /// names are input errors (exit 2).
 #[test]

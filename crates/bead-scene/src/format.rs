@@ -83,10 +83,16 @@ pub struct Simulation {
     /// `dense` or `gauss-seidel`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver: Option<String>,
-    /// Implicit integrators: the largest `|C|` and momentum residual (m) at which Newton's
-    /// method stops (default 1e-10).
+    /// Implicit integrators: the largest `|C|` (m) at which Newton's method stops (default
+    /// 1e-10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newton_tolerance: Option<f64>,
+    /// Implicit integrators: the momentum residual at which Newton's method stops, relative to
+    /// the displacement the step's forces make (default 1e-8): λ and the velocities come out
+    /// accurate to this fraction of the forces in play, at any `dt`. The rows are held as
+    /// closely where that is tighter than `newton_tolerance`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub newton_relative_tolerance: Option<f64>,
     /// Implicit integrators: Newton iterations allowed per step (default 200).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newton_iterations: Option<usize>,

@@ -84,6 +84,7 @@ impl Document {
                 integrator: Some("rk4".into()),
                 solver: Some("sparse".into()),
                 newton_tolerance: None,
+                newton_relative_tolerance: None,
                 newton_iterations: None,
                 tolerance: None,
                 feedback: Some(FeedbackSpec {

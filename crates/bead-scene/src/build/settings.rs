@@ -22,8 +22,10 @@ pub struct RunSettings {
     pub integrator: String,
     /// Solver name.
     pub solver: String,
-    /// Newton's tolerance and iteration cap, for the implicit integrators.
+    /// Newton's tolerance on |C| (m), for the implicit integrators.
     pub newton_tolerance: f64,
+    /// Newton's relative tolerance on the momentum residual, for the implicit integrators.
+    pub newton_relative_tolerance: f64,
     /// Newton iterations per step at most, for the implicit integrators.
     pub newton_iterations: usize,
     /// Solver tolerance.
@@ -45,13 +47,20 @@ impl RunSettings {
     /// for a name that is not an integrator (checked when the settings were read).
     pub fn make_integrator(&self) -> Option<Box<dyn bead::integrate::Integrator>> {
         let (tolerance, iterations) = (self.newton_tolerance, self.newton_iterations);
+        let relative = self.newton_relative_tolerance;
         match self.integrator.as_str() {
             "implicit-euler" => {
-                return Some(Box::new(bead::integrate::ImplicitEuler::new(
-                    tolerance, iterations,
-                )));
+                return Some(Box::new(
+                    bead::integrate::ImplicitEuler::new(tolerance, iterations)
+                        .with_relative_tolerance(relative),
+                ));
             }
-            "bdf2" => return Some(Box::new(bead::integrate::Bdf2::new(tolerance, iterations))),
+            "bdf2" => {
+                return Some(Box::new(
+                    bead::integrate::Bdf2::new(tolerance, iterations)
+                        .with_relative_tolerance(relative),
+                ));
+            }
             _ => {}
         }
         bead::integrate::by_name(&self.integrator)
@@ -89,6 +98,10 @@ pub(super) fn run_settings(sim: &Simulation) -> Result<RunSettings> {
                 sim.newton_tolerance.is_some(),
             ),
             (
+                "simulation.newton_relative_tolerance",
+                sim.newton_relative_tolerance.is_some(),
+            ),
+            (
                 "simulation.newton_iterations",
                 sim.newton_iterations.is_some(),
             ),
@@ -107,6 +120,13 @@ pub(super) fn run_settings(sim: &Simulation) -> Result<RunSettings> {
     let defaults = bead::integrate::ImplicitEuler::default();
     let newton_tolerance = sim.newton_tolerance.unwrap_or(defaults.tolerance);
     positive("simulation.newton_tolerance", newton_tolerance)?;
+    let newton_relative_tolerance = sim
+        .newton_relative_tolerance
+        .unwrap_or(defaults.relative_tolerance);
+    positive(
+        "simulation.newton_relative_tolerance",
+        newton_relative_tolerance,
+    )?;
     let newton_iterations = sim.newton_iterations.unwrap_or(defaults.max_iterations);
     if newton_iterations == 0 {
         return Err(SceneError::at(
@@ -209,6 +229,7 @@ pub(super) fn run_settings(sim: &Simulation) -> Result<RunSettings> {
         integrator,
         solver,
         newton_tolerance,
+        newton_relative_tolerance,
         newton_iterations,
         tolerance,
         feedback,

@@ -159,6 +159,7 @@ impl ConstrainedModel for Stage<'_> {
         &mut self,
         factorization: Factorization,
         h2: f64,
+        proximal: f64,
         lambda: &[f64],
         roles: &[Role],
         momentum: &[f64],
@@ -185,7 +186,8 @@ impl ConstrainedModel for Stage<'_> {
                 constraint_stiffness(ev, model, t, q, lambda, sink)
             })?;
         }
-        self.kkt.solve(momentum, rows, dq, dmu)?;
+        self.kkt
+            .solve(momentum, rows, (lambda, h2, proximal), dq, dmu)?;
         self.count(
             SolveInfo {
                 iterations: 1,

@@ -15,7 +15,7 @@ mod explicit;
 mod implicit;
 
 pub use explicit::{Euler, Midpoint, Rk4, SymplecticEuler};
-pub use implicit::{Bdf2, ImplicitEuler};
+pub use implicit::{Bdf2, ImplicitEuler, NEWTON_RELATIVE_TOLERANCE, NEWTON_TOLERANCE};
 
 pub use crate::solve::Role;
 
@@ -111,12 +111,15 @@ pub trait ConstrainedModel {
     /// [`Role`]): writes `Δq` and `Δμ` (`μ = h² λ`). Unless `factorization` says to reuse the
     /// last factor (a chord iteration), which happens only if it fits the model's structure and
     /// roles, the matrix is assembled with the geometric stiffness `K̃` of multipliers `lambda`
-    /// (kept positive) and factored. Returns whether it factored.
+    /// (kept positive) and factored. The held rows carry a proximal term of weight `proximal`
+    /// that decides the split of redundant rows' forces (see the KKT solve). Returns whether it
+    /// factored.
     #[allow(clippy::too_many_arguments)]
     fn newton_step(
         &mut self,
         factorization: Factorization,
         h2: f64,
+        proximal: f64,
         lambda: &[f64],
         roles: &[Role],
         momentum: &[f64],
@@ -176,6 +179,14 @@ pub trait Integrator: Debug + Send {
     /// end by construction, so impacts need no event location). `false` by default.
     fn implicit(&self) -> bool {
         false
+    }
+
+    /// The state the last step ended at was moved onto the constraints (a projection), by far
+    /// less than the step's error: a scheme that carries history from step to step (BDF2, the
+    /// implicit steppers' warm start) continues it from `(q, v)`, rather than restart as it does
+    /// when the state was edited. Nothing by default.
+    fn projected(&mut self, q: &[f64], v: &[f64]) {
+        let _ = (q, v);
     }
 
     /// Advances `(q, v)` at time `t` by `h` into `(q_out, v_out)`. The first derivative evaluation

@@ -287,6 +287,7 @@ impl Pipeline {
             if let Err(failure) = outcome {
                 return Err(self.step_error(model, state, failure));
             }
+            self.integrator.projected(&self.q_next, &self.v_next);
         }
         std::mem::swap(&mut state.q, &mut self.q_next);
         std::mem::swap(&mut state.v, &mut self.v_next);

@@ -88,6 +88,13 @@ pub(super) fn diagnostics(
         .sum();
     let layout = ev.layout();
     let (c, c_dot, jdot_qdot) = (ev.c(), ev.c_dot(), ev.jdot_qdot());
+    // Which inequality rows take part: the acceleration-level active set, or, after an
+    // implicit step (which chooses its contacts inside its Newton iteration and runs no active
+    // set of its own here), the rows that carry a force.
+    let held = |i: usize| match step_lambda {
+        Some(lambda) => lambda.get(i).is_some_and(|l| *l != 0.0),
+        None => acceleration.is_held(i),
+    };
     let constraints = layout
         .constraints
         .iter()
@@ -127,11 +134,11 @@ pub(super) fn diagnostics(
                     .collect(),
                 jdot_qdot: jdot_qdot[slot.rows.clone()].to_vec(),
                 active: (entry.constraint.kind() == ConstraintKind::Inequality)
-                    .then(|| slot.rows.clone().map(|i| acceleration.is_held(i)).collect()),
+                    .then(|| slot.rows.clone().map(held).collect()),
             })
         })
         .collect();
-    let (max_abs_c, max_abs_c_dot) = acceleration.constraint_errors(ev);
+    let (max_abs_c, max_abs_c_dot) = ev.constraint_errors(held);
     let solve = acceleration.last_solve();
     Diagnostics {
         time: state.t,

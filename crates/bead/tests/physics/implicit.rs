@@ -52,7 +52,11 @@ fn a_hanging_chain_holds_the_weight_below_each_link() {
     let n = 50;
     let mass = 0.02;
     let mut c = chain(n, 0.02, mass, -std::f64::consts::FRAC_PI_2).unwrap();
-    c.system.set_integrator(implicit(1e-14));
+    // The top rod's λ sums what Newton leaves at each of the 50 particles below it, so the
+    // momentum balance is asked for 1e-12 of the forces; the KKT solve's proximal term (which
+    // splits redundant rows' forces by least norm) leaves it within 1e-9 of the weight.
+    c.system
+        .set_integrator(implicit(1e-14).with_relative_tolerance(1e-12));
     for _ in 0..5 {
         c.system.step(1e-3).unwrap();
     }
@@ -62,7 +66,7 @@ fn a_hanging_chain_holds_the_weight_below_each_link() {
         let lambda = d.constraint(*rod).unwrap().lambda[0];
         // λ < 0 is tension.
         assert!(
-            (lambda + below * mass * G).abs() < 1e-10,
+            (lambda + below * mass * G).abs() < 1e-9 * n as f64 * mass * G,
             "link {k}: λ = {lambda}, expected {}",
             -below * mass * G
         );
@@ -127,8 +131,11 @@ fn a_thirty_thousand_link_chain_swings_with_exact_rods() {
 /// A smooth swing costs about one chord iteration a step: Newton starts from the constraint
 /// forces of the last steps extrapolated to the step's end, within a few times the tolerance.
 /// From the last step's forces alone it started 1e-8 m off, and took 2.6 evaluations a step
-/// here. (BDF2 keeps more of the chain's fast transverse modes, which no extrapolation follows:
-/// it starts about 1.5e-10 m off, at the tolerance, so its count moves with rounding.)
+/// here. Since the rows are held to the relative tolerance (1e-8 of the step's forces, 1e-13 m
+/// here, so that λ is as accurate as the momentum balance), about a third of the steps take a
+/// second iteration: 2.35 evaluations a step, where 1e-10 m took 1.9. (BDF2 keeps more of the
+/// chain's fast transverse modes, which no extrapolation follows: it starts about 1.5e-10 m
+/// off, at the tolerance, so its count moves with rounding.)
 #[test]
 fn a_smooth_swing_costs_one_newton_iteration_a_step() {
     let mut sys = bead::models::chain_swing(300, 1.0).unwrap().system;
@@ -145,7 +152,7 @@ fn a_smooth_swing_costs_one_newton_iteration_a_step() {
     }
     // Two assemblies a step: the start and the end of one iteration.
     let per_step = evaluations as f64 / steps as f64;
-    assert!(per_step <= 2.3, "{per_step} evaluations a step");
+    assert!(per_step <= 2.5, "{per_step} evaluations a step");
 }
 
 /// Implicit Euler is first order: on a pendulum released at 30°, halving h halves the error of

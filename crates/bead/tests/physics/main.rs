@@ -15,6 +15,7 @@ mod forces;
 mod gears;
 mod impacts;
 mod implicit;
+mod implicit_accuracy;
 mod jacobians;
 mod motors;
 mod moving_contact;

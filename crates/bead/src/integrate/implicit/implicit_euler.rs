@@ -20,10 +20,12 @@
 //! That is what makes it stable on a 10,000-link chain, and why it is not the integrator to
 //! measure a pendulum's period with.
 
-use super::newton::{advance, free_acceleration};
+use super::newton::{Stopping, advance, free_acceleration};
 use super::work::Work;
+use super::{NEWTON_RELATIVE_TOLERANCE, NEWTON_TOLERANCE};
 use crate::error::EvalError;
 use crate::integrate::{Dynamics, Integrator, resize};
+use crate::math::vector::max_abs;
 
 /// Position-level implicit Euler: unconditionally stable on stiff constraints (long chains,
 /// cloth), first order, dissipative.
@@ -53,9 +55,16 @@ use crate::integrate::{Dynamics, Integrator, resize};
 /// ```
 #[derive(Clone, Debug)]
 pub struct ImplicitEuler {
-    /// Largest `|C|∞` (metres and radians for the built-ins), and largest momentum residual
-    /// `|W (M (q − q̃) − h² Jᵀλ)|∞` (metres), at which the Newton iteration stops.
+    /// Largest `|C|∞` (metres and radians for the built-ins) at which the Newton iteration
+    /// stops (default [`NEWTON_TOLERANCE`], 1e-10).
     pub tolerance: f64,
+    /// Largest momentum residual `|W (M (q − q̃) − h² Jᵀλ)|∞` at which the Newton iteration
+    /// stops, relative to the displacement the step's forces make, constraint forces
+    /// (`h² |W Jᵀλ|∞`) or applied ones (`h² |W Q|∞`), whichever is larger: λ and `q̇` come out
+    /// accurate to this fraction of the forces in play at every `h` (default
+    /// [`NEWTON_RELATIVE_TOLERANCE`], 1e-8). Rounding of the positions sets a floor below it at
+    /// very small steps.
+    pub relative_tolerance: f64,
     /// Newton iterations allowed per step before the step fails.
     pub max_iterations: usize,
     work: Work,
@@ -63,11 +72,7 @@ pub struct ImplicitEuler {
 
 impl Default for ImplicitEuler {
     fn default() -> Self {
-        ImplicitEuler {
-            tolerance: 1e-10,
-            max_iterations: 200,
-            work: Work::default(),
-        }
+        ImplicitEuler::new(NEWTON_TOLERANCE, 200)
     }
 }
 
@@ -81,9 +86,22 @@ impl ImplicitEuler {
     pub fn new(tolerance: f64, max_iterations: usize) -> Self {
         ImplicitEuler {
             tolerance,
+            relative_tolerance: NEWTON_RELATIVE_TOLERANCE,
             max_iterations,
             work: Work::default(),
         }
+    }
+
+    /// The same stepper with the momentum residual's relative tolerance set (see
+    /// [`ImplicitEuler::relative_tolerance`]).
+    ///
+    /// ```
+    /// let stepper = bead::integrate::ImplicitEuler::default().with_relative_tolerance(1e-10);
+    /// assert_eq!(stepper.relative_tolerance, 1e-10);
+    /// ```
+    pub fn with_relative_tolerance(mut self, relative_tolerance: f64) -> Self {
+        self.relative_tolerance = relative_tolerance;
+        self
     }
 
     /// Newton iterations the last step took (0 for a model without constraints).
@@ -111,6 +129,10 @@ impl Integrator for ImplicitEuler {
         true
     }
 
+    fn projected(&mut self, q: &[f64], v: &[f64]) {
+        self.work.projected(q, v);
+    }
+
     fn step(
         &mut self,
         f: &mut dyn Dynamics,
@@ -125,6 +147,7 @@ impl Integrator for ImplicitEuler {
         let w = &mut self.work;
         resize(n, &mut [&mut w.predicted]);
         free_acceleration(f, t, q, v, &mut w.predicted)?;
+        w.applied = h * h * max_abs(&w.predicted);
         for i in 0..n {
             w.predicted[i] = q[i] + h * v[i] + h * h * w.predicted[i];
         }
@@ -138,8 +161,11 @@ impl Integrator for ImplicitEuler {
             q,
             q_out,
             v_out,
-            self.tolerance,
-            self.max_iterations,
+            Stopping {
+                tolerance: self.tolerance,
+                relative: self.relative_tolerance,
+                max_iterations: self.max_iterations,
+            },
         )
     }
 }

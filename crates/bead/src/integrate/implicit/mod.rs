@@ -46,8 +46,12 @@
 //!
 //! The iteration stops when `|C|∞` (complementarity aware: a multiplier past its bound counts;
 //! under the interior-point iteration a contact counts `min(|g|, μ (J W Jᵀ)_rr)` and any
-//! penetration) and the momentum residual `|W (M (q − q̃) − Jᵀμ)|∞` are both within the
-//! tolerance. Where it starts is [`warm_start`]'s.
+//! penetration) is within the tolerance (metres), and the momentum residual
+//! `|W (M (q − q̃) − Jᵀμ)|∞` within the relative tolerance of the displacement the step's forces
+//! make, `max(|W Jᵀμ|∞, ĥ² |W Q|∞)`. The momentum residual has no absolute tolerance on purpose:
+//! a force moves the state by only `ĥ² W f` in a step, so a fixed length there is an error in λ
+//! that grows like `1/ĥ²` (a 1e-10 m residual at `h = 1e-6` reversed a pendulum rod's force).
+//! Where it starts is [`warm_start`]'s.
 //!
 //! The files: [`newton`] (the iteration and the step framing), [`roles`] (the semismooth active
 //! set), [`interior_point`], [`residual`] (the residuals' measures), [`warm_start`], and one
@@ -61,6 +65,23 @@ mod residual;
 mod roles;
 mod warm_start;
 mod work;
+
+/// The implicit steppers' default Newton tolerance on `|C|∞`: 1e-10 (metres for the
+/// built-ins).
+///
+/// ```
+/// assert_eq!(bead::integrate::ImplicitEuler::default().tolerance, bead::integrate::NEWTON_TOLERANCE);
+/// ```
+pub const NEWTON_TOLERANCE: f64 = 1e-10;
+
+/// The implicit steppers' default relative tolerance on the momentum residual, 1e-8: λ and `q̇`
+/// accurate to that fraction of the forces in play (see
+/// [`ImplicitEuler::relative_tolerance`]).
+///
+/// ```
+/// assert_eq!(bead::integrate::Bdf2::default().relative_tolerance, bead::integrate::NEWTON_RELATIVE_TOLERANCE);
+/// ```
+pub const NEWTON_RELATIVE_TOLERANCE: f64 = 1e-8;
 
 pub use bdf2::Bdf2;
 pub use implicit_euler::ImplicitEuler;

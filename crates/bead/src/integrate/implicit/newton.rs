@@ -16,9 +16,34 @@ use crate::error::EvalError;
 use crate::integrate::{ConstrainedModel, Dynamics, Factorization, Role, resize};
 use crate::math::vector::max_abs;
 use crate::solve::Bounds;
+use crate::solve::kkt::PROXIMAL;
 
-/// The momentum residual allowed relative to the constraints' correction `W Jᵀμ`.
-const RELATIVE_MOMENTUM: f64 = 1e-8;
+/// When the Newton iteration of a step stops, and when it gives up.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Stopping {
+    /// The largest `|C|∞` (metres), complementarity aware.
+    pub(super) tolerance: f64,
+    /// The momentum residual allowed, relative to the displacement the step's forces make:
+    /// `|W F₁|∞ ≤ relative · max(|W Jᵀμ|∞, ĥ² |W Q|∞)`, so that λ (in newtons) and `q̇` are
+    /// accurate to this fraction of the forces in play at every `h` (see [`momentum_tolerance`]).
+    pub(super) relative: f64,
+    /// Newton iterations allowed before the step fails.
+    pub(super) max_iterations: usize,
+}
+
+/// The momentum residual allowed (metres), and the rows' error allowed where that is below the
+/// tolerance: `relative` of the displacement the forces make in the step (`forces`: the
+/// constraints' `W Jᵀμ` or the applied forces' `ĥ² W Q`, whichever is larger); never below what
+/// rounding leaves of the positions, `4 ε |q|∞`.
+///
+/// Not an absolute length: a force moves the state by only `ĥ² W f` in a step, so a residual
+/// of fixed size (say 1e-10 m) is an error of `m · 1e-10 / ĥ²` newtons in λ, which at
+/// `h = 1e-6` is larger than the pendulum rod's own force. At `h = 1e-6` on a 1 m pendulum the
+/// rounding floor, not the relative measure, decides: λ then comes out within about 1e-3 N.
+fn momentum_tolerance(relative: f64, forces: f64, q: &[f64]) -> f64 {
+    let rounding = 4.0 * f64::EPSILON * max_abs(q);
+    (relative * forces).max(rounding)
+}
 
 /// Writes `W Q`, the acceleration of the applied forces alone: the constrained model's, or a
 /// plain ODE's accelerations.
@@ -50,8 +75,7 @@ pub(super) fn advance(
     q_base: &[f64],
     q_out: &mut [f64],
     v_out: &mut [f64],
-    tolerance: f64,
-    max_iterations: usize,
+    stop: Stopping,
 ) -> Result<(), EvalError> {
     w.iterations = 0;
     let mut history = 0;
@@ -69,18 +93,7 @@ pub(super) fn advance(
             } else {
                 q_out.copy_from_slice(&w.predicted);
             }
-            newton(
-                model,
-                w,
-                t_end,
-                hv,
-                q_base,
-                q_out,
-                v_out,
-                tolerance,
-                max_iterations,
-                history,
-            )?;
+            newton(model, w, t_end, hv, q_base, q_out, v_out, stop, history)?;
             true
         }
         None => {
@@ -131,10 +144,14 @@ fn newton(
     q_base: &[f64],
     q: &mut [f64],
     v: &mut [f64],
-    tolerance: f64,
-    max_iterations: usize,
+    stop: Stopping,
     history: usize,
 ) -> Result<(), EvalError> {
+    let Stopping {
+        tolerance,
+        relative,
+        max_iterations,
+    } = stop;
     let n = q.len();
     let h2 = h * h;
     resize(
@@ -160,23 +177,41 @@ fn newton(
         // The momentum residual F₁ = M (q − q̃) − Jᵀμ, measured as W F₁ (metres).
         model.jacobian().mul_transpose(&w.mu, &mut w.force);
         let (momentum, correction) = measured_momentum_residual(model.inv_mass(), q, w);
-        // The momentum balance is met to the tolerance, or to a relative 1e-8 of the
-        // constraints' own correction W Jᵀμ when that is larger (a whipping cloth corner moves
-        // centimetres in a step under forces that rounding alone puts 1e-10 m off).
-        let momentum_tolerance = tolerance.max(RELATIVE_MOMENTUM * correction);
-        if w.bounded {
-            // Also what `choose_roles` reads below, at this same iterate.
-            row_masses(model, &mut w.mass);
-            if it.start_barrier {
-                start_interior(model, w);
-                it.start_barrier = false;
-            }
+        // The rows' own displacements `μ_r (J W Jᵀ)_rr`, the largest of which sets the KKT
+        // solve's proximal weight below (the masses are also what `choose_roles` reads, at this
+        // same iterate). On a hanging cloth they are hundreds of times the net `W Jᵀμ`.
+        row_masses(model, &mut w.mass);
+        let rows =
+            w.mu.iter()
+                .zip(&w.mass)
+                .fold(0.0_f64, |m, (mu, mass)| m.max((mu * mass).abs()));
+        let forces = correction.max(w.applied);
+        let momentum_tolerance = momentum_tolerance(relative, forces, q);
+        // The rows must hold as closely: a row off by δ is an error of δ/((J W Jᵀ)_rr ĥ²) in
+        // its λ (at h = 1e-6 a pendulum's bob falls off its rod by only 1e-11 m a step, well
+        // within 1e-10 m, and λ read 0). The interior-point iteration's contacts keep the
+        // absolute tolerance that its barrier's floor is set from.
+        let c_tolerance = if w.interior {
+            tolerance
+        } else {
+            tolerance.min(momentum_tolerance)
+        };
+        // The KKT solve's proximal term leaves each held row off by `p μ_r (J W Jᵀ)_rr`: at
+        // most a tenth of the rows' tolerance.
+        w.proximal = if rows > 0.0 {
+            PROXIMAL.min(0.1 * c_tolerance / rows)
+        } else {
+            PROXIMAL
+        };
+        if w.bounded && it.start_barrier {
+            start_interior(model, w);
+            it.start_barrier = false;
         }
         let max_c = constraint_error(model, w, h2);
         if !(max_c.is_finite() && momentum.is_finite()) {
             return Err(EvalError::NonFinite("the implicit step's residual".into()));
         }
-        if max_c <= tolerance && momentum <= momentum_tolerance {
+        if max_c <= c_tolerance && momentum <= momentum_tolerance {
             break;
         }
         let residual = max_c.max(momentum);
@@ -184,7 +219,7 @@ fn newton(
             continue;
         }
         if w.iterations >= max_iterations {
-            return Err(stalled(model, w, (max_c, momentum), tolerance));
+            return Err(stalled(model, w, (max_c, momentum), c_tolerance));
         }
         w.iterations += 1;
         if restart_interior(model, w, q, h2) {
@@ -493,6 +528,7 @@ fn newton_step(
     model.newton_step(
         factorization,
         h2,
+        w.proximal,
         &w.lambda,
         &w.roles,
         &w.momentum,

@@ -197,6 +197,14 @@ impl WarmStart {
         self.set_end(q, v);
     }
 
+    /// The newest step's end was moved to `(q, v)` (projected onto the constraints): the next
+    /// step continues it from there, with the history kept. Only an end that was recorded moves.
+    pub(super) fn moved_end(&mut self, q: &[f64], v: &[f64]) {
+        if self.end_q.len() == q.len() && self.end_v.len() == v.len() {
+            self.set_end(q, v);
+        }
+    }
+
     fn forget(&mut self) {
         self.times.clear();
         self.accelerations.clear();

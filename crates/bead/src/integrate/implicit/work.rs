@@ -9,6 +9,9 @@ use crate::solve::Role;
 pub(super) struct Work {
     /// `q̃`, written by the stepper before [`advance`](super::newton::advance).
     pub(super) predicted: Vec<f64>,
+    /// `ĥ² |W Q|∞`, the displacement the applied forces make in the step (metres), written
+    /// with `predicted`: the scale of the momentum residual beside the constraints' own.
+    pub(super) applied: f64,
     /// The last steps' ends, which the next step's Newton iteration starts from.
     pub(super) warm: WarmStart,
     /// The rows' right-hand sides as the Newton step takes them (see [`Role`]).
@@ -44,6 +47,9 @@ pub(super) struct Work {
     pub(super) scratch: Vec<f64>,
     pub(super) dq: Vec<f64>,
     pub(super) dmu: Vec<f64>,
+    /// The weight of the KKT solve's proximal term this iteration (see
+    /// [`crate::integrate::ConstrainedModel::newton_step`]).
+    pub(super) proximal: f64,
     /// Newton iterations of the last step.
     pub(super) iterations: usize,
     /// Rows whose role (held, or at a bound) the last iteration changed.
@@ -58,5 +64,11 @@ impl Work {
     /// Whether a step from `(q, v)` continues the last one (starts where it ended).
     pub(super) fn continues(&self, q: &[f64], v: &[f64]) -> bool {
         self.warm.continues(q, v)
+    }
+
+    /// The last step's end was projected onto the constraints, to `(q, v)`: the next step
+    /// continues from there (see [`crate::integrate::Integrator::projected`]).
+    pub(super) fn projected(&mut self, q: &[f64], v: &[f64]) {
+        self.warm.moved_end(q, v);
     }
 }

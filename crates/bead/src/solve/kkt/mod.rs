@@ -57,6 +57,10 @@ const PIVOT_EPSILON: f64 = 1e-11;
 /// are those of the unregularized system.
 const DELTA: f64 = 1e-10;
 
+/// The largest weight of the held rows' proximal term in [`Kkt::solve`] (on the scaled matrix):
+/// the regularization's own δ.
+pub(crate) const PROXIMAL: f64 = DELTA;
+
 /// The largest ratio of a coordinate's stiffness coupling to other bodies to its own mass,
 /// `h² Σ|K̃_ab| / m_a`, below which the Newton matrix leaves that coupling out: a modified Newton
 /// iteration then still gains about this factor an iteration.
@@ -93,6 +97,8 @@ pub(crate) struct Kkt {
     coupling: Vec<f64>,
     /// Whether the last factorization left out the stiffness between bodies.
     reduced: bool,
+    /// The rows the factorization holds (their targets, not a fixed multiplier).
+    held: Vec<bool>,
 }
 
 impl std::fmt::Debug for Kkt {
@@ -284,6 +290,8 @@ impl Kkt {
                 self.values[k] *= self.scale[c] * self.scale[row_idx[k]];
             }
         }
+        self.held.clear();
+        self.held.extend(system.roles.iter().map(Role::holds));
         for r in 0..m {
             self.values[p.diagonal[n + r]] -= DELTA;
             if let Role::Compliant(c) = system.roles[r] {
@@ -313,11 +321,22 @@ impl Kkt {
 
     /// Solves the factored system for the Newton correction of the residuals
     /// `F₁ = M (q − q̃) − Jᵀμ` (per coordinate of `q`) and `F₂` (per row: a held row's `r`, a
-    /// fixed row's `μ − target`): writes `Δq` (zero where nothing moves) and `Δμ`.
+    /// fixed row's `μ − target`), at multipliers `μ = h² λ`: writes `Δq` (zero where nothing
+    /// moves) and `Δμ`.
+    ///
+    /// The held rows carry a proximal term of weight `proximal` (at most [`PROXIMAL`], on the
+    /// scaled matrix): their rows read `J Δq − δ Δμ − p μ = −r`. Where the rows are independent
+    /// that is a compliance: the iteration ends with each row off by `p μ_r (J W Jᵀ)_rr`, which
+    /// the caller keeps below its tolerance by its choice of `p`. Where they are redundant (the
+    /// teeth of a planetary gear) it is what decides the split of their force, which the rows
+    /// themselves leave free: Tikhonov's least-norm split. Without it each iteration added
+    /// `nᵀr/δ` of the residual's rounding to the split, and over a run the teeth of
+    /// `scenes/planetary_gear.toml` came to push against each other with 1e7 N.
     pub(crate) fn solve(
         &mut self,
         momentum: &[f64],
         residual: &[f64],
+        (lambda, h2, proximal): (&[f64], f64, f64),
         dq: &mut [f64],
         dmu: &mut [f64],
     ) -> Result<(), SolveError> {
@@ -332,6 +351,13 @@ impl Kkt {
         self.input.clear();
         self.input.extend_from_slice(momentum);
         self.input.extend_from_slice(residual);
+        let rows = self.input.len() - residual.len();
+        for (r, (&held, &lambda)) in self.held.iter().zip(lambda).enumerate() {
+            if held {
+                let s = self.scale[n + r];
+                self.input[rows + r] += proximal * lambda * h2 / (s * s);
+            }
+        }
         self.rhs.clear();
         self.rhs.extend(
             p.source
