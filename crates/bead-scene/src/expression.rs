@@ -430,6 +430,12 @@ struct Parser<'a> {
 /// nesting and have no limit.
 pub const MAX_NESTING: usize = 256;
 
+/// The largest constant exponent evaluated by repeated multiplication (`powi`); larger ones go
+/// through `powf`. num-dual's `powi` forms n(n − 1) in `i32` for the second derivative, which
+/// overflows past |n| = 46340 — a panic in debug builds, a wrong derivative in release — and
+/// such powers are infinite or zero anyway unless the base is 1.
+const MAX_INTEGER_POWER: f64 = 32768.0;
+
 type Parsed = Result<(), ExpressionError>;
 
 impl<'a> Parser<'a> {
@@ -487,7 +493,7 @@ impl<'a> Parser<'a> {
             return;
         }
         if let (Op::Binary(Binary::Pow), Some(p)) = (op, number(n.wrapping_sub(1))) {
-            let whole = p.fract() == 0.0 && p.abs() <= f64::from(i32::MAX);
+            let whole = p.fract() == 0.0 && p.abs() <= MAX_INTEGER_POWER;
             tape.pop();
             #[allow(clippy::cast_possible_truncation)]
             tape.push(if whole {
@@ -735,6 +741,12 @@ mod tests {
         let p = Expression::parse("x^3 + x^2", &["x"]).unwrap();
         let at0 = p.eval(|_| Scalar::new(0.0, 1.0, 0.0));
         assert_eq!((at0.re, at0.v1, at0.v2), (0.0, 0.0, 2.0));
+        // Huge constant exponents: exact derivatives, no integer overflow inside num-dual.
+        for n in [40_000.0, 50_000.0, -50_000.0, 1e12] {
+            let p = Expression::parse(&format!("x^({n})"), &["x"]).unwrap();
+            let at1 = p.eval(|_| Scalar::new(1.0, 1.0, 0.0));
+            assert_eq!((at1.re, at1.v1, at1.v2), (1.0, n, n * (n - 1.0)), "x^{n}");
+        }
     }
 
     #[test]
