@@ -234,3 +234,34 @@ fn nesting_past_the_limit_is_a_located_error() {
         run.unwrap().join().unwrap();
     });
 }
+
+/// An error in a 100,000-term expression quotes the part around the mistake, not the megabyte:
+/// the line and column say where it is.
+#[test]
+fn an_error_in_a_long_expression_quotes_only_its_place() {
+    let text = format!(
+        "{PENDULUM}\n[[constraints]]\nkind = \"expression\"\npoints = {{ a = \"bob\" }}\nc = \"{}\"\n",
+        long("a.x^2 + a.y^2 - 1", " + 0*a.x") + " + a.w"
+    );
+    let e = error(&text);
+    let at = text.find("a.w").unwrap();
+    let (line, column) = line_column(&text, at);
+    assert_eq!((e.line, e.column), (Some(line), Some(column)), "{e}");
+    assert!(
+        e.message
+            .starts_with("unknown name 'a.w' in \"…0*a.x + 0*a.x"),
+        "{e}"
+    );
+    assert!(e.message.ends_with(" + a.w\""), "{e}");
+    assert!(e.message.len() < 120, "{e}");
+    // Not a number at the start: quoted from its beginning.
+    let e = error(&text.replace("+ a.w", "+ sqrt(a.x - 2)"));
+    assert!(
+        e.message.starts_with("'a.x^2 + a.y^2 - 1 + 0*a.x + 0*a.x"),
+        "{e}"
+    );
+    assert!(
+        e.message.ends_with("…' is NaN at the initial positions"),
+        "{e}"
+    );
+}
