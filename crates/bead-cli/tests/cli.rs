@@ -267,6 +267,54 @@ fn broken_scenes_fail_with_located_messages() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot read the file"));
 }
 
+/// Issue 28: a constraint of 100,000 terms, which overflowed the parser's stack (exit 134), runs
+/// and writes the same trajectory as the short expression it equals; nesting one level past the
+/// limit exits 2 with a message naming the limit, at the line and column of the parenthesis.
+#[test]
+fn long_expressions_run_and_too_deep_ones_are_located() {
+    let good = std::fs::read_to_string(scene("pendulum.toml")).unwrap();
+    let rod = "kind = \"distance\"\nbetween = [\"pivot\", \"bob\"]\nlength = 1.0";
+    assert!(good.contains(rod));
+    let with = |c: &str| {
+        let expression = format!("kind = \"expression\"\npoints = {{ a = \"bob\" }}\nc = \"{c}\"");
+        good.replacen(rod, &expression, 1)
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, text: &str| {
+        let path = dir.path().join(format!("{name}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let out = dir.path().join(name);
+        bead()
+            .args(["run", "--quiet", "--duration", "0.05", "--out"])
+            .arg(&out)
+            .arg(&path)
+            .assert()
+            .success();
+        std::fs::read_to_string(out.join("trajectory.csv")).unwrap()
+    };
+    let short = "sqrt(a.x^2 + a.y^2) - 1";
+    let long = format!("{short}{}", " + 0*a.x".repeat(100_000));
+    let (long, short_run) = (run("long", &with(&long)), run("short", &with(short)));
+    assert!(long.lines().count() > 5, "{long}");
+    assert_eq!(long, short_run);
+
+    let deep = with(&format!("{}{short}{}", "(".repeat(257), ")".repeat(257)));
+    let path = dir.path().join("deep.toml");
+    std::fs::write(&path, &deep).unwrap();
+    let output = bead().arg("check").arg(&path).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let line = deep[..deep.find("c = \"(").unwrap()].matches('\n').count() + 1;
+    // `c = "` is 5 columns, then 256 parentheses the limit allows.
+    let expected = format!(
+        "deep.toml:{line}:262: constraints[0].c: the expression is nested more than 256 deep"
+    );
+    assert!(
+        stderr.contains(&expected),
+        "expected '{expected}' in: {stderr}"
+    );
+}
+
 /// The same scene in JSON runs like the TOML one; a JSON syntax error names the line.
 #[test]
 fn json_scenes_work() {

@@ -15,6 +15,12 @@
 //! rejects `1e-3`, and reports no position for a bad token. Errors here name the byte range of
 //! the offending token, which the scene loader turns into a line and column of the file.
 //!
+//! Scene files may be generated, so an expression may be very long: the parser writes a flat
+//! postfix program as it reads (folding constants on the way), sums, products, powers and signs
+//! are loops, and evaluation runs the program on a value stack. Nothing recurses with the
+//! expression's length; only nesting (parentheses and function calls) does, up to
+//! [`MAX_NESTING`] levels.
+//!
 //! ```
 //! use bead_scene::expression::Expression;
 //! let e = Expression::parse("-u0^2 + 2*sin(t)", &["u0", "t"])?;
@@ -151,17 +157,6 @@ enum Op {
     Atan2,
 }
 
-/// The syntax tree, folded and then flattened into the tape.
-#[derive(Clone, Debug, PartialEq)]
-enum Node {
-    Number(f64),
-    Variable(usize),
-    Negate(Box<Node>),
-    Binary(Binary, Box<Node>, Box<Node>),
-    Call(Function, Box<Node>),
-    Atan2(Box<Node>, Box<Node>),
-}
-
 impl Expression {
     /// Parses `text`, whose variables are `names` (in that order: [`Expression::eval`]'s `var(i)`
     /// gives the value of `names[i]`). Names may contain dots (`a.x`).
@@ -175,8 +170,9 @@ impl Expression {
             used: vec![false; names.len()],
             end: text.len(),
             nesting: 0,
+            tape: Vec::new(),
         };
-        let tree = parser.sum()?;
+        parser.sum()?;
         if let Some(token) = parser.peek() {
             let message = match token.kind {
                 TokenKind::Close => "unmatched ')'".to_string(),
@@ -192,11 +188,8 @@ impl Expression {
                 hint: Some("write products with `*`, as in `2*u0`".into()),
             });
         }
-        let used = parser.used;
-        let tree = fold(tree);
-        let mut tape = Vec::new();
-        let mut depth = 0;
-        emit(&tree, &mut tape, 0, &mut depth);
+        let Parser { tape, used, .. } = parser;
+        let depth = stack_depth(&tape);
         Ok(Expression {
             tape,
             depth,
@@ -264,46 +257,6 @@ impl Expression {
     }
 }
 
-/// Constant subtrees become numbers (`2*pi` is one constant), and powers by a constant become
-/// their specialised instruction when flattened.
-fn fold(node: Node) -> Node {
-    let number = |n: &Node| match n {
-        Node::Number(x) => Some(*x),
-        _ => None,
-    };
-    match node {
-        Node::Negate(a) => {
-            let a = fold(*a);
-            match number(&a) {
-                Some(x) => Node::Number(-x),
-                None => Node::Negate(Box::new(a)),
-            }
-        }
-        Node::Binary(op, a, b) => {
-            let (a, b) = (fold(*a), fold(*b));
-            match (number(&a), number(&b)) {
-                (Some(x), Some(y)) => Node::Number(apply_binary(op, x, y)),
-                _ => Node::Binary(op, Box::new(a), Box::new(b)),
-            }
-        }
-        Node::Call(f, a) => {
-            let a = fold(*a);
-            match number(&a) {
-                Some(x) => Node::Number(f.apply(x)),
-                None => Node::Call(f, Box::new(a)),
-            }
-        }
-        Node::Atan2(a, b) => {
-            let (a, b) = (fold(*a), fold(*b));
-            match (number(&a), number(&b)) {
-                (Some(y), Some(x)) => Node::Number(y.atan2(x)),
-                _ => Node::Atan2(Box::new(a), Box::new(b)),
-            }
-        }
-        leaf => leaf,
-    }
-}
-
 fn apply_binary(op: Binary, x: f64, y: f64) -> f64 {
     match op {
         Binary::Add => x + y,
@@ -314,43 +267,21 @@ fn apply_binary(op: Binary, x: f64, y: f64) -> f64 {
     }
 }
 
-/// Appends `node`'s postfix program; `height` is the stack height before it, `depth` the
-/// deepest seen.
-fn emit(node: &Node, tape: &mut Vec<Op>, height: usize, depth: &mut usize) {
-    *depth = (*depth).max(height + 1);
-    match node {
-        Node::Number(x) => tape.push(Op::Number(*x)),
-        Node::Variable(i) => tape.push(Op::Variable(*i)),
-        Node::Negate(a) => {
-            emit(a, tape, height, depth);
-            tape.push(Op::Negate);
-        }
-        Node::Call(f, a) => {
-            emit(a, tape, height, depth);
-            tape.push(Op::Call(*f));
-        }
-        Node::Binary(Binary::Pow, a, b) if matches!(**b, Node::Number(_)) => {
-            let Node::Number(p) = **b else { return };
-            emit(a, tape, height, depth);
-            let whole = p.fract() == 0.0 && p.abs() <= f64::from(i32::MAX);
-            #[allow(clippy::cast_possible_truncation)]
-            tape.push(if whole {
-                Op::PowInteger(p as i32)
-            } else {
-                Op::PowConstant(p)
-            });
-        }
-        Node::Binary(op, a, b) => {
-            emit(a, tape, height, depth);
-            emit(b, tape, height + 1, depth);
-            tape.push(Op::Binary(*op));
-        }
-        Node::Atan2(a, b) => {
-            emit(a, tape, height, depth);
-            emit(b, tape, height + 1, depth);
-            tape.push(Op::Atan2);
+/// The deepest the evaluation stack gets running `tape`: each operand pushes one value, each
+/// operator of two pops one.
+fn stack_depth(tape: &[Op]) -> usize {
+    let (mut height, mut depth) = (0_usize, 0);
+    for op in tape {
+        match op {
+            Op::Number(_) | Op::Variable(_) => {
+                height += 1;
+                depth = depth.max(height);
+            }
+            Op::Binary(_) | Op::Atan2 => height = height.saturating_sub(1),
+            Op::Negate | Op::PowInteger(_) | Op::PowConstant(_) | Op::Call(_) => {}
         }
     }
+    depth
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -474,6 +405,10 @@ fn lex(text: &str) -> Result<Vec<Token>, ExpressionError> {
     Ok(tokens)
 }
 
+/// A recursive-descent parser that writes the postfix program as it reads, folding constants on
+/// the way: there is no syntax tree, so nothing is walked (or dropped) recursively afterwards.
+/// Sums, products, powers and signs are loops, however long; only nesting — parentheses and
+/// function calls — recurses, and [`MAX_NESTING`] bounds it.
 struct Parser<'a> {
     text: &'a str,
     tokens: &'a [Token],
@@ -482,14 +417,26 @@ struct Parser<'a> {
     used: Vec<bool>,
     /// Length of the text, where "the end" errors point.
     end: usize,
-    /// How many `unary` calls are open.
+    /// How many parentheses and function calls are open.
     nesting: usize,
+    /// The postfix program so far.
+    tape: Vec<Op>,
 }
 
-/// Deepest nesting of parentheses and signs an expression may have.
-const MAX_NESTING: usize = 256;
+/// The deepest parentheses and function calls may nest in an expression. The parser recurses
+/// once per level, so the bound keeps a hostile or generated file from overflowing the stack:
+/// 256 levels take under 128 KB in this workspace's debug builds and under 1 MB unoptimised,
+/// within a spawned thread's default 2 MB stack. Sums, products and powers of any length are not
+/// nesting and have no limit.
+pub const MAX_NESTING: usize = 256;
 
-type Parsed = Result<Node, ExpressionError>;
+/// The largest constant exponent evaluated by repeated multiplication (`powi`); larger ones go
+/// through `powf`. num-dual's `powi` forms n(n − 1) in `i32` for the second derivative, which
+/// overflows past |n| = 46340 — a panic in debug builds, a wrong derivative in release — and
+/// such powers are infinite or zero anyway unless the base is 1.
+const MAX_INTEGER_POWER: f64 = 32768.0;
+
+type Parsed = Result<(), ExpressionError>;
 
 impl<'a> Parser<'a> {
     fn peek(&self) -> Option<Token> {
@@ -519,70 +466,141 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// sum := product (('+' | '-') product)*
+    /// Appends `op` to the program, folding it into a constant when its operands are constants,
+    /// and a power by a constant into its specialised instruction. An operand whose program ends
+    /// in a `Number` is that number alone (a number is a leaf, and constant operations are folded
+    /// as they are written), so when the tape's last one or two instructions are numbers, they
+    /// are exactly the operands: a syntax tree's folding, without building the tree.
+    fn push(&mut self, op: Op) {
+        let tape = &mut self.tape;
+        let n = tape.len();
+        let number = |k: usize| match tape.get(k) {
+            Some(Op::Number(x)) => Some(*x),
+            _ => None,
+        };
+        let unary = |f: &dyn Fn(f64) -> f64| number(n.wrapping_sub(1)).map(f);
+        let binary = || number(n.wrapping_sub(2)).zip(number(n.wrapping_sub(1)));
+        let folded = match op {
+            Op::Negate => unary(&|x| -x).map(|x| (1, x)),
+            Op::Call(f) => unary(&|x| f.apply(x)).map(|x| (1, x)),
+            Op::Binary(b) => binary().map(|(x, y)| (2, apply_binary(b, x, y))),
+            Op::Atan2 => binary().map(|(y, x)| (2, y.atan2(x))),
+            Op::Number(_) | Op::Variable(_) | Op::PowInteger(_) | Op::PowConstant(_) => None,
+        };
+        if let Some((operands, x)) = folded {
+            tape.truncate(n - operands);
+            tape.push(Op::Number(x));
+            return;
+        }
+        if let (Op::Binary(Binary::Pow), Some(p)) = (op, number(n.wrapping_sub(1))) {
+            let whole = p.fract() == 0.0 && p.abs() <= MAX_INTEGER_POWER;
+            tape.pop();
+            #[allow(clippy::cast_possible_truncation)]
+            tape.push(if whole {
+                Op::PowInteger(p as i32)
+            } else {
+                Op::PowConstant(p)
+            });
+            return;
+        }
+        tape.push(op);
+    }
+
+    /// Runs `inner` one nesting level deeper, or fails at `at` (the token that opens the level)
+    /// past [`MAX_NESTING`].
+    fn nested(&mut self, at: Token, inner: impl FnOnce(&mut Self) -> Parsed) -> Parsed {
+        if self.nesting >= MAX_NESTING {
+            return Err(ExpressionError {
+                start: at.start,
+                end: at.end,
+                message: format!("the expression is nested more than {MAX_NESTING} deep"),
+                hint: Some(format!(
+                    "parentheses and function calls may nest at most {MAX_NESTING} deep; sums \
+                     and products of any length need no parentheses"
+                )),
+            });
+        }
+        self.nesting += 1;
+        let parsed = inner(self);
+        self.nesting -= 1;
+        parsed
+    }
+
+    /// sum := product (('+' | '-') product)* — a loop, so a sum of any length is flat.
     fn sum(&mut self) -> Parsed {
-        let mut left = self.product()?;
+        self.product()?;
         loop {
             let op = if self.next_if(TokenKind::Plus).is_some() {
                 Binary::Add
             } else if self.next_if(TokenKind::Minus).is_some() {
                 Binary::Sub
             } else {
-                return Ok(left);
+                return Ok(());
             };
-            left = Node::Binary(op, Box::new(left), Box::new(self.product()?));
+            self.product()?;
+            self.push(Op::Binary(op));
         }
     }
 
     /// product := unary (('*' | '/') unary)*
     fn product(&mut self) -> Parsed {
-        let mut left = self.unary()?;
+        self.unary()?;
         loop {
             let op = if self.next_if(TokenKind::Star).is_some() {
                 Binary::Mul
             } else if self.next_if(TokenKind::Slash).is_some() {
                 Binary::Div
             } else {
-                return Ok(left);
+                return Ok(());
             };
-            left = Node::Binary(op, Box::new(left), Box::new(self.unary()?));
+            self.unary()?;
+            self.push(Op::Binary(op));
         }
     }
 
-    /// unary := ('-' | '+') unary | power — so `-x^2` is `−(x²)`.
+    /// unary := ('-' | '+')* power — so `-x^2` is `−(x²)`.
     fn unary(&mut self) -> Parsed {
-        // Every nesting passes here: a bound keeps a hostile file from overflowing the stack.
-        if self.nesting >= MAX_NESTING {
-            return Err(self.error_here("the expression is nested too deeply"));
+        let negative = self.signs();
+        self.power()?;
+        if negative {
+            self.push(Op::Negate);
         }
-        self.nesting += 1;
-        let node = self.unary_inner();
-        self.nesting -= 1;
-        node
+        Ok(())
     }
 
-    fn unary_inner(&mut self) -> Parsed {
-        if self.next_if(TokenKind::Minus).is_some() {
-            return Ok(Node::Negate(Box::new(self.unary()?)));
+    /// Reads a run of signs, in a loop rather than one call per sign so that a chain of them
+    /// is no deeper than one: whether they negate. −(−x) is x to the bit, so only an odd number
+    /// of minus signs does.
+    fn signs(&mut self) -> bool {
+        let mut negative = false;
+        loop {
+            if self.next_if(TokenKind::Minus).is_some() {
+                negative = !negative;
+            } else if self.next_if(TokenKind::Plus).is_none() {
+                return negative;
+            }
         }
-        if self.next_if(TokenKind::Plus).is_some() {
-            return self.unary();
-        }
-        self.power()
     }
 
-    /// power := atom ('^' unary)? — right-associative, and `2^-1` allowed.
+    /// power := atom ('^' ('-' | '+')* atom)* — right-associative (`2^3^2` is 2⁹), a sign in an
+    /// exponent applying to the rest of the chain (`2^-1^2` is 2^−(1²)), as the grammar
+    /// `atom ('^' unary)?` reads it. A loop, not a call per `^`: the operands are written as
+    /// they come, then the powers from the right, so a chain of any length is not nesting.
     fn power(&mut self) -> Parsed {
-        let base = self.atom()?;
-        if self.next_if(TokenKind::Caret).is_some() {
-            let exponent = self.unary()?;
-            return Ok(Node::Binary(
-                Binary::Pow,
-                Box::new(base),
-                Box::new(exponent),
-            ));
+        self.atom()?;
+        // Whether each exponent is negated, in order.
+        let mut exponents = Vec::new();
+        while self.next_if(TokenKind::Caret).is_some() {
+            exponents.push(self.signs());
+            self.atom()?;
         }
-        Ok(base)
+        for negative in exponents.into_iter().rev() {
+            if negative {
+                self.push(Op::Negate);
+            }
+            self.push(Op::Binary(Binary::Pow));
+        }
+        Ok(())
     }
 
     /// atom := number | name | function '(' args ')' | '(' sum ')'
@@ -593,13 +611,13 @@ impl<'a> Parser<'a> {
         match token.kind {
             TokenKind::Number(x) => {
                 self.at += 1;
-                Ok(Node::Number(x))
+                self.push(Op::Number(x));
+                Ok(())
             }
             TokenKind::Open => {
                 self.at += 1;
-                let inner = self.sum()?;
-                self.close(token)?;
-                Ok(inner)
+                self.nested(token, Self::sum)?;
+                self.close(token)
             }
             TokenKind::Name => {
                 self.at += 1;
@@ -625,10 +643,12 @@ impl<'a> Parser<'a> {
         let name = &self.text[token.start..token.end];
         if let Some(i) = self.names.iter().position(|n| *n == name) {
             self.used[i] = true;
-            return Ok(Node::Variable(i));
+            self.push(Op::Variable(i));
+            return Ok(());
         }
         if name == "pi" {
-            return Ok(Node::Number(std::f64::consts::PI));
+            self.push(Op::Number(std::f64::consts::PI));
+            return Ok(());
         }
         let function = FUNCTIONS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f);
         if function.is_some() || name == "atan2" {
@@ -640,20 +660,20 @@ impl<'a> Parser<'a> {
                     hint: None,
                 });
             };
-            let first = self.sum()?;
-            let node = match function {
-                Some(f) => Node::Call(f, Box::new(first)),
-                None => {
-                    if self.next_if(TokenKind::Comma).is_none() {
-                        let mut e = self.error_here("expected ',' and a second argument");
+            self.nested(open, |p| {
+                p.sum()?;
+                if function.is_none() {
+                    if p.next_if(TokenKind::Comma).is_none() {
+                        let mut e = p.error_here("expected ',' and a second argument");
                         e.hint = Some("atan2(y, x) takes two arguments".into());
                         return Err(e);
                     }
-                    Node::Atan2(Box::new(first), Box::new(self.sum()?))
+                    p.sum()?;
                 }
-            };
-            self.close(open)?;
-            return Ok(node);
+                Ok(())
+            })?;
+            self.push(function.map_or(Op::Atan2, Op::Call));
+            return self.close(open);
         }
         let mut known: Vec<&str> = self.names.to_vec();
         known.push("pi");
@@ -686,6 +706,9 @@ mod tests {
         assert_eq!(value("-x^2"), -9.0);
         assert_eq!(value("2^3^2"), 512.0);
         assert_eq!(value("2^-1"), 0.5);
+        assert_eq!(value("2^-1^2"), 0.5);
+        assert_eq!(value("x^-y^0 * x"), 1.0);
+        assert_eq!(value("-y^2^-1^0"), -(2f64.powf(0.5)));
         assert_eq!(value("x - y - 1"), 0.0);
         assert_eq!(value("12 / x / 2"), 2.0);
         assert_eq!(value("1 + 2 * x ^ 2"), 19.0);
@@ -718,6 +741,12 @@ mod tests {
         let p = Expression::parse("x^3 + x^2", &["x"]).unwrap();
         let at0 = p.eval(|_| Scalar::new(0.0, 1.0, 0.0));
         assert_eq!((at0.re, at0.v1, at0.v2), (0.0, 0.0, 2.0));
+        // Huge constant exponents: exact derivatives, no integer overflow inside num-dual.
+        for n in [40_000.0, 50_000.0, -50_000.0, 1e12] {
+            let p = Expression::parse(&format!("x^({n})"), &["x"]).unwrap();
+            let at1 = p.eval(|_| Scalar::new(1.0, 1.0, 0.0));
+            assert_eq!((at1.re, at1.v1, at1.v2), (1.0, n, n * (n - 1.0)), "x^{n}");
+        }
     }
 
     #[test]
@@ -764,8 +793,117 @@ mod tests {
         let deep = format!("{}u0{}", "(1+".repeat(40), ")".repeat(40));
         let e = Expression::parse(&deep, &["u0"]).unwrap();
         assert_eq!(e.eval(|_| 1.0), 41.0);
-        let hostile = "(".repeat(100_000);
-        let e = Expression::parse(&hostile, &["u0"]).unwrap_err();
-        assert_eq!(e.message, "the expression is nested too deeply");
+    }
+
+    /// Runs `f` on a thread with the 2 MB stack a spawned thread gets by default, whatever
+    /// `RUST_MIN_STACK` the test runner was given.
+    fn on_a_default_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(f)
+            .unwrap()
+            .join()
+            .unwrap()
+    }
+
+    /// 100,000 flat terms of every operator (issue 28, where the parser, the folding, the
+    /// flattening and the syntax tree's drop each recursed once per term) parse into a program
+    /// whose evaluation stack stays shallow, and evaluate exactly, derivatives included.
+    #[test]
+    fn flat_expressions_of_any_length_parse_and_evaluate() {
+        const N: usize = 100_000;
+        on_a_default_stack(|| {
+            #[allow(clippy::cast_precision_loss)]
+            let n = N as f64;
+            let cases = [
+                (format!("x{}", " + y".repeat(N)), 3.0 + 2.0 * n),
+                (format!("x{}", " - y".repeat(N)), 3.0 - 2.0 * n),
+                (format!("x{}", "*y*a.x".repeat(N)), 3.0),
+                (format!("x{}", "/y/a.x".repeat(N)), 3.0),
+                (format!("x{}", " + x*y - y*x".repeat(N)), 3.0),
+                (format!("x{}", " + x^2 - 9".repeat(N)), 3.0),
+                (format!("{}x", "-".repeat(N)), 3.0),
+                (format!("{}x", "- +".repeat(N + 1)), -3.0),
+                (format!("x{}", "*cos(0*y)".repeat(N)), 3.0),
+            ];
+            for (text, expected) in &cases {
+                let e = Expression::parse(text, &["x", "y", "a.x"]).unwrap();
+                assert!(e.depth <= 3, "{}…: depth {}", &text[..20], e.depth);
+                assert_eq!(
+                    e.eval(|i| [3.0, 2.0, 0.5][i]),
+                    *expected,
+                    "{}…",
+                    &text[..20]
+                );
+            }
+            // A chain of powers is right-associative however long: 1^1^⋯^x is 1, x^1^⋯^1 is x.
+            let e = Expression::parse(&format!("{}x", "1^".repeat(N)), &["x"]).unwrap();
+            assert_eq!(e.eval(|_| 3.0), 1.0);
+            let e = Expression::parse(&format!("x{}", "^-1^2".repeat(N)), &["x"]).unwrap();
+            assert_eq!((e.tape.len(), e.eval(|_| 4.0)), (2, 0.25));
+            // 100,000 constants fold into one.
+            let e = Expression::parse(&format!("1{} + x", " + 1".repeat(N)), &["x"]).unwrap();
+            assert_eq!(e.tape.len(), 3, "{:?}", &e.tape[..3]);
+            assert_eq!(e.eval(|_| 3.0), n + 4.0);
+            // Derivatives along x of x·(y·½)ᴺ and of x + 0·x·y ⋯ on second-order dual numbers.
+            let at = |i: usize| {
+                [
+                    Scalar::new(3.0, 1.0, 0.0),
+                    Scalar::from(2.0),
+                    Scalar::from(0.5),
+                ][i]
+            };
+            for text in [
+                format!("x{}", "*y*a.x".repeat(N)),
+                format!("x{}", " + 0*x*y".repeat(N)),
+            ] {
+                let d = Expression::parse(&text, &["x", "y", "a.x"])
+                    .unwrap()
+                    .eval(at);
+                assert_eq!((d.re, d.v1, d.v2), (3.0, 1.0, 0.0), "{}…", &text[..20]);
+            }
+        });
+    }
+
+    /// Nesting is what recurses: `MAX_NESTING` levels of parentheses, function calls and powers
+    /// parse and evaluate on a 2 MB stack, and one more is an error naming the limit, at the
+    /// token that opens the level too many.
+    #[test]
+    fn nesting_is_bounded_with_an_error_naming_the_limit() {
+        on_a_default_stack(|| {
+            let n = MAX_NESTING;
+            // (opening, closing, where in the opening the level's token is, value at n levels)
+            let mut sin = 3.0_f64;
+            let mut atan = 3.0_f64;
+            for _ in 0..n {
+                sin = sin.sin();
+                atan = 1f64.atan2(atan);
+            }
+            let shapes = [
+                ("(", ")", 0, 3.0),
+                ("sin(", ")", 3, sin),
+                ("atan2(1, ", ")", 5, atan),
+                ("-(", ")", 1, 3.0),
+            ];
+            for (open, close, token, value) in shapes {
+                let text =
+                    |levels: usize| format!("{}x{}", open.repeat(levels), close.repeat(levels));
+                let e = Expression::parse(&text(n), &["x"]).unwrap();
+                assert_eq!(e.eval(|_| 3.0), value, "{open}");
+                let e = Expression::parse(&text(n + 1), &["x"]).unwrap_err();
+                assert_eq!(
+                    (e.start, e.message.as_str()),
+                    (
+                        n * open.len() + token,
+                        "the expression is nested more than 256 deep"
+                    ),
+                    "{open}"
+                );
+                assert!(e.hint.unwrap().contains("at most 256 deep"));
+            }
+            // A hostile file: no recursion past the limit, however many levels it opens.
+            let e = Expression::parse(&"(".repeat(100_000), &["x"]).unwrap_err();
+            assert_eq!(e.start, MAX_NESTING);
+        });
     }
 }

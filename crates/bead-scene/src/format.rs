@@ -231,7 +231,8 @@ pub struct MassPointSpec {
     pub name: String,
     /// Mass, kg (positive).
     pub mass: f64,
-    /// Position: one expression per axis, in `u0, u1, ...` and `t`.
+    /// Position: one expression per axis, in `u0, u1, ...` and `t` (see
+    /// [expressions](#expressions)).
     pub position: Vec<String>,
     /// Radius, m, for contact and drawing (default 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -607,7 +608,7 @@ pub enum ConstraintSpec {
         /// Aliases for the points the expression reads: `{ a = "bob", tip = { object = "bead",
         /// point = "p" } }`.
         points: BTreeMap<String, PointRef>,
-        /// The expression.
+        /// The expression (see [expressions](#expressions)).
         c: String,
         /// `c ≥ 0` (an inequality with contact and impacts) instead of `c = 0`.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -246,6 +246,7 @@ impl Reference {
             page.push_str(&format!("\n### {}\n\n", title(name)));
             self.definition_body(&mut page, name, "####");
         }
+        page.push_str(&expressions());
         page
     }
 
@@ -395,6 +396,37 @@ The same description is available as a JSON Schema, `docs/scene.schema.json`, al
   is not part of the format; map the schema to your scene files in the editor's settings instead
   (VS Code: `json.schemas`).
 ";
+
+/// The section on expressions (parametric positions, expression constraints), from the
+/// expression module's own lists and limit, so that the page says what the parser does.
+fn expressions() -> String {
+    use crate::expression::{MAX_NESTING, RESERVED};
+    let functions: Vec<&str> = RESERVED
+        .iter()
+        .copied()
+        .filter(|name| !matches!(*name, "atan2" | "pi"))
+        .collect();
+    format!(
+        "
+## Expressions
+
+A parametric point's `position` and an `expression` constraint's `c` are expressions: numbers
+(`2`, `0.5`, `1e-3`), the names the field allows (`u0, u1, ...` and `t` in a position;
+`ALIAS.x ALIAS.y [ALIAS.z]` and `t` in `c`), `pi`, `+ - * /`, `^` (or `**`) for powers,
+parentheses, and the functions
+`{}` and `atan2(y, x)`.
+A power binds tightest and groups from the right (`2^3^2` is 2⁹); a sign binds looser than a
+power (`-u0^2` is −(u0²)). Expressions are evaluated on dual numbers, so every derivative the
+engine takes of them is exact. A mistake is reported at its line and column in the file.
+
+An expression may be as long as you like: a sum or product of 100,000 terms is fine. Only
+nesting is limited: parentheses and function calls may nest at most **{MAX_NESTING}** deep
+(`sin((u0))` is 2 deep); a deeper expression is an error naming the limit, at the parenthesis
+that goes past it. The limit keeps a generated or hostile file from overflowing the stack.
+",
+        functions.join(" ")
+    )
+}
 
 /// The name of the definition a `$ref` points to.
 fn definition_name(reference: &str) -> &str {

@@ -68,7 +68,7 @@ pub(super) fn constraint(
     if !value.is_finite() {
         return Err(SceneError::at(
             format!("{path}.c"),
-            format!("'{c}' is {value} at the initial positions"),
+            format!("'{}' is {value} at the initial positions", quote(c, 0)),
         )
         .hint("check square roots, logarithms and divisions at the points' starting places"));
     }
@@ -91,11 +91,30 @@ pub(super) fn expression_error(
 ) -> SceneError {
     let mut error = SceneError::at(
         format!("{path}.{field}"),
-        format!("{} in \"{text}\"", e.message),
+        format!("{} in \"{}\"", e.message, quote(text, e.start)),
     );
     error.hint = e.hint;
     error.within = Some(e.start);
     error
+}
+
+/// How many bytes of an expression an error quotes either side of where it points: a generated
+/// expression may be megabytes long, and the line and column already say where the problem is.
+const QUOTED: usize = 40;
+
+/// An expression as an error quotes it: whole when short, else the part around byte `at`, with
+/// `…` where it is cut.
+pub(super) fn quote(text: &str, at: usize) -> String {
+    if text.len() <= 2 * QUOTED {
+        return text.to_string();
+    }
+    let start = text.floor_char_boundary(at.saturating_sub(QUOTED));
+    let end = text.ceil_char_boundary(at.saturating_add(QUOTED).min(text.len()));
+    let (before, after) = (
+        if start > 0 { "…" } else { "" },
+        if end < text.len() { "…" } else { "" },
+    );
+    format!("{before}{}{after}", &text[start..end])
 }
 
 fn is_identifier(word: &str) -> bool {

@@ -5,7 +5,7 @@ use bead::{Parametric, ParametricId, System};
 
 use super::Result;
 use super::check::{finite_all, non_negative, positive};
-use super::expression::expression_error;
+use super::expression::{expression_error, quote};
 use crate::error::SceneError;
 use crate::expression::Expression;
 use crate::format::ParametricSpec;
@@ -113,7 +113,11 @@ pub(super) fn add_object(
             if !value.is_finite() {
                 return Err(SceneError::at(
                     format!("{at}.position[{d}]"),
-                    format!("'{text}' is {value} at u = {:?}", spec.coordinates),
+                    format!(
+                        "'{}' is {value} at u = {:?}",
+                        quote(text, 0),
+                        spec.coordinates
+                    ),
                 ));
             }
             axes.push(e);
