@@ -78,7 +78,9 @@ pub struct Settings {
     /// How inequality constraints are chosen to take part (seed 004).
     pub inequality: InequalityMethod,
     /// An inequality row counts as active when `g ≤ contact_tolerance` (metres for the
-    /// built-ins).
+    /// built-ins), or when it rests on a moving support: held by the last step and pushing at
+    /// its end, within the offset that step leaves between body and support (see
+    /// [`crate::contact`]).
     pub contact_tolerance: f64,
     /// How impacts are found and resolved: located inside steps (the default), speculative
     /// (time-stepping, for piles), or off (see [`Impacts`]).

@@ -89,7 +89,7 @@ impl System {
     /// Sets the current time, in seconds (time-dependent constraints read it).
     pub fn set_time(&mut self, t: f64) {
         self.state.t = t;
-        self.pipeline.state_changed();
+        self.pipeline.state_replaced();
     }
 
     /// Number of steps taken so far.
@@ -281,7 +281,7 @@ impl System {
         check_vector("particle position", position, self.model.dim)?;
         let body = self.model.checked_body(p.0)?;
         body.slice_mut(&mut self.state.q).copy_from_slice(position);
-        self.pipeline.state_changed();
+        self.pipeline.state_replaced();
         Ok(())
     }
 
@@ -290,7 +290,7 @@ impl System {
         check_vector("particle velocity", velocity, self.model.dim)?;
         let body = self.model.checked_body(p.0)?;
         body.slice_mut(&mut self.state.v).copy_from_slice(velocity);
-        self.pipeline.state_changed();
+        self.pipeline.state_replaced();
         Ok(())
     }
 
@@ -306,7 +306,7 @@ impl System {
             .body_for(body.into(), coordinates, "coordinates")?;
         body.slice_mut(&mut self.state.q)
             .copy_from_slice(coordinates);
-        self.pipeline.state_changed();
+        self.pipeline.state_replaced();
         Ok(())
     }
 
@@ -319,7 +319,7 @@ impl System {
         let body = self.model.body_for(body.into(), velocities, "velocities")?;
         body.slice_mut(&mut self.state.v)
             .copy_from_slice(velocities);
-        self.pipeline.state_changed();
+        self.pipeline.state_replaced();
         Ok(())
     }
 

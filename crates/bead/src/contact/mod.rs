@@ -5,7 +5,11 @@
 //! pipeline (see the guide's architecture page).
 //!
 //! An inequality row is *active* when `g ≤ tolerance` (seed 004 §2.3 says `g = 0`; in floating
-//! point a stated tolerance is needed). Only rows in the handled set `F⁺` enter eq. 6 (our eq. 11);
+//! point a stated tolerance is needed), or when it rests on a moving support: the last explicit
+//! step held it, it still pushed at that step's end, and its gap and speed are within what the
+//! step leaves between a body and an accelerating support (the Euler schemes' first-order
+//! offset; the ball on a floor rising at `a` then reads `m (g + a)` on every step rather than
+//! being hit again by its floor). Only rows in the handled set `F⁺` enter eq. 6 (our eq. 11);
 //! the others get λ = 0. The set is chosen at the start of each step and kept through its stages
 //! (seed 004 §4.2); the methods differ in how it is chosen:
 //!

@@ -62,6 +62,18 @@ pub(crate) struct Acceleration {
     tendency: Vec<f64>,
     /// Inequality rows that may take part at the last chosen state.
     candidates: Vec<bool>,
+    /// Inequality rows that rested on their support through the step that reached the current
+    /// state: held in the set chosen at its start and still pushing (λ > 0) at its last stage.
+    /// Up to what the integrator's step leaves ([`Acceleration::rest_window`]), their gap and
+    /// their approach speed are its error, not a distance to close or an impact (see
+    /// [`Acceleration::find_candidates`]).
+    resting: Vec<bool>,
+    /// Per row whose support moves, the largest `|J̇q̇|` (the support's acceleration along the
+    /// normal, with the curvature terms) seen since the row began resting: the offset a step
+    /// leaves follows the acceleration with the feedback's delay, so the window remembers it.
+    rest_acceleration: Vec<f64>,
+    /// The size of the step that left the rows resting.
+    rest_step: f64,
     /// How far each held row may stay off its target when redundant contacts disagree: the
     /// terms of a contact's target that are not in the range of `J` (its curvature term `J̇q̇`
     /// and the feedback on its own gap); 0 for every other row.
@@ -86,6 +98,9 @@ impl Acceleration {
             active: ActiveSet::default(),
             tendency: Vec::new(),
             candidates: Vec::new(),
+            resting: Vec::new(),
+            rest_acceleration: Vec::new(),
+            rest_step: 0.0,
             allowance: Vec::new(),
             eps: 0.0,
         }
@@ -95,6 +110,10 @@ impl Acceleration {
     /// survive as the warm start.
     pub(crate) fn relayout(&mut self, old: &Layout, layout: &Layout, ndof: usize) {
         let mut lambda = vec![0.0; layout.rows()];
+        // A contact resting on an accelerating floor stays resting when a pair elsewhere comes
+        // or goes (a pile's broad phase changes the layout at most steps).
+        let mut resting = vec![false; layout.rows()];
+        let mut rest_acceleration = vec![0.0; layout.rows()];
         // Old and new slots are both sorted by slot index: one merge pass matches them. A slot now
         // held by another constraint (another generation) starts from zero.
         let mut old = old.constraints.iter().peekable();
@@ -106,9 +125,16 @@ impl Acceleration {
                 && o.rows.end <= self.lambda.len()
             {
                 lambda[new.rows.clone()].copy_from_slice(&self.lambda[o.rows.clone()]);
+                if o.rows.end <= self.resting.len() {
+                    resting[new.rows.clone()].copy_from_slice(&self.resting[o.rows.clone()]);
+                    rest_acceleration[new.rows.clone()]
+                        .copy_from_slice(&self.rest_acceleration[o.rows.clone()]);
+                }
             }
         }
         self.lambda = lambda;
+        self.resting = resting;
+        self.rest_acceleration = rest_acceleration;
         let m = layout.rows();
         self.active.reset(m);
         for v in [&mut self.tendency, &mut self.target, &mut self.rhs] {
@@ -300,22 +326,139 @@ impl Acceleration {
         Ok(())
     }
 
-    /// The inequality rows that may take part at this state: active (`g ≤ tolerance`, seed
-    /// 004 §2.3, with the tolerance floating point needs), unless impacts are on and the row moves
-    /// faster than the rest speed: one closing is an impact for the impulses
+    /// The inequality rows that may take part at this state: in contact, unless impacts are on
+    /// and the row moves faster than the rest speed: one closing is an impact for the impulses
     /// ([`crate::contact`]'s impact module) — given to the solve, its feedback damping would stop
     /// it softly within a step and leak momentum — and one opening is leaving, which held it
     /// would be held back and fed energy. A violated row (g < 0) recovering under its feedback
     /// stays, whatever its speed: left out, gravity would push it back in. `Ċ` here is
     /// `J q̇ + ∂g/∂t`: a floor that rises at 1 m/s under a ball at rest is closing.
+    ///
+    /// In contact is touching (`g ≤ tolerance`, seed 004 §2.3, with the tolerance floating point
+    /// needs), or resting within what the last step leaves (see [`Acceleration::rest_window`]):
+    /// a row that step held, that still pushed at its end, and whose gap and speed are within
+    /// the integration error the step leaves between a body and a moving support. Judged by the
+    /// tolerance alone, a ball on a floor accelerating upward was left out after every
+    /// symplectic Euler step, hit again by its floor, and read λ = 0 (issue 28). Beyond the
+    /// window a resting row is judged as any other; and it leaves as a contact really leaves:
+    /// the solve drops it where it would have to pull, and an impulse that throws it off ends
+    /// its rest ([`Acceleration::end_rest_if_leaving`]).
     fn find_candidates(&mut self, ev: &Evaluator, settings: &Settings) {
         let (c, c_dot, inequality) = (ev.c(), ev.c_dot(), &ev.layout().inequality);
         for i in 0..c.len() {
+            // A resting row remembers its support's largest acceleration; any other starts
+            // from this state's, which the step that may leave it resting starts from.
+            let sample = support_acceleration(ev, i);
+            self.rest_acceleration[i] = if self.resting[i] {
+                self.rest_acceleration[i].max(sample)
+            } else {
+                sample
+            };
             let (g, g_dot) = (c[i], c_dot[i]);
+            let (gap, speed) = self.rest_window(i, settings).unwrap_or((0.0, 0.0));
+            let in_contact = g <= settings.contact_tolerance + gap;
             let moving = settings.impacts != crate::contact::Impacts::Off
-                && (g_dot < -settings.rest_speed || (g >= 0.0 && g_dot > settings.rest_speed));
-            self.candidates[i] = inequality[i] && g <= settings.contact_tolerance && !moving;
+                && (g_dot < -(settings.rest_speed + speed)
+                    || (g >= 0.0 && g_dot > settings.rest_speed + speed));
+            self.candidates[i] = inequality[i] && in_contact && !moving;
         }
+    }
+
+    /// How far beyond the contact tolerance (in `g`), and how much faster than the rest speed
+    /// (in `ġ`, closing or opening), row `i` may be and still rest on its support: `None` if it
+    /// does not rest (see [`Acceleration::resting`]).
+    ///
+    /// A step that holds a body on a support accelerating at `a` along the normal (`|J̇q̇|`:
+    /// `−n̂·p̈` for a floor, with the curvature terms of a curved one) leaves it off the support
+    /// by its integration error. Explicit and symplectic Euler put the body `½ h² a` a step off
+    /// (symplectic Euler above the support: its position takes the new speed, a whole step of
+    /// `a`; explicit Euler below: the old one). Held, the row answers with its feedback
+    /// `−k_s g − k_d ġ`, which settles where the two terms cancel: the body approaching at
+    /// `½ h a`, `(k_d / k_s) · ½ h a` off (0.5 mm and 2.5 mm/s at h = 1 ms, a = 5 m/s², the
+    /// default gains). For the default, critically damped, gains the offset approaches this
+    /// without overshoot. The gap window is that plus one step's `½ h² a`; the speed window
+    /// twice the settled speed, `h a`, for the approach and for the speed a changing
+    /// acceleration adds (`½ h² ȧ` a step, held by the damping at `h ȧ / (2 k_d)`: 2.5 mm/s on
+    /// a table shaking at 20 rad/s with `a` up to g/2, at h = 1 ms, half its `h a`).
+    ///
+    /// The higher-order schemes leave less. Midpoint's half-step stage sits `h² a / 8` off the
+    /// support, to which the feedback holds its end state, plus `(k_d / k_s) h² ȧ / 24` where
+    /// the acceleration changes (1 µm on a table shaking at 20 rad/s with `a` up to g/2 at
+    /// h = 1 ms); RK4's stages cancel theirs, to `O(h⁴)` (9 nm on that table at h = 5 ms,
+    /// already past the 1 nm tolerance). The Euler schemes' windows bound these, and serve every
+    /// explicit integrator.
+    ///
+    /// Only a row whose support moves (`∂g/∂t ≠ 0` at some state it rested in) gets a window.
+    /// On a fixed support the offset comes from the curvature terms of the body's own motion
+    /// alone, small for a body at rest on it; and a window there keeps contacts beyond the
+    /// tolerance that a pile's redundant contacts push apart, held and pulled back by their
+    /// feedback: a settling pile then never settles (1e-9 J of jitter in a dozen balls under
+    /// RK4, for a window of a hundredth of `h² |J̇q̇|`). Without position feedback (`k_s = 0`)
+    /// nothing bounds the offset, as nothing bounds an equality's drift: the gap window is
+    /// unbounded. The offset lags the acceleration by the feedback's time, so `a` is the
+    /// largest seen while the row has rested (a table's acceleration passes through zero twice
+    /// a period, where the offset does not).
+    fn rest_window(&self, i: usize, settings: &Settings) -> Option<(f64, f64)> {
+        if !self.resting.get(i).copied().unwrap_or(false) {
+            return None;
+        }
+        let (a, h, f) = (self.rest_acceleration[i], self.rest_step, settings.feedback);
+        if !(a > 0.0) {
+            return Some((0.0, 0.0));
+        }
+        let memory = if f.ks > 0.0 {
+            f.kd / f.ks
+        } else {
+            f64::INFINITY
+        };
+        Some((0.5 * h * a * (h + memory), h * a))
+    }
+
+    /// Whether row `i` is in contact with its support at gap `g`: touching (`g ≤ tolerance`) or
+    /// resting within what the last step leaves (see [`Acceleration::find_candidates`]).
+    pub(crate) fn in_contact(&self, i: usize, g: f64, settings: &Settings) -> bool {
+        let (gap, _) = self.rest_window(i, settings).unwrap_or((0.0, 0.0));
+        g <= settings.contact_tolerance + gap
+    }
+
+    /// Whether row `i`, in contact, approaches at `ġ` fast enough to be an impact: faster than
+    /// the rest speed, and for a resting row than the integration error its step leaves.
+    pub(crate) fn approach_is_impact(&self, i: usize, g_dot: f64, settings: &Settings) -> bool {
+        let (_, speed) = self.rest_window(i, settings).unwrap_or((0.0, 0.0));
+        g_dot < -(settings.rest_speed + speed)
+    }
+
+    /// After an explicit step of size `h` has reached the current state: the rows held from its
+    /// start (the set its first stage chose, kept by every stage) that still push at its last
+    /// stage are resting. `ev` holds the last evaluation, one more sample of the accelerations
+    /// the rows rested against.
+    pub(crate) fn remember_resting(&mut self, ev: &Evaluator, h: f64) {
+        self.rest_step = h;
+        let inequality = &ev.layout().inequality;
+        for i in 0..inequality.len() {
+            self.resting[i] = inequality[i] && self.active.is_held(i) && self.lambda[i] > 0.0;
+            self.rest_acceleration[i] = if self.resting[i] {
+                self.rest_acceleration[i].max(support_acceleration(ev, i))
+            } else {
+                0.0
+            };
+        }
+    }
+
+    /// After impulses: a resting row they left opening faster than `rest_speed` (`ġ`, row by
+    /// row) was thrown off its support, and is judged by its gap and speed again.
+    pub(crate) fn end_rest_if_leaving(&mut self, g_dot: impl Fn(usize) -> f64, rest_speed: f64) {
+        for i in 0..self.resting.len() {
+            if self.resting[i] && g_dot(i) > rest_speed {
+                self.resting[i] = false;
+            }
+        }
+    }
+
+    /// No row is resting: the state was set from outside (or an implicit step reached it), so
+    /// every contact is judged by its gap again.
+    pub(crate) fn forget_resting(&mut self) {
+        self.resting.fill(false);
     }
 
     /// Each row's allowance: for an inequality, the size of its target's terms that are not in
@@ -426,5 +569,17 @@ impl Acceleration {
         inequality: &[bool],
     ) {
         self.active.after_step(method, start, g_end, inequality);
+    }
+}
+
+/// Row `i`'s acceleration term `|J̇q̇|` at the last evaluation if its support moves there
+/// (`∂g/∂t ≠ 0`), else 0: what a resting row's window is sized by (see
+/// [`Acceleration::rest_window`]). A fixed support's `∂g/∂t` is exactly zero (its constraint has
+/// no time terms), as is a pair contact's.
+fn support_acceleration(ev: &Evaluator, i: usize) -> f64 {
+    if ev.c_t()[i] != 0.0 {
+        ev.jdot_qdot()[i].abs()
+    } else {
+        0.0
     }
 }

@@ -76,13 +76,15 @@ pub(super) fn advance(
         }
         restore(p, state, &start);
         accumulate(&mut total, p.integrate_to(model, state, settings, lo)?);
-        // The rows touching now: the located crossing ones among them. A row still apart
-        // gets no impulse, however fast it closes (an impulse acts at contact, never at a
-        // distance); if it crosses later in the step, the next event finds it.
+        // The rows touching now: the located crossing ones among them, and the contacts
+        // resting on their supports, through which the impact's pulse travels as through any
+        // contact. A row still apart gets no impulse, however fast it closes (an impulse acts at
+        // contact, never at a distance); if it crosses later in the step, the next event finds
+        // it.
         p.evaluate_constraints(model, state)?;
         let (c, inequality) = (p.evaluator.c(), &p.evaluator.layout().inequality);
         let touching: Vec<bool> = (0..free.len())
-            .map(|k| inequality[k] && c[k] <= tol)
+            .map(|k| inequality[k] && p.acceleration.in_contact(k, c[k], settings))
             .collect();
         resolve_impacts(
             p,
@@ -102,6 +104,10 @@ pub(super) fn advance(
 /// Rows already touching (`g ≤ tolerance`) but still approaching (`ġ < 0`) are impacts too:
 /// a step ended just short of contact, or a pulse arrived through another contact. Left to the
 /// active-set solve, the feedback term would stop them softly over a step and leak momentum.
+/// A contact resting on its support approaches by up to the last step's integration error
+/// (on an accelerating support, `½ h a` under the Euler schemes), which its feedback holds:
+/// that is no impact (an impulse every step would remove it, and the gap the step leaves would
+/// grow unopposed). It takes the impulses of another row's impact, as any contact.
 fn resolve_touching_approaches(
     p: &mut Pipeline,
     model: &Model,
@@ -109,13 +115,15 @@ fn resolve_touching_approaches(
     settings: &Settings,
 ) -> Result<(), StepError> {
     p.evaluate_constraints(model, state)?;
-    let tol = settings.contact_tolerance;
-    let ev = &p.evaluator;
+    let (ev, acceleration) = (&p.evaluator, &p.acceleration);
     let (c, c_dot, inequality) = (ev.c(), ev.c_dot(), &ev.layout().inequality);
+    let touching: Vec<bool> = (0..c.len())
+        .map(|k| inequality[k] && acceleration.in_contact(k, c[k], settings))
+        .collect();
     // Slower approaches are resting contacts: the solve's feedback settles them.
-    let rest = settings.rest_speed;
-    let touching: Vec<bool> = (0..c.len()).map(|k| inequality[k] && c[k] <= tol).collect();
-    if (0..touching.len()).any(|k| touching[k] && c_dot[k] < -rest) {
+    if (0..touching.len())
+        .any(|k| touching[k] && acceleration.approach_is_impact(k, c_dot[k], settings))
+    {
         resolve_impacts(
             p,
             model,

@@ -64,8 +64,15 @@ pub(super) fn advance_speculative(
     let mut any = false;
     for k in (0..m).filter(|&k| rows[k]) {
         let (g, g_dot) = (c[k], c_dot[k]);
+        // A contact resting on its support within what the last step leaves approaches by that
+        // step's integration error, which its feedback holds (see
+        // `Acceleration::find_candidates`): no impact, and no speculative slowing, which would
+        // remove that approach every step and let the gap the step leaves grow unopposed.
         if g <= tol {
-            any |= g_dot < -rest;
+            any |= p.acceleration.approach_is_impact(k, g_dot, settings);
+        } else if p.acceleration.in_contact(k, g, settings) {
+            any |= p.acceleration.approach_is_impact(k, g_dot, settings);
+            slack[k] = g / h;
         } else if g + g_dot * h < 0.0 {
             any = true;
             // A bouncing row that hits within the step bounces now, at its full speed,
@@ -88,7 +95,39 @@ pub(super) fn advance_speculative(
 /// `slack[k]` is how fast row `k` may still close (0 for a row that touches; `g/h` for a
 /// speculative row, which may close its gap `g` over the step `h` but no faster, and which
 /// takes no restitution: it has not hit anything yet).
+///
+/// A contact resting on its support that the impulses set opening faster than the rest speed
+/// was thrown off it: it rests no more, and is judged by its gap and speed again.
 pub(super) fn resolve_impacts(
+    p: &mut Pipeline,
+    model: &Model,
+    state: &mut State,
+    settings: &Settings,
+    touching: &[bool],
+    slack: &[f64],
+) -> Result<(), StepError> {
+    let before = row_speeds(p, &state.v);
+    sweep_impulses(p, model, state, settings, touching, slack)?;
+    let after = row_speeds(p, &state.v);
+    // What the row already opened at was the last step's integration error, not the impact's.
+    p.acceleration
+        .end_rest_if_leaving(|k| after[k] - before[k].max(0.0), settings.rest_speed);
+    Ok(())
+}
+
+/// Each row's speed `ġ = J q̇ + ∂g/∂t` at velocities `v` (the positions of the last evaluation).
+fn row_speeds(p: &Pipeline, v: &[f64]) -> Vec<f64> {
+    let layout = p.evaluator.layout();
+    let mut g_dot = vec![0.0; layout.rows()];
+    layout.jacobian.mul(v, &mut g_dot);
+    for (s, c_t) in g_dot.iter_mut().zip(p.evaluator.c_t()) {
+        *s += c_t;
+    }
+    g_dot
+}
+
+/// The sequential impulses of [`resolve_impacts`], finished exactly where they do not converge.
+fn sweep_impulses(
     p: &mut Pipeline,
     model: &Model,
     state: &mut State,

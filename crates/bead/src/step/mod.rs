@@ -121,6 +121,14 @@ impl Pipeline {
         self.step_lambda = None;
     }
 
+    /// The state was set from outside (time, positions, velocities): besides what
+    /// [`Pipeline::state_changed`] drops, no contact rests on what a step left any more, and
+    /// each is judged by its gap again.
+    pub(crate) fn state_replaced(&mut self) {
+        self.acceleration.forget_resting();
+        self.state_changed();
+    }
+
     /// Places the rows again if the structure changed.
     pub(crate) fn ensure_layout(&mut self, model: &Model, ndof: usize) {
         if self.layout_stale {
@@ -221,6 +229,15 @@ impl Pipeline {
             }
             Impacts::Off => self.integrate_to(model, state, settings, t_end)?,
         };
+        // The contacts the step held and that still push rest on their support: at the next
+        // choice their gap and approach, up to what the step leaves, are its integration error,
+        // not a distance or an impact. The implicit steppers hold their contacts at the step's
+        // end and choose none.
+        if implicit {
+            self.acceleration.forget_resting();
+        } else {
+            self.acceleration.remember_resting(&self.evaluator, dt);
+        }
         state.steps += 1;
         if let Some(start) = start {
             self.update_handled_set(model, state, settings, &start)?;
