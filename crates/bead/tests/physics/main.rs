@@ -4,6 +4,7 @@
 // Tests panic on failure by design; helper functions outside #[test] unwrap too.
 #![allow(clippy::unwrap_used)]
 
+mod assembly;
 mod bead_on_wire;
 mod chain;
 mod complementarity;
