@@ -38,6 +38,8 @@ pub struct RunSettings {
     pub impacts: Option<String>,
     /// Default restitution of inequality constraints.
     pub restitution: f64,
+    /// Whether the start is moved onto the constraints before the first step.
+    pub assemble: bool,
 }
 
 impl RunSettings {
@@ -82,7 +84,8 @@ pub(super) fn run_settings(sim: &Simulation) -> Result<RunSettings> {
         )));
     }
     let implicit = bead::integrate::by_name(&integrator).is_some_and(|i| i.implicit());
-    if !implicit {
+    let assemble = sim.assemble.unwrap_or(false);
+    if !implicit && !assemble {
         for (field, given) in [
             (
                 "simulation.newton_tolerance",
@@ -99,7 +102,8 @@ pub(super) fn run_settings(sim: &Simulation) -> Result<RunSettings> {
                     format!("integrator '{integrator}' is explicit and uses no Newton iteration"),
                 )
                 .hint(
-                    "Newton's settings apply to the implicit integrators, implicit-euler and bdf2",
+                    "Newton's settings apply to the implicit integrators, implicit-euler and \
+                     bdf2, and to `assemble = true`",
                 ));
             }
         }
@@ -216,7 +220,18 @@ pub(super) fn run_settings(sim: &Simulation) -> Result<RunSettings> {
         inequality: sim.inequality.clone(),
         impacts: sim.impacts.clone(),
         restitution,
+        assemble,
     })
+}
+
+/// How a start is assembled: to Newton's tolerance and within its iterations, the velocities
+/// to the same tolerance (per second), so that a start on its constraints is left as it is.
+pub(super) fn assembly(run: &RunSettings) -> bead::Assembly {
+    bead::Assembly {
+        max_iterations: run.newton_iterations,
+        tolerance: run.newton_tolerance,
+        velocity_tolerance: run.newton_tolerance,
+    }
 }
 
 /// Gives the system the integrator, solver and settings `run` names.

@@ -31,6 +31,14 @@ fn worse(a: f64, b: f64) -> f64 {
 /// Each constraint's distance from holding at the last evaluation (see [`Violation`]), in slot
 /// order.
 pub(super) fn violations(ev: &Evaluator, model: &Model) -> Vec<Violation> {
+    violations_and_kinds(ev, model)
+        .into_iter()
+        .map(|(v, _)| v)
+        .collect()
+}
+
+/// [`violations`], each with whether its constraint is an inequality.
+fn violations_and_kinds(ev: &Evaluator, model: &Model) -> Vec<(Violation, bool)> {
     let (c, c_dot, layout) = (ev.c(), ev.c_dot(), ev.layout());
     layout
         .constraints
@@ -39,23 +47,26 @@ pub(super) fn violations(ev: &Evaluator, model: &Model) -> Vec<Violation> {
         .filter_map(|slot| {
             let entry = model.constraints.get(slot.id)?;
             let (mut abs_c, mut abs_c_dot) = (0.0, 0.0);
+            let mut inequality = false;
             for i in slot.rows.clone() {
                 if layout.velocity[i] {
                     continue;
                 }
                 if layout.inequality[i] {
+                    inequality = true;
                     abs_c = worse(abs_c, -c[i]);
                 } else {
                     abs_c = worse(abs_c, c[i].abs());
                     abs_c_dot = worse(abs_c_dot, c_dot[i].abs());
                 }
             }
-            Some(Violation {
+            let violation = Violation {
                 id: slot.id,
                 name: entry.name.clone(),
                 abs_c,
                 abs_c_dot,
-            })
+            };
+            Some((violation, inequality))
         })
         .collect()
 }
@@ -105,10 +116,19 @@ pub(super) fn assemble(
     let iterations = match outcome {
         Ok(iterations) => iterations,
         Err(StepFailure::Projection(_)) => {
-            // The evaluator holds the last iterate: name what is still off there.
-            let mut off: Vec<Violation> = violations(evaluator, model)
+            // The evaluator holds the last iterate: name what is still off there (contacts
+            // beyond the contact tolerance, which the projection allows them).
+            let mut off: Vec<Violation> = violations_and_kinds(evaluator, model)
                 .into_iter()
-                .filter(|v| !(v.abs_c <= options.tolerance))
+                .filter(|(v, inequality)| {
+                    let slack = if *inequality {
+                        settings.contact_tolerance
+                    } else {
+                        0.0
+                    };
+                    !(v.abs_c <= options.tolerance + slack)
+                })
+                .map(|(v, _)| v)
                 .collect();
             off.sort_by(|a, b| b.abs_c.total_cmp(&a.abs_c));
             return Err(AssemblyError::NoConvergence {
