@@ -147,8 +147,7 @@ fn a_rigid_body_is_moved_onto_its_pin() {
         )
         .unwrap();
     let end = Point::on_body(rod, [-0.5, 0.0]);
-    sys.add_constraint(Nail::new(end, &[0.0, 0.3]))
-        .unwrap();
+    sys.add_constraint(Nail::new(end, &[0.0, 0.3])).unwrap();
     let before = sys.violations().unwrap()[0].clone();
     assert!(before.abs_c > 0.05 && before.abs_c_dot > 0.1, "{before:?}");
     sys.assemble(&Assembly::default()).unwrap();
