@@ -86,12 +86,13 @@ impl Start {
             named.push(format!("{} more", self.off.len() - NAMED));
         }
         Some(format!(
-            "the run starts off its constraints at t = {} s: {} (beyond {:e} in the constraints' \
-             units, m or rad, and per second); the feedback will pull the bodies onto them in \
-             the first steps, a jump no force explains. Set `[simulation] assemble = true` to \
-             move the start onto them first, or place the bodies on them",
+            "the run starts off its constraints at t = {} s: {} (tolerance {:e} m or rad, and \
+             {:e} per second for |Ċ|); the feedback will pull the bodies onto them in the first \
+             steps, a jump no force explains. Set `[simulation] assemble = true` to move the \
+             start onto them first, or place the bodies on them",
             self.t,
             named.join(", "),
+            self.tolerance,
             self.tolerance
         ))
     }
