@@ -70,10 +70,11 @@ impl Default for Projection {
 /// How [`System::assemble`](crate::System::assemble) moves a state onto its constraints.
 ///
 /// Positions: Newton's iteration `q ← q + W Jᵀ μ` with `J W Jᵀ μ = −C` (the correction smallest
-/// in kinetic metric, as [`Projection`] makes after a step), until every equality has
-/// `|C| ≤ tolerance` and no inequality is deeper inside than that. Velocities: then, unless the
-/// equalities' `|Ċ|` is already within `velocity_tolerance`, the same projection of `q̇` onto
-/// `J q̇ + ∂C/∂t = 0`.
+/// in kinetic metric, as [`Projection`] makes after a step; in least squares where that has no
+/// solution), until every equality has `|C| ≤ tolerance` and no inequality is deeper inside than
+/// that plus [`Settings::contact_tolerance`] (within which redundant contacts are solved).
+/// Velocities: then, unless the equalities' `|Ċ|` is already within `velocity_tolerance`, the
+/// same projection of `q̇` onto `J q̇ + ∂C/∂t = 0`.
 ///
 /// ```
 /// let assembly = bead::Assembly::default();

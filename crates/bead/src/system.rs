@@ -542,8 +542,8 @@ impl System {
 
     /// Moves the current state onto the constraints, before the first step: the positions by
     /// Newton's iteration with the correction smallest in kinetic metric (`Δq = W Jᵀ μ`) until
-    /// every equality has `|C| ≤ options.tolerance` and no inequality is deeper inside than that;
-    /// then the velocities by the same projection onto `J q̇ + ∂C/∂t = 0` for the equality rows,
+    /// every equality has `|C| ≤ options.tolerance` and no inequality is deeper inside than that
+    /// (plus the contact tolerance); then the velocities by the same projection onto `J q̇ + ∂C/∂t = 0` for the equality rows,
     /// unless they are within `options.velocity_tolerance` already (see [`Assembly`]). Motors and
     /// contacts keep their velocities: a motor spins up by its law, an approaching contact is an
     /// impact for the first step.
