@@ -17,13 +17,19 @@ Build a scene in Python with the names of the scene format (``docs/scene-format.
     scene.constraint("distance", between=["pivot", "bob"], name="rod")
     sim = scene.build()
 
-Sweep a parameter over many runs, locally or on a Ray cluster::
+Sweep a parameter over many runs, locally or on a Ray cluster (``assemble`` moves each bob onto
+its rod of the new length before the first step)::
 
-    table = bead.sweep("scenes/pendulum.toml", {"constraints.rod.length": [0.5, 1.0, 2.0]})
+    table = bead.sweep(
+        "scenes/pendulum.toml",
+        {"constraints.rod.length": [0.5, 1.0, 2.0], "simulation.assemble": [True]},
+    )
 
 Errors are exceptions: a bad scene raises :class:`SceneError` (with ``file``, ``line``,
 ``column``, ``field``, ``hint``), a failed step :class:`SimulationError` (with ``t``, ``step``,
-``constraint``).
+``constraint``). A scene that starts off its constraints warns with
+:class:`OffConstraintsWarning` when it is built (the setting ``assemble=True`` moves it onto
+them).
 """
 
 from __future__ import annotations
@@ -33,11 +39,20 @@ import os
 from typing import Any, Union
 
 from . import _bead
-from ._bead import Run, SceneError, Simulation, SimulationError, State, __version__
+from ._bead import (
+    OffConstraintsWarning,
+    Run,
+    SceneError,
+    Simulation,
+    SimulationError,
+    State,
+    __version__,
+)
 from .scene import Scene
 from .sweep import sweep
 
 __all__ = [
+    "OffConstraintsWarning",
     "Run",
     "Scene",
     "SceneError",
@@ -63,8 +78,10 @@ def load(path: Union[str, os.PathLike[str]], **settings: Any) -> Simulation:
     Keyword arguments replace keys of the scene's ``[simulation]`` table, with the same names
     and values: ``dt``, ``duration``, ``integrator`` ("rk4", "implicit-euler", ...), ``solver``
     ("cg", "sparse", ...), ``feedback={"ks": 100, "kd": 20}``, ``projection=True``,
-    ``inequality``, ``output_every``, ``newton_tolerance``, ... An unknown key or a bad value
-    raises :class:`SceneError`.
+    ``inequality``, ``output_every``, ``newton_tolerance``, ``assemble=True`` (move the start
+    onto the constraints before the first step), ... An unknown key or a bad value raises
+    :class:`SceneError`. A scene that starts off its constraints (further than 1e-6, or moving
+    off faster than 1e-6 per second) warns with :class:`OffConstraintsWarning`.
     """
     return _bead.load(os.fspath(path), _settings(settings))
 

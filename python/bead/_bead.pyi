@@ -23,6 +23,8 @@ class SimulationError(RuntimeError):
     cause: str
     run: Run | None
 
+class OffConstraintsWarning(UserWarning): ...
+
 class State:
     @property
     def t(self) -> float: ...

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import warnings
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Iterable, Mapping, Sequence, Union
 
@@ -76,7 +77,12 @@ def _run_one(text: str, outputs: Sequence[str]) -> dict[str, Any]:
     Ray workers can import it."""
     from . import _bead
 
-    sim = _bead.loads(text, "json", "<sweep>", None)
+    # A start off its constraints is reported once, by the caller, for the whole sweep: a
+    # worker's warning would be lost (Ray, processes) or repeated for every run.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", _bead.OffConstraintsWarning)
+        sim = _bead.loads(text, "json", "<sweep>", None)
+    off = [str(w.message) for w in caught if issubclass(w.category, _bead.OffConstraintsWarning)]
     result: dict[str, Any] = {}
     run: _bead.Run | None
     error: str | None
@@ -93,6 +99,7 @@ def _run_one(text: str, outputs: Sequence[str]) -> dict[str, Any]:
             if name not in columns:
                 raise KeyError(f"sweep output {name!r} is not a column of the run")
             result[name] = columns[name]
+    result["warning"] = off[0] if off else None
     result["error"] = error
     return result
 
@@ -117,9 +124,14 @@ def sweep(
 
     The table is a dictionary of columns, one value per run in the order of the variations:
     each parameter path, every key of ``summary.json`` (``completed``, ``max_abs_C``,
-    ``energy_end``, ``wall_seconds``, ...), ``error`` (None, or the message of a failed step,
+    ``initial_abs_C``, ``energy_end``, ``wall_seconds``, ...), ``warning`` (None, or the message
+    of a run that starts off its constraints), ``error`` (None, or the message of a failed step,
     whose rows up to the failure are kept), and each requested output (an object array of
     arrays). Numeric columns are numpy arrays.
+
+    Runs that start off their constraints (a rod's length swept without moving its bob) give
+    one :class:`bead.OffConstraintsWarning` naming them; ``"simulation.assemble": [True]``
+    moves every start onto its constraints before its first step.
     """
     base = scene.copy() if isinstance(scene, Scene) else Scene.load(scene)
     variations = _variations(parameters)
@@ -149,7 +161,28 @@ def sweep(
         raise ValueError(
             f"backend must be 'auto', 'ray', 'processes' or 'serial', got {backend!r}"
         )
+    _warn_off(variations, results)
     return _table(variations, results, outputs)
+
+
+def _warn_off(variations: list[dict[str, Any]], results: list[dict[str, Any]]) -> None:
+    """One :class:`bead.OffConstraintsWarning` for the runs of a sweep that started off their
+    constraints (a rod's length swept without moving its bob), naming them."""
+    from . import _bead
+
+    off = [k for k, result in enumerate(results) if result.get("warning")]
+    if not off:
+        return
+    shown = ", ".join(f"{k} {variations[k]}" for k in off[:4])
+    more = f" and {len(off) - 4} more" if len(off) > 4 else ""
+    warnings.warn(
+        f"{len(off)} of {len(results)} runs start off their constraints: {shown}{more}. "
+        f"Run {off[0]}: {results[off[0]]['warning']}. The table's 'warning' column has each "
+        "run's message and 'initial_abs_C' how far off each started; the parameter "
+        "'simulation.assemble': [True] moves every start onto its constraints.",
+        _bead.OffConstraintsWarning,
+        stacklevel=3,
+    )
 
 
 def _on_ray(texts: list[str], outputs: list[str], workers: int | None) -> list[dict[str, Any]]:

@@ -79,7 +79,8 @@ point = "p"
 at = [1.0, 0.0]
 name = "elsewhere"
 """
-    sim = bead.loads(text)
+    with pytest.warns(bead.OffConstraintsWarning, match="'elsewhere' \\|C\\| = 1.000e0"):
+        sim = bead.loads(text)
     with pytest.raises(bead.SimulationError) as info:
         sim.run()
     e = info.value

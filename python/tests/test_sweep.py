@@ -21,10 +21,15 @@ def period(result: dict[str, Any], k: int) -> float:
     return float(np.mean(np.diff(upward)))
 
 
+def on_rod(length: float, angle: float = 0.01) -> list[float]:
+    """The bob's position on a rod of `length` from the pivot, `angle` from the vertical."""
+    return [length * math.sin(angle), -length * math.cos(angle)]
+
+
 def small_swing() -> bead.Scene:
     scene = bead.Scene("pendulum", dt=1e-3, duration=8.0, output_every=1)
     scene.particle("pivot", [0.0, 0.0], mass=math.inf)
-    scene.particle("bob", [0.01, -1.0], mass=1.0)
+    scene.particle("bob", on_rod(1.0), mass=1.0)
     scene.force("gravity", g=[0.0, -9.81])
     scene.constraint("distance", between=["pivot", "bob"], name="rod")
     return scene
@@ -33,9 +38,10 @@ def small_swing() -> bead.Scene:
 @pytest.mark.parametrize("backend", ["serial", "processes"])
 def test_a_sweep_over_rod_lengths_gives_periods_that_scale_as_the_root(backend: str) -> None:
     lengths = [0.5, 1.0, 2.0]
-    # Setting the bob's position with the rod's length keeps the rod's start consistent.
+    # Setting the bob's position with the rod's length keeps the rod's start consistent (on the
+    # rod, not 0.005 % off it as (0.01 L, −L) would be: that start warned).
     variations = [
-        {"constraints.rod.length": length, "particles.bob.position": [0.01 * length, -length]}
+        {"constraints.rod.length": length, "particles.bob.position": on_rod(length)}
         for length in lengths
     ]
     table = bead.sweep(small_swing(), variations, outputs=["t", "bob.x"], backend=backend)
@@ -75,7 +81,9 @@ def test_paths_that_do_not_exist_are_named() -> None:
 def test_failed_runs_stay_in_the_table() -> None:
     scene = small_swing()
     scene.constraint("nail", point="bob", name="held")
-    table = bead.sweep(scene, [{"constraints.held.at": [0.5, 0.0]}], backend="serial")
+    # Nailed 1.1 m from where the bob starts: the sweep warns, and the run fails.
+    with pytest.warns(bead.OffConstraintsWarning, match="1 of 1 runs"):
+        table = bead.sweep(scene, [{"constraints.held.at": [0.5, 0.0]}], backend="serial")
     assert table["completed"][0] == False  # noqa: E712 (a numpy bool)
     assert "held" in table["error"][0]
 
@@ -89,8 +97,7 @@ def test_on_a_local_ray_instance_with_two_workers() -> None:
     try:
         lengths = [0.5, 1.0, 2.0, 4.0]
         variations = [
-            {"constraints.rod.length": n, "particles.bob.position": [0.01 * n, -n]}
-            for n in lengths
+            {"constraints.rod.length": n, "particles.bob.position": on_rod(n)} for n in lengths
         ]
         table = bead.sweep(small_swing(), variations, outputs=["t", "bob.x"], backend="ray")
         assert ray.cluster_resources()["CPU"] == 2  # type: ignore[no-untyped-call]

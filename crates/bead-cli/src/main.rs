@@ -43,7 +43,8 @@ enum Command {
         #[arg(long)]
         accelerations: bool,
     },
-    /// Validate a scene and print the size of its model.
+    /// Validate a scene, print the size of its model, and say whether it starts on its
+    /// constraints.
     Check {
         /// The scene file.
         scene: PathBuf,
@@ -214,6 +215,15 @@ fn load(path: &std::path::Path, overrides: &Overrides) -> Result<Model, Failure>
     scene.build().map_err(|e| Failure::Input(e.into()))
 }
 
+/// What to say of a model that starts off its constraints (see `bead_scene::start`), or of one
+/// whose start cannot even be evaluated (the run then fails at its first step, and says why).
+fn start_warning(model: &mut Model) -> Option<String> {
+    match bead_scene::start::check(model) {
+        Ok(start) => start.warning(),
+        Err(e) => Some(format!("the start cannot be evaluated: {e}")),
+    }
+}
+
 fn execute(command: Command) -> Result<(), Failure> {
     match command {
         Command::Run {
@@ -224,6 +234,9 @@ fn execute(command: Command) -> Result<(), Failure> {
             accelerations,
         } => {
             let mut model = load(&scene, &overrides)?;
+            if let Some(warning) = start_warning(&mut model) {
+                eprintln!("warning: {warning}");
+            }
             let report =
                 run::run(&mut model, out.as_ref(), !quiet, accelerations).map_err(Failure::Run)?;
             if !quiet {
@@ -248,7 +261,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Check { scene } => {
-            let model = load(
+            let mut model = load(
                 &scene,
                 &Overrides {
                     dt: None,
@@ -293,6 +306,22 @@ fn execute(command: Command) -> Result<(), Failure> {
                     list(rates, "_dot"),
                     object.points.join(", ")
                 );
+            }
+            if let Some(a) = model.assembly {
+                println!(
+                    "assembled: the start moved onto the constraints in {} iteration{} \
+                     (|C| was {:.3e}, |Ċ| {:.3e}; coordinates moved by up to {:.3e}, \
+                     velocities by up to {:.3e})",
+                    a.iterations,
+                    if a.iterations == 1 { "" } else { "s" },
+                    a.abs_c,
+                    a.abs_c_dot,
+                    a.displacement,
+                    a.velocity_change
+                );
+            }
+            if let Some(warning) = start_warning(&mut model) {
+                println!("warning: {warning}");
             }
             Ok(())
         }
@@ -353,6 +382,9 @@ fn execute(command: Command) -> Result<(), Failure> {
             overrides,
         } => {
             let mut model = load(&scene, &overrides)?;
+            if let Some(warning) = start_warning(&mut model) {
+                eprintln!("warning: {warning}");
+            }
             let options = render::RenderOptions {
                 fps,
                 width: size.0,

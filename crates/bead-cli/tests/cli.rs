@@ -46,14 +46,30 @@ fn every_example_scene_checks_and_runs() {
     let files = scenes();
     assert!(files.len() >= 8, "{files:?}");
     for file in files {
-        bead().arg("check").arg(&file).assert().success();
+        // Every example starts on its constraints: neither command warns.
+        let check = bead().arg("check").arg(&file).output().unwrap();
+        assert!(check.status.success(), "{}", file.display());
+        let printed =
+            String::from_utf8_lossy(&check.stdout) + String::from_utf8_lossy(&check.stderr);
+        assert!(
+            !printed.contains("warning"),
+            "{}: {printed}",
+            file.display()
+        );
         let out = tempfile::tempdir().unwrap();
-        bead()
+        let run = bead()
             .args(["run", "--quiet", "--duration", "0.02", "--out"])
             .arg(out.path())
             .arg(&file)
-            .assert()
-            .success();
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", file.display());
+        assert!(
+            run.stderr.is_empty(),
+            "{}: {}",
+            file.display(),
+            String::from_utf8_lossy(&run.stderr)
+        );
         let summary: serde_json::Value = serde_json::from_str(
             &std::fs::read_to_string(out.path().join("summary.json")).unwrap(),
         )
@@ -128,7 +144,10 @@ fn output_files_have_the_contract_headers() {
         "energy_end",
         "max_abs_C",
         "max_abs_Cdot",
+        "initial_abs_C",
+        "initial_abs_Cdot",
         "solver_iterations_max",
+        "assemble",
     ] {
         assert!(
             summary.get(key).is_some(),
@@ -335,6 +354,130 @@ fn json_scenes_work() {
         String::from_utf8_lossy(&output.stderr).contains("p.json:2:"),
         "{}",
         String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// A pendulum whose bob starts 1.5 m from its nail, on a 1 m rod (a rod length changed without
+/// moving the bob), with `extra` added to `[simulation]`.
+fn pendulum_off_its_rod(dir: &Path, extra: &str) -> PathBuf {
+    let text = format!(
+        "format = 1\n[simulation]\ndimension = 2\ndt = 0.001\nduration = 0.2\n{extra}\n\
+         [[particles]]\nname = \"nail\"\nposition = [0.0, 0.0]\nmass = \"infinity\"\n\
+         [[particles]]\nname = \"bob\"\nposition = [0.9, -1.2]\n\
+         [[forces]]\nkind = \"gravity\"\ng = [0.0, -9.81]\n\
+         [[constraints]]\nkind = \"distance\"\nbetween = [\"nail\", \"bob\"]\nlength = 1.0\n\
+         name = \"rod\"\n"
+    );
+    let path = dir.join("off.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A start 0.5 m off its rod is said by `check` (on its output, naming the rod and by how much)
+/// and by `run` (on stderr, and in summary.json's initial_abs_C), which still run it.
+#[test]
+fn a_start_off_its_constraints_is_warned_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = pendulum_off_its_rod(dir.path(), "");
+    let check = bead().arg("check").arg(&path).output().unwrap();
+    assert!(check.status.success());
+    let stdout = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        stdout.contains("warning: the run starts off its constraints")
+            && stdout.contains("'rod' |C| = 5.000e-1")
+            && stdout.contains("assemble = true"),
+        "{stdout}"
+    );
+    let out = dir.path().join("out");
+    let run = bead()
+        .args(["run", "-q", "--out"])
+        .arg(&out)
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("warning:") && stderr.contains("'rod' |C| = 5.000e-1"),
+        "{stderr}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let initial = summary["initial_abs_C"].as_f64().unwrap();
+    assert!((initial - 0.5).abs() < 1e-12, "{summary}");
+    assert_eq!(summary["initial_abs_Cdot"], 0.0);
+    // The feedback snapped the bob onto the rod: the run's max |C| is the start's.
+    assert!((summary["max_abs_C"].as_f64().unwrap() - 0.5).abs() < 1e-12);
+}
+
+/// With `assemble = true` the run starts on the rod: `check` says what assembly did, nothing
+/// warns, and summary.json records a start within Newton's tolerance.
+#[test]
+fn an_assembled_start_is_on_its_constraints() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = pendulum_off_its_rod(dir.path(), "assemble = true");
+    let check = bead().arg("check").arg(&path).output().unwrap();
+    let stdout = String::from_utf8_lossy(&check.stdout);
+    assert!(check.status.success(), "{stdout}");
+    assert!(
+        stdout.contains(
+            "assembled: the start moved onto the constraints in 1 iteration (|C| was 5.000e-1"
+        ) && !stdout.contains("warning"),
+        "{stdout}"
+    );
+    let out = dir.path().join("out");
+    let run = bead()
+        .args(["run", "-q", "--out"])
+        .arg(&out)
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success() && run.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert!(
+        summary["initial_abs_C"].as_f64().unwrap() <= 1e-10,
+        "{summary}"
+    );
+    assert!(summary["max_abs_C"].as_f64().unwrap() < 1e-8, "{summary}");
+    assert_eq!(summary["assemble"], true);
+    // The bob was moved along the rod, from (0.9, −1.2) to (0.6, −0.8).
+    let trajectory = std::fs::read_to_string(out.join("trajectory.csv")).unwrap();
+    let first: Vec<f64> = trajectory
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert!(
+        (first[5] - 0.6).abs() < 1e-12 && (first[6] + 0.8).abs() < 1e-12,
+        "{first:?}"
+    );
+}
+
+/// A start that cannot be assembled is bad input: exit 2, naming the constraints.
+#[test]
+fn a_start_that_cannot_be_assembled_exits_2_naming_the_constraints() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = pendulum_off_its_rod(dir.path(), "assemble = true");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str(
+        "[[constraints]]\nkind = \"nail\"\npoint = \"bob\"\nat = [0.0, -3.0]\nname = \"held\"\n",
+    );
+    std::fs::write(&path, text).unwrap();
+    let check = bead().arg("check").arg(&path).output().unwrap();
+    let stderr = String::from_utf8_lossy(&check.stderr);
+    assert_eq!(check.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("off.toml:6:12: simulation.assemble")
+            && stderr.contains("'held'")
+            && stderr.contains("'rod'"),
+        "{stderr}"
     );
 }
 

@@ -1,11 +1,16 @@
 //! The package's exceptions: a bad scene raises `bead.SceneError` (a `ValueError`) carrying
 //! where, a failed step raises `bead.SimulationError` (a `RuntimeError`) carrying when and which
 //! constraint. Neither ever takes the interpreter down: every engine error becomes one of them.
+//! And its warning: a scene that starts off its constraints warns with
+//! `bead.OffConstraintsWarning` (a `UserWarning`) when it is built.
 
 use bead::{ModelError, StepError};
 use bead_scene::SceneError as RustSceneError;
 use bead_scene::run::RecordError;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use std::ffi::CString;
+
+use bead_scene::Model;
+use pyo3::exceptions::{PyRuntimeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 
 pyo3::create_exception!(
@@ -25,6 +30,34 @@ pyo3::create_exception!(
      abs_c (its |C|), cause (what went wrong), run (for Simulation.run: the rows recorded up to \
      the failure, or None)."
 );
+
+pyo3::create_exception!(
+    bead,
+    OffConstraintsWarning,
+    PyUserWarning,
+    "A scene starts off its constraints: some |C| exceeds 1e-6 (or the scene's newton_tolerance \
+     where that is larger), or some |Ċ| the same per second. It still runs, but the feedback \
+     pulls the bodies onto the constraints in the first steps, a jump no force explains. The \
+     setting assemble=True moves the start onto them before the first step."
+);
+
+/// Warns with a `bead.OffConstraintsWarning` when `model` starts off its constraints, naming the
+/// furthest (the same words as `bead check`). `stacklevel` 2 points at the line that called the
+/// package's function. A warning turned into an error by the filters is returned as one.
+pub fn warn_if_off(py: Python<'_>, model: &mut Model) -> PyResult<()> {
+    let warning = match bead_scene::start::check(model) {
+        Ok(start) => start.warning(),
+        Err(e) => Some(format!("the start cannot be evaluated: {e}")),
+    };
+    let Some(warning) = warning else {
+        return Ok(());
+    };
+    // Constraint names come from the scene, which may hold a NUL; a C string may not.
+    let message = CString::new(warning.replace('\0', "\\0"))
+        .map_err(|e| PyRuntimeError::new_err(format!("internal error in bead: {e}")))?;
+    let category = py.get_type::<OffConstraintsWarning>();
+    PyErr::warn(py, category.as_any(), &message, 2)
+}
 
 /// A scene error as a `bead.SceneError` with its location as attributes.
 pub fn scene_error(py: Python<'_>, e: &RustSceneError) -> PyErr {

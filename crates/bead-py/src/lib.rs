@@ -16,6 +16,10 @@ fn _bead(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("SceneError", py.get_type::<errors::SceneError>())?;
     m.add("SimulationError", py.get_type::<errors::SimulationError>())?;
+    m.add(
+        "OffConstraintsWarning",
+        py.get_type::<errors::OffConstraintsWarning>(),
+    )?;
     m.add_class::<simulation::Simulation>()?;
     m.add_class::<simulation::State>()?;
     m.add_class::<run::Run>()?;

@@ -14,7 +14,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::errors::{record_error, scene_error, simulation_error};
+use crate::errors::{record_error, scene_error, simulation_error, warn_if_off};
 use crate::run::{Recorder, Run};
 
 /// A simulation: the system a scene describes, at its current time.
@@ -34,7 +34,7 @@ impl Simulation {
 }
 
 /// Applies `settings` (JSON of `simulation` keys, with the scene format's names) over the scene's
-/// own, then builds.
+/// own, then builds; warns if the model starts off its constraints.
 fn build(py: Python<'_>, mut scene: Scene, settings: Option<&str>) -> PyResult<Simulation> {
     let mut given: Vec<String> = Vec::new();
     if let Some(settings) = settings {
@@ -68,7 +68,7 @@ fn build(py: Python<'_>, mut scene: Scene, settings: Option<&str>) -> PyResult<S
             )
         })?;
     }
-    let model = scene.build().map_err(|mut e| {
+    let mut model = scene.build().map_err(|mut e| {
         // A bad value given as a keyword is not where the file's line would point.
         if let Some(field) = &e.field
             && given
@@ -80,6 +80,7 @@ fn build(py: Python<'_>, mut scene: Scene, settings: Option<&str>) -> PyResult<S
         }
         scene_error(py, &e)
     })?;
+    warn_if_off(py, &mut model)?;
     Ok(Simulation {
         model: Mutex::new(model),
     })

@@ -83,8 +83,8 @@ pub struct Simulation {
     /// `dense` or `gauss-seidel`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver: Option<String>,
-    /// Implicit integrators: the largest `|C|` (m) at which Newton's method stops (default
-    /// 1e-10).
+    /// Implicit integrators and `assemble`: the largest `|C|` (m) at which Newton's method stops
+    /// (default 1e-10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newton_tolerance: Option<f64>,
     /// Implicit integrators: the momentum residual at which Newton's method stops, relative to
@@ -93,7 +93,8 @@ pub struct Simulation {
     /// closely where that is tighter than `newton_tolerance`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newton_relative_tolerance: Option<f64>,
-    /// Implicit integrators: Newton iterations allowed per step (default 200).
+    /// Implicit integrators: Newton iterations allowed per step; `assemble`: in all (default
+    /// 200).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newton_iterations: Option<usize>,
     /// Relative residual of the λ solve (default 1e-10).
@@ -125,6 +126,16 @@ pub struct Simulation {
     /// Post-step projection onto the constraints: `true`, or `{ iterations, tolerance }`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub projection: Option<ProjectionSpec>,
+    /// `true` moves the initial positions and velocities onto the constraints before the first
+    /// step (a run that starts off its constraints otherwise warns: `bead check`, `bead run`
+    /// and the Python package say so when some `|C|` exceeds 1e-6, or `newton_tolerance` where
+    /// that is larger, or some `|Ċ|` the same per second). The positions move by the smallest
+    /// mass-weighted correction, repeated until every `|C|` is within `newton_tolerance`
+    /// (default 1e-10; at most `newton_iterations` times); then the velocities onto `Ċ = 0`.
+    /// Motors and contacts keep their velocities. Constraints that conflict, or that the bodies
+    /// cannot reach, are an error that names them. Default `false`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assemble: Option<bool>,
 }
 
 /// `feedback = { ks = .., kd = .. }`.

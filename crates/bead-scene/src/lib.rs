@@ -53,6 +53,7 @@ mod locate;
 pub mod record;
 pub mod run;
 pub mod schema;
+pub mod start;
 
 use std::path::Path;
 

@@ -87,6 +87,13 @@ pub struct RunReport {
     pub max_abs_c: f64,
     /// Largest |Ċ| over every step.
     pub max_abs_c_dot: f64,
+    /// How far the run's start was from its constraints ([`crate::start::Start::abs_c`]): the
+    /// largest |C| of the equality rows (and of inequalities' depth inside), NaN if they could
+    /// not be evaluated.
+    pub initial_abs_c: f64,
+    /// How fast the run's start moved off its constraints: the largest |Ċ| of the equality rows
+    /// ([`crate::start::Start::abs_c_dot`]).
+    pub initial_abs_c_dot: f64,
     /// Smallest and largest λ over the recorded rows.
     pub lambda_range: Option<(f64, f64)>,
     /// Most solver iterations in one solve.
@@ -133,6 +140,10 @@ pub fn run<S: Sink>(
     let (dt, duration, every) = (model.run.dt, model.run.duration, model.run.output_every);
     let total = bead::step_count(duration, dt);
     let started = std::time::Instant::now();
+    // Before the first evaluation, which reads the same rows: a start that cannot be evaluated
+    // fails there, with its message.
+    let initial =
+        crate::start::check(model).map_or((f64::NAN, f64::NAN), |s| (s.abs_c, s.abs_c_dot));
     let first = match model.system.diagnostics() {
         Ok(d) => d,
         // Even the initial state has no constraint forces: report it like a failed first step.
@@ -144,6 +155,8 @@ pub fn run<S: Sink>(
                 energy: (f64::NAN, f64::NAN),
                 max_abs_c: f64::NAN,
                 max_abs_c_dot: f64::NAN,
+                initial_abs_c: initial.0,
+                initial_abs_c_dot: initial.1,
                 lambda_range: None,
                 solver_iterations_max: 0,
                 failure: Some(e),
@@ -157,6 +170,8 @@ pub fn run<S: Sink>(
         energy: (first.total_energy(), first.total_energy()),
         max_abs_c: first.max_abs_c,
         max_abs_c_dot: first.max_abs_c_dot,
+        initial_abs_c: initial.0,
+        initial_abs_c_dot: initial.1,
         lambda_range: None,
         solver_iterations_max: first.solver_iterations,
         failure: None,
@@ -223,6 +238,8 @@ pub fn summary_json(model: &Model, r: &RunReport) -> serde_json::Value {
         "energy_end": r.energy.1,
         "max_abs_C": r.max_abs_c,
         "max_abs_Cdot": r.max_abs_c_dot,
+        "initial_abs_C": r.initial_abs_c,
+        "initial_abs_Cdot": r.initial_abs_c_dot,
         "solver_iterations_max": r.solver_iterations_max,
         "lambda_min": r.lambda_range.map(|l| l.0),
         "lambda_max": r.lambda_range.map(|l| l.1),
@@ -242,6 +259,7 @@ pub fn summary_json(model: &Model, r: &RunReport) -> serde_json::Value {
         "tolerance": run.tolerance,
         "feedback": { "ks": run.feedback.ks, "kd": run.feedback.kd },
         "projection": run.projection.map(|p| json!({ "iterations": p.max_iterations, "tolerance": p.tolerance })),
+        "assemble": run.assemble,
         "inequality": run.inequality,
         "impacts": run.impacts,
         "output_every": run.output_every,

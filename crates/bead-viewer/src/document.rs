@@ -97,6 +97,7 @@ impl Document {
                 restitution: None,
                 output_every: Some(10),
                 projection: None,
+                assemble: None,
             },
             particles: vec![],
             bodies: vec![],

@@ -68,3 +68,32 @@ pub struct ConstraintReport {
     /// For an inequality, whether each row took part in the last solve (is in `F⁺`).
     pub active: Option<Vec<bool>>,
 }
+
+/// What [`System::assemble`](crate::System::assemble) did.
+///
+/// ```
+/// use bead::{constraint::Distance, Assembly, Particle, System};
+/// let mut sys = System::new(2)?;
+/// let nail = sys.add_particle(Particle::anchor(&[0.0, 0.0]))?;
+/// let bob = sys.add_particle(Particle::new(&[0.0, -1.5]))?;
+/// sys.add_constraint(Distance::new(nail, bob, 1.0))?;
+/// let report = sys.assemble(&Assembly::default()).unwrap();
+/// assert!((report.abs_c - 0.5).abs() < 1e-12);
+/// assert!((report.displacement - 0.5).abs() < 1e-12);
+/// assert!(report.iterations >= 1);
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AssemblyReport {
+    /// Newton iterations the positions took (0 if they were on the constraints already).
+    pub iterations: usize,
+    /// The largest `|C|` before (equalities, and inequalities' depth inside), in the
+    /// constraints' units.
+    pub abs_c: f64,
+    /// The largest `|Ċ|` of the equalities before, in the constraints' units per second.
+    pub abs_c_dot: f64,
+    /// The largest change of one coordinate of `q` (metres, or radians for an angle).
+    pub displacement: f64,
+    /// The largest change of one component of `q̇`.
+    pub velocity_change: f64,
+}

@@ -273,6 +273,80 @@ pub struct WorstConstraint {
     pub abs_c: f64,
 }
 
+/// How far the state is from one constraint ([`System::violations`](crate::System::violations)):
+/// what a position and a velocity would have to change by for it to hold.
+///
+/// ```
+/// use bead::{constraint::Distance, Particle, System};
+/// let mut sys = System::new(2)?;
+/// let nail = sys.add_particle(Particle::anchor(&[0.0, 0.0]))?;
+/// let bob = sys.add_particle(Particle::new(&[1.5, 0.0]).velocity(&[2.0, 0.0]))?;
+/// let rod = sys.add_constraint(Distance::new(nail, bob, 1.0))?;
+/// let v = &sys.violations().unwrap()[0];
+/// assert_eq!((v.id, v.name.as_str()), (rod, "c0"));
+/// assert!((v.abs_c - 0.5).abs() < 1e-12 && (v.abs_c_dot - 2.0).abs() < 1e-12);
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Violation {
+    /// The constraint.
+    pub id: ConstraintId,
+    /// Its name.
+    pub name: String,
+    /// Its largest `|C|` over its equality rows and, for an inequality, how deep it is inside
+    /// (`max(−g, 0)`: a gap is not a violation), in the constraint's units (metres, radians for
+    /// the built-ins). NaN if `C` is not finite.
+    pub abs_c: f64,
+    /// Its largest `|Ċ| = |J q̇ + ∂C/∂t|` over its equality rows, in the constraint's units per
+    /// second. Inequalities and motors count 0: a contact that approaches is an impact, and a
+    /// motor's speed error is its own to remove.
+    pub abs_c_dot: f64,
+}
+
+/// [`System::assemble`](crate::System::assemble) could not move the state onto the
+/// constraints; the state is left as it was.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AssemblyError {
+    /// Newton's iteration did not bring every constraint within the tolerance: the constraints
+    /// named conflict (two nails holding one point at two places), or the bodies that can move
+    /// cannot reach them (a rod longer than the anchors it joins are apart).
+    #[error(
+        "the state could not be moved onto the constraints: after {iterations} iterations {} \
+         still off ({}); they conflict with each other, or the bodies that can move cannot \
+         reach them",
+        if .off.len() == 1 { "one is" } else { "some are" },
+        offsets(.off)
+    )]
+    NoConvergence {
+        /// Newton iterations done.
+        iterations: usize,
+        /// The constraints still further than the tolerance, the furthest first.
+        off: Vec<Violation>,
+    },
+    /// A constraint could not be evaluated, or the constraints conflict so that no correction
+    /// satisfies them together (the message names them).
+    #[error("moving the state onto the constraints: {0}")]
+    Failed(StepFailure),
+    /// The [`Assembly`](crate::Assembly) options are invalid.
+    #[error(transparent)]
+    Options(ModelError),
+}
+
+/// `'rod' |C| = 5.000e-1, 'hinge' |C| = 2.000e-3`, shortened past four constraints.
+fn offsets(off: &[Violation]) -> String {
+    const SHOWN: usize = 4;
+    let mut list: Vec<String> = off
+        .iter()
+        .take(SHOWN)
+        .map(|v| format!("'{}' |C| = {:.3e}", v.name, v.abs_c))
+        .collect();
+    if off.len() > SHOWN {
+        list.push(format!("{} more", off.len() - SHOWN));
+    }
+    list.join(", ")
+}
+
 /// Why a step failed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]

@@ -73,14 +73,16 @@ pub use body::{
 };
 pub use constraint::{Constraint, ConstraintError, ConstraintEval, ConstraintId, ConstraintKind};
 pub use contact::{ContactGroupId, InequalityMethod};
-pub use diagnostics::{ConstraintReport, Diagnostics};
+pub use diagnostics::{AssemblyReport, ConstraintReport, Diagnostics};
 pub use error::EvalError;
-pub use error::{InvalidParameter, ModelError, StepError, StepFailure, WorstConstraint};
+pub use error::{
+    AssemblyError, InvalidParameter, ModelError, StepError, StepFailure, Violation, WorstConstraint,
+};
 pub use math::sparse;
 pub use motion::{Motion, MotionKind, MotionSample};
 pub use point::{Operand, Point};
 pub use schedule::{step_count, step_sizes, step_times};
-pub use settings::{Feedback, Projection, Settings, StepStats};
+pub use settings::{Assembly, Feedback, Projection, Settings, StepStats};
 pub use system::System;
 pub use view::View;
 

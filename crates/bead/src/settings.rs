@@ -1,6 +1,7 @@
 //! The settings a [`System`](crate::System) steps with: the feedback gains of seed 000 eq. 11,
-//! the λ solve's tolerance, projection, how inequalities and impacts are handled (seed 004), and
-//! what one step reports back ([`StepStats`]).
+//! the λ solve's tolerance, projection, how inequalities and impacts are handled (seed 004),
+//! what one step reports back ([`StepStats`]), and how a start is moved onto the constraints
+//! ([`Assembly`]).
 
 use crate::contact::{Impacts, InequalityMethod};
 use crate::error::ModelError;
@@ -63,6 +64,65 @@ impl Default for Projection {
             max_iterations: 10,
             tolerance: 1e-12,
         }
+    }
+}
+
+/// How [`System::assemble`](crate::System::assemble) moves a state onto its constraints.
+///
+/// Positions: Newton's iteration `q ← q + W Jᵀ μ` with `J W Jᵀ μ = −C` (the correction smallest
+/// in kinetic metric, as [`Projection`] makes after a step; in least squares where that has no
+/// solution), until every equality has `|C| ≤ tolerance` and no inequality is deeper inside than
+/// that plus [`Settings::contact_tolerance`] (within which redundant contacts are solved).
+/// Velocities: then, unless the equalities' `|Ċ|` is already within `velocity_tolerance`, the
+/// same projection of `q̇` onto `J q̇ + ∂C/∂t = 0`.
+///
+/// ```
+/// let assembly = bead::Assembly::default();
+/// assert_eq!(assembly.tolerance, 1e-10);
+/// assert!(assembly.check().is_ok());
+/// assert!(bead::Assembly { max_iterations: 0, ..assembly }.check().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Assembly {
+    /// Newton iterations at most.
+    pub max_iterations: usize,
+    /// Target `max |C|`, in the constraints' units (metres for the built-ins).
+    pub tolerance: f64,
+    /// Velocities are projected when some equality's `|Ċ|` exceeds this (the constraints' units
+    /// per second); below it they are left as they are, so that a state already on its
+    /// constraints is not changed by a rounding.
+    pub velocity_tolerance: f64,
+}
+
+impl Default for Assembly {
+    /// 50 iterations, both tolerances 1e-10 (Newton's default of the implicit integrators).
+    fn default() -> Self {
+        Assembly {
+            max_iterations: 50,
+            tolerance: 1e-10,
+            velocity_tolerance: 1e-10,
+        }
+    }
+}
+
+impl Assembly {
+    /// Checks the options: positive finite tolerances and at least one iteration.
+    ///
+    /// ```
+    /// let mut assembly = bead::Assembly::default();
+    /// assembly.velocity_tolerance = f64::NAN;
+    /// assert!(assembly.check().is_err());
+    /// ```
+    pub fn check(&self) -> Result<(), ModelError> {
+        let positive = |x: f64| x > 0.0 && x.is_finite();
+        if !(positive(self.tolerance) && positive(self.velocity_tolerance))
+            || self.max_iterations == 0
+        {
+            return Err(ModelError::Setting(format!(
+                "assembly needs positive tolerances and iterations: {self:?}"
+            )));
+        }
+        Ok(())
     }
 }
 

@@ -14,15 +14,15 @@ use crate::body::{
     RigidBodyId, check_vector,
 };
 use crate::constraint::{Constraint, ConstraintId};
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{AssemblyReport, Diagnostics};
 use crate::draw::Canvas;
-use crate::error::{ModelError, StepError};
+use crate::error::{AssemblyError, ModelError, StepError, Violation};
 use crate::force::{Force, ForceId};
 use crate::ids::ContactGroupId;
 use crate::integrate::Integrator;
 use crate::model::Model;
 use crate::point::{Point, point_position};
-use crate::settings::{Settings, StepStats};
+use crate::settings::{Assembly, Settings, StepStats};
 use crate::solve::LinearSolver;
 use crate::state::State;
 use crate::step::Pipeline;
@@ -540,7 +540,70 @@ impl System {
         self.pipeline.time_step()
     }
 
+    /// Moves the current state onto the constraints, before the first step: the positions by
+    /// Newton's iteration with the correction smallest in kinetic metric (`Δq = W Jᵀ μ`) until
+    /// every equality has `|C| ≤ options.tolerance` and no inequality is deeper inside than that
+    /// (plus the contact tolerance); then the velocities by the same projection onto `J q̇ + ∂C/∂t = 0` for the equality rows,
+    /// unless they are within `options.velocity_tolerance` already (see [`Assembly`]). Motors and
+    /// contacts keep their velocities: a motor spins up by its law, an approaching contact is an
+    /// impact for the first step.
+    ///
+    /// A model started off its constraints is otherwise pulled onto them by the feedback (or the
+    /// projection) in its first steps: a jump that no force explains. A state already within
+    /// the tolerances is left bit for bit. On error (constraints that conflict, or that the bodies
+    /// that can move cannot reach) the state is left as it was, and the error names the
+    /// constraints still off.
+    ///
+    /// ```
+    /// use bead::{constraint::Distance, Assembly, Particle, System};
+    ///
+    /// // A bob 1.5 m from its nail on a 1 m rod, moving along the rod and across it.
+    /// let mut sys = System::new(2)?;
+    /// let nail = sys.add_particle(Particle::anchor(&[0.0, 0.0]))?;
+    /// let bob = sys.add_particle(Particle::new(&[0.0, -1.5]).velocity(&[1.0, 2.0]))?;
+    /// sys.add_constraint(Distance::new(nail, bob, 1.0))?;
+    /// sys.assemble(&Assembly::default()).unwrap();
+    /// // Moved along the rod onto it; the speed along the rod removed, the one across it kept.
+    /// let (x, v) = (sys.position(bob), sys.velocity(bob));
+    /// assert!(x[0].abs() < 1e-12 && (x[1] + 1.0).abs() < 1e-10);
+    /// assert!((v[0] - 1.0).abs() < 1e-12 && v[1].abs() < 1e-10);
+    ///
+    /// // Two nails the rod cannot reach between.
+    /// let mut sys = System::new(2)?;
+    /// let a = sys.add_particle(Particle::anchor(&[0.0, 0.0]))?;
+    /// let b = sys.add_particle(Particle::anchor(&[3.0, 0.0]))?;
+    /// let rod = sys.add_constraint(Distance::new(a, b, 1.0))?;
+    /// sys.set_constraint_name(rod, "rod")?;
+    /// let err = sys.assemble(&Assembly::default()).unwrap_err();
+    /// assert!(err.to_string().contains("'rod' |C| = 2.000e0"), "{err}");
+    /// # Ok::<(), bead::ModelError>(())
+    /// ```
+    pub fn assemble(&mut self, options: &Assembly) -> Result<AssemblyReport, AssemblyError> {
+        options.check().map_err(AssemblyError::Options)?;
+        self.pipeline
+            .assemble(&self.model, &mut self.state, &self.settings, options)
+    }
+
     // ----- reports -----
+
+    /// How far the current state is from each constraint, in slot order: its largest `|C|` (for
+    /// an inequality, how deep it is inside) and, for equalities, its largest `|Ċ|` (see
+    /// [`Violation`]). A cheap check of a start, before the first step: a model that starts off
+    /// its constraints is pulled onto them by the feedback, which [`System::assemble`] avoids.
+    ///
+    /// ```
+    /// use bead::{constraint::Distance, Particle, System};
+    /// let mut sys = System::new(2)?;
+    /// let nail = sys.add_particle(Particle::anchor(&[0.0, 0.0]))?;
+    /// let bob = sys.add_particle(Particle::new(&[0.6, -0.8]))?;
+    /// sys.add_constraint(Distance::new(nail, bob, 1.0))?;
+    /// let off = sys.violations().unwrap();
+    /// assert!(off[0].abs_c < 1e-15 && off[0].abs_c_dot == 0.0);
+    /// # Ok::<(), bead::ModelError>(())
+    /// ```
+    pub fn violations(&mut self) -> Result<Vec<Violation>, StepError> {
+        self.pipeline.violations(&self.model, &self.state)
+    }
 
     /// `(max |C|, max |Ċ|)` at the current state: a cheap health check to call every step (the
     /// evaluation is reused by the next step, like [`System::diagnostics`]'s).

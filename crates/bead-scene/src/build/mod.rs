@@ -47,6 +47,8 @@ pub struct Model {
     pub constraints: Vec<NamedConstraint>,
     /// How to run it.
     pub run: RunSettings,
+    /// What moving the start onto the constraints did, when `[simulation] assemble = true`.
+    pub assembly: Option<bead::AssemblyReport>,
     /// The scene file with every default that comes from the initial geometry written out (rod
     /// and rope lengths, spring rest lengths and angles, nail locations, circle and sphere radii,
     /// joint angles), and every constraint named (`c<index>` unless the file named it): the same
@@ -158,6 +160,19 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
     let constraints =
         constraints::add_constraints(file, &mut resolved, &lookup, &mut system, &rigid)?;
     contacts::add_contacts(file, &particles, &lookup, &mut system)?;
+    // Last, once every constraint is there (their defaults read the file's geometry, before it
+    // moves).
+    let assembly = if run.assemble {
+        let report = system.assemble(&settings::assembly(&run)).map_err(|e| {
+            SceneError::at("simulation.assemble", e.to_string()).hint(
+                "check the constraints named against each other and against the bodies' \
+                     positions; without `assemble` the run starts off them",
+            )
+        })?;
+        Some(report)
+    } else {
+        None
+    };
 
     Ok(Model {
         name: file.name.clone().unwrap_or_else(|| "unnamed".into()),
@@ -168,6 +183,7 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
         forces,
         constraints,
         run,
+        assembly,
         resolved,
     })
 }

@@ -40,6 +40,8 @@ pub struct RunSettings {
     pub impacts: Option<String>,
     /// Default restitution of inequality constraints.
     pub restitution: f64,
+    /// Whether the start is moved onto the constraints before the first step.
+    pub assemble: bool,
 }
 
 impl RunSettings {
@@ -91,11 +93,13 @@ pub(super) fn run_settings(sim: &Simulation) -> Result<RunSettings> {
         )));
     }
     let implicit = bead::integrate::by_name(&integrator).is_some_and(|i| i.implicit());
+    let assemble = sim.assemble.unwrap_or(false);
     if !implicit {
+        // Assembly takes Newton's tolerance and iterations too, but it has no momentum balance.
         for (field, given) in [
             (
                 "simulation.newton_tolerance",
-                sim.newton_tolerance.is_some(),
+                sim.newton_tolerance.is_some() && !assemble,
             ),
             (
                 "simulation.newton_relative_tolerance",
@@ -103,7 +107,7 @@ pub(super) fn run_settings(sim: &Simulation) -> Result<RunSettings> {
             ),
             (
                 "simulation.newton_iterations",
-                sim.newton_iterations.is_some(),
+                sim.newton_iterations.is_some() && !assemble,
             ),
         ] {
             if given {
@@ -112,7 +116,8 @@ pub(super) fn run_settings(sim: &Simulation) -> Result<RunSettings> {
                     format!("integrator '{integrator}' is explicit and uses no Newton iteration"),
                 )
                 .hint(
-                    "Newton's settings apply to the implicit integrators, implicit-euler and bdf2",
+                    "Newton's settings apply to the implicit integrators, implicit-euler and \
+                     bdf2, and to `assemble = true`",
                 ));
             }
         }
@@ -237,7 +242,18 @@ pub(super) fn run_settings(sim: &Simulation) -> Result<RunSettings> {
         inequality: sim.inequality.clone(),
         impacts: sim.impacts.clone(),
         restitution,
+        assemble,
     })
+}
+
+/// How a start is assembled: to Newton's tolerance and within its iterations, the velocities
+/// to the same tolerance (per second), so that a start on its constraints is left as it is.
+pub(super) fn assembly(run: &RunSettings) -> bead::Assembly {
+    bead::Assembly {
+        max_iterations: run.newton_iterations,
+        tolerance: run.newton_tolerance,
+        velocity_tolerance: run.newton_tolerance,
+    }
 }
 
 /// Gives the system the integrator, solver and settings `run` names.

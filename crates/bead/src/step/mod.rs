@@ -17,8 +17,10 @@
 //! The [`Pipeline`] holds only the machinery and its buffers (the integrator, the evaluator,
 //! the multipliers and their solver, the Newton system, the contact groups, caches); the
 //! model, the state and the settings are the facade's and come in as arguments, as in Rapier's
-//! `PhysicsPipeline`. [`report`] reads the diagnostics and names the constraint of a failure.
+//! `PhysicsPipeline`. [`report`] reads the diagnostics and names the constraint of a failure;
+//! [`assemble`] moves a start onto the constraints before the first step.
 
+mod assemble;
 pub(crate) mod contacts;
 mod events;
 mod impulses;
@@ -27,13 +29,13 @@ mod report;
 
 use crate::assembly::{Evaluator, Layout};
 use crate::contact::Impacts;
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{AssemblyReport, Diagnostics};
 use crate::dynamics::active_set::StepStart;
 use crate::dynamics::{Acceleration, Mode, Stage};
-use crate::error::{ModelError, StepError, StepFailure};
+use crate::error::{AssemblyError, ModelError, StepError, StepFailure, Violation};
 use crate::integrate::{Integrator, Rk4};
 use crate::model::Model;
-use crate::settings::{Settings, StepStats};
+use crate::settings::{Assembly, Settings, StepStats};
 use crate::solve::kkt::Kkt;
 use crate::solve::{ConjugateGradient, LinearSolver};
 use crate::state::State;
@@ -298,6 +300,7 @@ impl Pipeline {
                 model,
                 settings,
                 &p,
+                projection::Purpose::Step,
                 t_end,
                 (&mut self.q_next, &mut self.v_next),
             );
@@ -417,6 +420,36 @@ impl Pipeline {
     ) -> Result<(f64, f64), StepError> {
         self.evaluate_for_report(model, state, settings)?;
         Ok(self.acceleration.constraint_errors(&self.evaluator))
+    }
+
+    /// Each constraint's distance from holding at the current state.
+    pub(crate) fn violations(
+        &mut self,
+        model: &Model,
+        state: &State,
+    ) -> Result<Vec<Violation>, StepError> {
+        self.ensure_layout(model, state.q.len());
+        self.evaluate_constraints(model, state)?;
+        Ok(assemble::violations(&self.evaluator, model))
+    }
+
+    /// Moves `state` onto the constraints (see [`assemble`]); on error it is left as it was.
+    pub(crate) fn assemble(
+        &mut self,
+        model: &Model,
+        state: &mut State,
+        settings: &Settings,
+        options: &Assembly,
+    ) -> Result<AssemblyReport, AssemblyError> {
+        self.ensure_layout(model, state.q.len());
+        let parts = assemble::Parts {
+            evaluator: &mut self.evaluator,
+            acceleration: &mut self.acceleration,
+        };
+        let outcome = assemble::assemble(parts, model, state, settings, options);
+        // The evaluator was left at an iterate, not at the state: nothing cached holds.
+        self.state_changed();
+        outcome
     }
 
     /// Iterations of the most recent λ solve.

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod accelerating_support;
+mod assembly;
 mod bead_on_wire;
 mod chain;
 mod complementarity;
