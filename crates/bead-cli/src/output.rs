@@ -84,16 +84,28 @@ impl Sink for Outputs {
 
     /// Writes one row of each file for the current state.
     fn record(&mut self, model: &mut Model, diagnostics: &Diagnostics) -> Result<()> {
-        if let Some(w) = self.accelerations.as_mut() {
-            w.write_record(text(&record::accelerations_row(model)?))
+        // Every row first, so that a state that fails leaves no file a row longer.
+        let accelerations = match self.accelerations {
+            Some(_) => Some(record::accelerations_row(model)?),
+            None => None,
+        };
+        let trajectory = record::trajectory_row(model)?;
+        if let (Some(w), Some(row)) = (self.accelerations.as_mut(), accelerations) {
+            w.write_record(text(&row))
                 .context("writing accelerations.csv")?;
         }
         self.trajectory
-            .write_record(text(&record::trajectory_row(model)?))
+            .write_record(text(&trajectory))
             .context("writing trajectory.csv")?;
         self.constraints
             .write_record(text(&record::constraints_row(model, diagnostics)))
             .context("writing constraints.csv")?;
         Ok(())
+    }
+
+    /// A state whose accelerations the engine cannot evaluate ends the run as a failed step
+    /// does: the summary is written, and the error says where the rows are.
+    fn engine_failure(error: anyhow::Error) -> Result<bead::StepError> {
+        error.downcast::<bead::StepError>()
     }
 }

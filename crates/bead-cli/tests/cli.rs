@@ -914,6 +914,12 @@ fn implicit_integrators_run_scenes_with_exact_rods() {
         .unwrap();
         assert_eq!(summary["integrator"], integrator);
         assert!(summary["max_abs_C"].as_f64().unwrap() <= 1e-11, "{summary}");
+        // What the Newton iteration ran, beside the solver the scene names.
+        assert_eq!(summary["newton"]["tolerance"], 1e-11, "{summary}");
+        assert_eq!(
+            summary["newton"]["linear_solve"], "sparse LDLT of the KKT matrix",
+            "{summary}"
+        );
     }
 }
 

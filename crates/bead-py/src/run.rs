@@ -65,16 +65,24 @@ impl Sink for Recorder {
     type Error = RecordError;
 
     fn record(&mut self, model: &mut Model, diagnostics: &Diagnostics) -> Result<(), RecordError> {
-        if let Some(table) = self.accelerations.as_mut() {
-            table.values.extend(record::accelerations_row(model)?);
+        // Every row first, so that a state that fails leaves no table a row longer.
+        let accelerations = match self.accelerations {
+            Some(_) => Some(record::accelerations_row(model)?),
+            None => None,
+        };
+        let trajectory = record::trajectory_row(model)?;
+        if let (Some(table), Some(row)) = (self.accelerations.as_mut(), accelerations) {
+            table.values.extend(row);
         }
-        self.trajectory
-            .values
-            .extend(record::trajectory_row(model)?);
+        self.trajectory.values.extend(trajectory);
         self.constraints
             .values
             .extend(record::constraints_row(model, diagnostics));
         Ok(())
+    }
+
+    fn engine_failure(error: RecordError) -> Result<bead::StepError, RecordError> {
+        error.into_step()
     }
 }
 

@@ -9,6 +9,12 @@ use serde_json::json;
 use crate::Model;
 
 /// Why a row could not be recorded, for sinks that fail only as the engine does.
+///
+/// ```
+/// use bead_scene::run::RecordError;
+/// let e = RecordError::Model(bead::ModelError::Mass(-1.0));
+/// assert!(e.to_string().contains("mass"));
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
     /// The state could not be evaluated.
@@ -17,6 +23,21 @@ pub enum RecordError {
     /// The model no longer matches its system.
     #[error(transparent)]
     Model(#[from] ModelError),
+}
+
+impl RecordError {
+    /// The engine's failure at a state, for [`Sink::engine_failure`]; any other error back.
+    ///
+    /// ```
+    /// use bead_scene::run::RecordError;
+    /// assert!(RecordError::Model(bead::ModelError::Mass(-1.0)).into_step().is_err());
+    /// ```
+    pub fn into_step(self) -> Result<StepError, RecordError> {
+        match self {
+            RecordError::Step(e) => Ok(e),
+            other => Err(other),
+        }
+    }
 }
 
 /// Where the rows of a run go, and what watches it step by step.
@@ -69,6 +90,29 @@ pub trait Sink {
     fn observe(&mut self, model: &mut Model, elapsed: f64) -> Result<(), Self::Error> {
         let _ = (model, elapsed);
         Ok(())
+    }
+
+    /// The engine's failure inside a recording error, if that is what it is: a state whose row
+    /// the engine cannot evaluate (its accelerations, say) ends the run as a failed step does,
+    /// with the rows before it and a report, rather than as the sink's own error (a file that
+    /// cannot be written). `Err(error)` gives the error back: the default, for sinks whose
+    /// errors are all their own.
+    ///
+    /// ```
+    /// use bead_scene::run::{RecordError, Sink};
+    /// # struct Rows;
+    /// # impl Sink for Rows {
+    /// #     type Error = RecordError;
+    /// #     fn record(&mut self, _: &mut bead_scene::Model, _: &bead::Diagnostics) -> Result<(), RecordError> { Ok(()) }
+    /// #     fn engine_failure(error: RecordError) -> Result<bead::StepError, RecordError> {
+    /// #         error.into_step()
+    /// #     }
+    /// # }
+    /// let model = bead::ModelError::Mass(-1.0);
+    /// assert!(Rows::engine_failure(RecordError::Model(model)).is_err());
+    /// ```
+    fn engine_failure(error: Self::Error) -> Result<StepError, Self::Error> {
+        Err(error)
     }
 }
 
@@ -176,19 +220,37 @@ pub fn run<S: Sink>(
         solver_iterations_max: first.solver_iterations,
         failure: None,
     };
+    // Records a row; a state the engine cannot evaluate for it ends the run as a failure
+    // (returns false), with what was recorded before it and its summary.
     let record = |model: &mut Model, sink: &mut S, report: &mut RunReport| {
-        let d = model.system.diagnostics()?;
+        let d = match model.system.diagnostics() {
+            Ok(d) => d,
+            Err(e) => {
+                report.failure = Some(e);
+                return Ok::<bool, S::Error>(false);
+            }
+        };
         for l in d.constraints.iter().flat_map(|c| c.lambda.iter().copied()) {
             let (lo, hi) = report.lambda_range.unwrap_or((l, l));
             report.lambda_range = Some((lo.min(l), hi.max(l)));
         }
         report.energy.1 = d.total_energy();
-        sink.record(model, &d)
+        match sink.record(model, &d) {
+            Ok(()) => Ok(true),
+            Err(e) => {
+                report.failure = Some(S::engine_failure(e)?);
+                Ok(false)
+            }
+        }
     };
-    record(model, sink, &mut report)?;
+    if !record(model, sink, &mut report)? {
+        report.wall_seconds = started.elapsed().as_secs_f64();
+        return Ok(report);
+    }
     sink.observe(model, 0.0)?;
     // Step times are k·dt from the run's start, so a run continued from t₀ keeps its grid.
     let t0 = model.system.time();
+    let mut recorded_failure = false;
     for (i, t_next) in bead::step_times(duration, dt).enumerate() {
         let step = i as u64 + 1;
         match model.system.step_to(t0 + t_next) {
@@ -212,14 +274,16 @@ pub fn run<S: Sink>(
                 break;
             }
         }
-        if step.is_multiple_of(every) || step == total {
-            record(model, sink, &mut report)?;
+        if (step.is_multiple_of(every) || step == total) && !record(model, sink, &mut report)? {
+            recorded_failure = true;
+            break;
         }
         sink.observe(model, t_next)?;
         progress(step, total, model.system.time());
     }
-    // The last good state is always recorded, even when the run stopped early.
-    if report.failure.is_some() && !report.steps.is_multiple_of(every) {
+    // The last good state is always recorded, even when the run stopped early (unless
+    // recording it is what failed).
+    if report.failure.is_some() && !recorded_failure && !report.steps.is_multiple_of(every) {
         record(model, sink, &mut report)?;
     }
     report.t_end = model.system.time();
@@ -230,6 +294,7 @@ pub fn run<S: Sink>(
 /// `summary.json`: the documented keys, then what the run was configured with.
 pub fn summary_json(model: &Model, r: &RunReport) -> serde_json::Value {
     let run = &model.run;
+    let implicit = bead::integrate::by_name(&run.integrator).is_some_and(|i| i.implicit());
     json!({
         "steps": r.steps,
         "t_end": r.t_end,
@@ -256,6 +321,15 @@ pub fn summary_json(model: &Model, r: &RunReport) -> serde_json::Value {
         "duration": run.duration,
         "integrator": run.integrator,
         "solver": run.solver,
+        // What the implicit steppers' Newton iteration ran: its own sparse LDLᵀ of the KKT
+        // matrix, whatever `solver` says (which then serves the reports' λ at the start and
+        // accelerations.csv).
+        "newton": implicit.then(|| json!({
+            "tolerance": run.newton_tolerance,
+            "relative_tolerance": run.newton_relative_tolerance,
+            "iterations": run.newton_iterations,
+            "linear_solve": "sparse LDLT of the KKT matrix",
+        })),
         "tolerance": run.tolerance,
         "feedback": { "ks": run.feedback.ks, "kd": run.feedback.kd },
         "projection": run.projection.map(|p| json!({ "iterations": p.max_iterations, "tolerance": p.tolerance })),
@@ -327,6 +401,45 @@ mod tests {
             "observe 0.5",
         ];
         assert_eq!(log.0, expected);
+    }
+
+    /// Fails like the engine when asked for its `n`-th row (a state whose accelerations cannot
+    /// be evaluated, say).
+    struct FailsAt(usize, usize);
+
+    impl Sink for FailsAt {
+        type Error = RecordError;
+
+        fn record(&mut self, model: &mut Model, _: &Diagnostics) -> Result<(), RecordError> {
+            self.1 += 1;
+            if self.1 == self.0 {
+                // An invalid step is refused before it changes anything: an engine error.
+                let e = model
+                    .system
+                    .step(f64::NAN)
+                    .expect_err("a NaN step is refused");
+                return Err(RecordError::Step(e));
+            }
+            Ok(())
+        }
+
+        fn engine_failure(error: RecordError) -> Result<StepError, RecordError> {
+            error.into_step()
+        }
+    }
+
+    /// A row the engine cannot evaluate after a successful step ends the run as a failure, with
+    /// a report (the command line then writes summary.json and says where the rows are), not as
+    /// the sink's own error.
+    #[test]
+    fn a_row_the_engine_cannot_evaluate_ends_the_run_with_a_report() {
+        let mut model = pendulum("dt = 0.1\nduration = 1");
+        let mut sink = FailsAt(3, 0);
+        let report = run(&mut model, &mut sink, |_, _, _| {}).expect("a report, not an error");
+        assert!(report.failure.is_some());
+        // Rows at t = 0 and 0.1 were recorded; the third, after step 2, failed.
+        assert_eq!((report.steps, sink.1), (2, 3));
+        assert!((report.t_end - 0.2).abs() < 1e-12, "t_end {}", report.t_end);
     }
 
     /// A step that fails is not observed; the state before it was, and is recorded last.
