@@ -178,13 +178,9 @@ fn newton(
         model.jacobian().mul_transpose(&w.mu, &mut w.force);
         let (momentum, correction) = measured_momentum_residual(model.inv_mass(), q, w);
         // The rows' own displacements `μ_r (J W Jᵀ)_rr`, the largest of which sets the KKT
-        // solve's proximal weight below. On a hanging cloth they are hundreds of times the net
-        // `W Jᵀμ`. The masses are what `choose_roles` reads, at this same iterate, where rows
-        // are bounded; where none is, those of the step's start serve the weight, and save a
-        // pass over J an iteration.
-        if w.bounded || it.first {
-            row_masses(model, &mut w.mass);
-        }
+        // solve's proximal weight below (the masses are also what `choose_roles` reads, at this
+        // same iterate). On a hanging cloth they are hundreds of times the net `W Jᵀμ`.
+        row_masses(model, &mut w.mass);
         let rows =
             w.mu.iter()
                 .zip(&w.mass)
