@@ -32,6 +32,11 @@ fn scene(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The `summary.json` a run wrote into `dir`.
+fn summary(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
+}
+
 fn header(path: &Path) -> String {
     std::fs::read_to_string(path)
         .unwrap()
@@ -70,10 +75,7 @@ fn every_example_scene_checks_and_runs() {
             file.display(),
             String::from_utf8_lossy(&run.stderr)
         );
-        let summary: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(out.path().join("summary.json")).unwrap(),
-        )
-        .unwrap();
+        let summary = summary(out.path());
         assert_eq!(summary["t_end"], 0.02, "{}", file.display());
         assert!(
             summary["max_abs_C"].as_f64().unwrap() < 1e-6,
@@ -133,9 +135,7 @@ fn output_files_have_the_contract_headers() {
         header(&out.path().join("constraints.csv")),
         "t,rod.C,rod.lambda"
     );
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.path().join("summary.json")).unwrap())
-            .unwrap();
+    let summary = summary(out.path());
     for key in [
         "steps",
         "t_end",
@@ -401,8 +401,7 @@ fn a_start_off_its_constraints_is_warned_about() {
         stderr.contains("warning:") && stderr.contains("'rod' |C| = 5.000e-1"),
         "{stderr}"
     );
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let summary = summary(&out);
     let initial = summary["initial_abs_C"].as_f64().unwrap();
     assert!((initial - 0.5).abs() < 1e-12, "{summary}");
     assert_eq!(summary["initial_abs_Cdot"], 0.0);
@@ -437,8 +436,7 @@ fn an_assembled_start_is_on_its_constraints() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let summary = summary(&out);
     assert!(
         summary["initial_abs_C"].as_f64().unwrap() <= 1e-10,
         "{summary}"
@@ -519,8 +517,7 @@ name = "elsewhere"
         "{stderr}"
     );
     assert!(!stderr.contains("stack backtrace"), "{stderr}");
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let summary = summary(&out);
     assert_eq!(summary["completed"], false);
 }
 
@@ -908,10 +905,7 @@ fn implicit_integrators_run_scenes_with_exact_rods() {
             .arg(scene("hanging_chain.toml"))
             .assert()
             .success();
-        let summary: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(out.path().join("summary.json")).unwrap(),
-        )
-        .unwrap();
+        let summary = summary(out.path());
         assert_eq!(summary["integrator"], integrator);
         assert!(summary["max_abs_C"].as_f64().unwrap() <= 1e-11, "{summary}");
         // What the Newton iteration ran, beside the solver the scene names.
@@ -937,10 +931,7 @@ fn implicit_steppers_keep_the_planetary_gears_tooth_forces_bounded() {
             .arg(scene("planetary_gear.toml"))
             .assert()
             .success();
-        let summary: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(out.path().join("summary.json")).unwrap(),
-        )
-        .unwrap();
+        let summary = summary(out.path());
         (
             summary["lambda_min"].as_f64().unwrap(),
             summary["lambda_max"].as_f64().unwrap(),
@@ -976,9 +967,7 @@ fn bdf2_runs_the_cloth_through_its_whip() {
         .arg(scene("cloth.toml"))
         .assert()
         .success();
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.path().join("summary.json")).unwrap())
-            .unwrap();
+    let summary = summary(out.path());
     assert_eq!(summary["completed"], true, "{summary}");
     assert!(summary["max_abs_C"].as_f64().unwrap() <= 1e-10, "{summary}");
 }

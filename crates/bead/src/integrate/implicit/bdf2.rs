@@ -29,7 +29,6 @@ use super::work::Work;
 use super::{NEWTON_RELATIVE_TOLERANCE, NEWTON_TOLERANCE};
 use crate::error::EvalError;
 use crate::integrate::{Dynamics, Integrator, resize};
-use crate::math::vector::max_abs;
 
 /// Position-level BDF2: unconditionally stable on stiff constraints, second order, mildly
 /// dissipative.
@@ -169,14 +168,19 @@ impl Integrator for Bdf2 {
         let n = q.len();
         let (w, past) = (&mut self.work, &mut self.history);
         resize(n, &mut [&mut w.predicted, &mut past.free, &mut past.base]);
+        // Implicit Euler from `(q, v)`: the first step, and the restarts.
+        let euler = |w: &mut Work, base: &mut Vec<f64>, free: &[f64]| {
+            base.copy_from_slice(q);
+            w.predict_euler(q, v, h, free);
+        };
         free_acceleration(f, t, q, v, &mut past.free)?;
         let continues = w.continues(q, v)
             && past.q.len() == n
             && (past.h - h).abs() <= 1e-9 * h
             && past.euler_steps == 0;
-        let mut applied = 0.0_f64;
         let hv = if continues {
             let hv = 2.0 * h / 3.0;
+            let mut applied = 0.0_f64;
             for i in 0..n {
                 past.base[i] = (4.0 * q[i] - past.q[i]) / 3.0;
                 let vb = (4.0 * v[i] - past.v[i]) / 3.0;
@@ -184,16 +188,12 @@ impl Integrator for Bdf2 {
                 applied = applied.max(a.abs());
                 w.predicted[i] = past.base[i] + hv * vb + hv * hv * a;
             }
+            w.applied = hv * hv * applied;
             hv
         } else {
-            for i in 0..n {
-                past.base[i] = q[i];
-                applied = applied.max(past.free[i].abs());
-                w.predicted[i] = q[i] + h * v[i] + h * h * past.free[i];
-            }
+            euler(w, &mut past.base, &past.free);
             h
         };
-        w.applied = hv * hv * applied;
         let stop = Stopping {
             tolerance: self.tolerance,
             relative: self.relative_tolerance,
@@ -204,11 +204,7 @@ impl Integrator for Bdf2 {
         if past.impact(f) {
             if continues {
                 // Again from the start, as implicit Euler: the restart the impact asks for.
-                for i in 0..n {
-                    past.base[i] = q[i];
-                    w.predicted[i] = q[i] + h * v[i] + h * h * past.free[i];
-                }
-                w.applied = h * h * max_abs(&past.free);
+                euler(w, &mut past.base, &past.free);
                 advance(w, f, t + h, h, q, v, q, q_out, v_out, stop)?;
                 past.impact(f);
             }

@@ -25,7 +25,6 @@ use super::work::Work;
 use super::{NEWTON_RELATIVE_TOLERANCE, NEWTON_TOLERANCE};
 use crate::error::EvalError;
 use crate::integrate::{Dynamics, Integrator, resize};
-use crate::math::vector::max_abs;
 
 /// Position-level implicit Euler: unconditionally stable on stiff constraints (long chains,
 /// cloth), first order, dissipative.
@@ -68,6 +67,8 @@ pub struct ImplicitEuler {
     /// Newton iterations allowed per step before the step fails.
     pub max_iterations: usize,
     work: Work,
+    /// The free acceleration `W Q` at the step's start (scratch).
+    free: Vec<f64>,
 }
 
 impl Default for ImplicitEuler {
@@ -89,6 +90,7 @@ impl ImplicitEuler {
             relative_tolerance: NEWTON_RELATIVE_TOLERANCE,
             max_iterations,
             work: Work::default(),
+            free: Vec::new(),
         }
     }
 
@@ -143,14 +145,10 @@ impl Integrator for ImplicitEuler {
         q_out: &mut [f64],
         v_out: &mut [f64],
     ) -> Result<(), EvalError> {
-        let n = q.len();
         let w = &mut self.work;
-        resize(n, &mut [&mut w.predicted]);
-        free_acceleration(f, t, q, v, &mut w.predicted)?;
-        w.applied = h * h * max_abs(&w.predicted);
-        for i in 0..n {
-            w.predicted[i] = q[i] + h * v[i] + h * h * w.predicted[i];
-        }
+        resize(q.len(), &mut [&mut self.free]);
+        free_acceleration(f, t, q, v, &mut self.free)?;
+        w.predict_euler(q, v, h, &self.free);
         advance(
             w,
             f,

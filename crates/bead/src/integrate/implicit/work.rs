@@ -2,6 +2,7 @@
 //! next: the warm start, whether the contacts needed the interior-point iteration, the counts.
 
 use super::warm_start::WarmStart;
+use crate::math::vector::max_abs;
 use crate::solve::Role;
 
 /// The Newton solve's buffers and what it carries from step to step.
@@ -64,6 +65,17 @@ impl Work {
     /// Whether a step from `(q, v)` continues the last one (starts where it ended).
     pub(super) fn continues(&self, q: &[f64], v: &[f64]) -> bool {
         self.warm.continues(q, v)
+    }
+
+    /// Implicit Euler's prediction from `(q, v)` over `h` under the free acceleration `a`,
+    /// `q̃ = q + h q̇ + h² a`, into `predicted`, and the displacement its forces make into
+    /// `applied`: the first step of either stepper, and BDF2's restarts.
+    pub(super) fn predict_euler(&mut self, q: &[f64], v: &[f64], h: f64, a: &[f64]) {
+        self.predicted.resize(q.len(), 0.0);
+        for (i, p) in self.predicted.iter_mut().enumerate() {
+            *p = q[i] + h * v[i] + h * h * a[i];
+        }
+        self.applied = h * h * max_abs(a);
     }
 
     /// The last step's end was projected onto the constraints, to `(q, v)`: the next step
