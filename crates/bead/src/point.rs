@@ -375,6 +375,16 @@ pub(crate) fn point_velocity(point: &Point, body: &Body, t: f64, q: &[f64], v: &
     point_kinematics(point, body, q, v).v
 }
 
+/// Writes a point's Jacobian `P = ∂x/∂q_b` on its body (row-major `dim × ndof`) at `(t, q)`.
+pub(crate) fn point_jacobian(point: &Point, body: &Body, t: f64, q: &[f64], out: &mut [f64]) {
+    if let Some(p) = object_point(point, body) {
+        with_object_jacobian(p, body, t, q, |j| out.copy_from_slice(j));
+        return;
+    }
+    let n = out.len();
+    out.copy_from_slice(&point_kinematics(point, body, q, q).jacobian[..n]);
+}
+
 /// Adds a world force `f` acting at a point to the generalized force `Q` (as `Pᵀ f`).
 pub(crate) fn add_point_force(
     point: &Point,

@@ -4,11 +4,13 @@
 //! when the model's structure changes; the [`Evaluator`] fills `C`, `Ċ`, `J`, `J̇q̇` and `∂C/∂t`
 //! at each state by the chain rule through the points (separations between two particles in a
 //! loop of their own, [`pairs`]); [`stiffness`] gives each constraint's geometric stiffness
-//! `Σ λ ∇²C` for the implicit steppers. Nothing here solves anything: the dynamics above decide
+//! `Σ λ ∇²C` for the implicit steppers, and [`object_stiffness`] a parametric object's own block of
+//! their Newton matrix. Nothing here solves anything: the dynamics above decide
 //! what the rows are for.
 
 mod evaluator;
 mod layout;
+pub(crate) mod object_stiffness;
 pub(crate) mod pairs;
 pub(crate) mod stiffness;
 

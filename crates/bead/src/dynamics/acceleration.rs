@@ -19,7 +19,7 @@ use super::active_set::{ActiveSet, Effort, Rows, StepStart, threshold};
 use super::conflicts::{complementarity_error, conflict_among};
 use crate::assembly::{Evaluator, Layout};
 use crate::error::EvalError;
-use crate::force::ForceContext;
+use crate::force::{ForceContext, ObjectForce};
 use crate::model::Model;
 use crate::settings::Settings;
 use crate::solve::{LinearSolver, MultiplierMatrix, SolveError, SolveInfo, SolveParams, Targets};
@@ -41,6 +41,8 @@ pub(crate) struct Mode {
 pub(crate) struct Acceleration {
     /// Applied force `Q`.
     applied: Vec<f64>,
+    /// The world forces at parametric objects' points that make part of `Q`.
+    object_forces: Vec<ObjectForce>,
     /// Constraint force `Q̂ = Jᵀλ`.
     constraint_force: Vec<f64>,
     /// `W Q`, scratch.
@@ -87,6 +89,7 @@ impl Acceleration {
     pub(crate) fn new(solver: Box<dyn LinearSolver>) -> Self {
         Acceleration {
             applied: Vec::new(),
+            object_forces: Vec::new(),
             constraint_force: Vec::new(),
             tmp: Vec::new(),
             rhs: Vec::new(),
@@ -165,24 +168,30 @@ impl Acceleration {
         a: &mut [f64],
     ) -> Result<(), EvalError> {
         self.clear_forces();
-        self.apply_forces(ev, model, (t, q, v))?;
+        self.apply_forces(ev, model, (t, q, v), true)?;
         self.constraint_forces(ev, model, settings, mode, (t, q, v))?;
         self.accelerations(ev, a)
     }
 
-    /// `W Q`, the acceleration the applied forces alone give at `(t, q, q̇)` (what the implicit
-    /// steppers predict with).
-    pub(crate) fn free_acceleration(
+    /// `Q` at `(t, q, q̇)`, with the parametric objects' mass blocks of `W` taken there (what
+    /// the implicit steppers' momentum residual reads at each iterate), and the world forces
+    /// at the objects' points that make part of it. `inertial_terms` adds the objects'
+    /// velocity-product terms, which the implicit steppers form otherwise.
+    pub(crate) fn applied_force(
         &mut self,
         ev: &mut Evaluator,
         model: &Model,
-        (t, q, v): (f64, &[f64], &[f64]),
-        a: &mut [f64],
-    ) -> Result<(), EvalError> {
+        state: (f64, &[f64], &[f64]),
+        inertial_terms: bool,
+    ) -> Result<(&[f64], &[ObjectForce]), EvalError> {
         self.clear_forces();
-        self.apply_forces(ev, model, (t, q, v))?;
-        ev.layout().inv_mass.apply(&self.applied, a);
-        Ok(())
+        self.apply_forces(ev, model, state, inertial_terms)?;
+        Ok((&self.applied, &self.object_forces))
+    }
+
+    /// The world forces at parametric objects' points from the last evaluation of `Q`.
+    pub(crate) fn object_forces(&self) -> &[ObjectForce] {
+        &self.object_forces
     }
 
     /// Step 1: zero the force accumulator.
@@ -190,12 +199,14 @@ impl Acceleration {
         self.applied.fill(0.0);
     }
 
-    /// Step 2: every force object adds its forces into `Q`.
+    /// Step 2: every force object adds its forces into `Q` (and the parametric objects their
+    /// velocity-product terms, where `inertial_terms` asks).
     fn apply_forces(
         &mut self,
         ev: &mut Evaluator,
         model: &Model,
         (t, q, v): (f64, &[f64], &[f64]),
+        inertial_terms: bool,
     ) -> Result<(), EvalError> {
         let view = crate::view::View {
             t,
@@ -204,14 +215,17 @@ impl Acceleration {
             q,
             v,
         };
+        self.object_forces.clear();
         let mut ctx = ForceContext {
             view,
             applied: &mut self.applied,
+            object_forces: &mut self.object_forces,
         };
         for force in model.forces.iter().flatten() {
             force.apply(&mut ctx);
         }
-        ev.refresh_objects(model, (t, q, v), Some(&mut self.applied))?;
+        let applied = inertial_terms.then_some(self.applied.as_mut_slice());
+        ev.refresh_objects(model, (t, q, v), applied)?;
         if !crate::math::vector::all_finite(&self.applied) {
             return Err(EvalError::NonFinite("the applied force Q".into()));
         }

@@ -10,4 +10,4 @@ pub(crate) mod conflicts;
 pub(crate) mod stage;
 
 pub(crate) use acceleration::{Acceleration, Mode};
-pub(crate) use stage::Stage;
+pub(crate) use stage::{Prediction, Stage};

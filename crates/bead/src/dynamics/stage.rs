@@ -5,15 +5,21 @@
 use super::acceleration::{Acceleration, Mode};
 use super::conflicts::conflict_among;
 use crate::assembly::Evaluator;
+use crate::assembly::object_stiffness::{
+    Past, add_object_inertia, object_stiffness, predict_points,
+};
 use crate::assembly::stiffness::constraint_stiffness;
 use crate::error::EvalError;
-use crate::integrate::{ConstrainedModel, Dynamics, Factorization, Role};
+use crate::force::ForceJacobian;
+use crate::integrate::{ConstrainedModel, Dynamics, Factorization, NewtonSystem, PastState};
+use crate::math::bands::Bands;
 use crate::math::inverse_mass::InverseMass;
 use crate::math::sparse::BlockSparse;
 use crate::model::Model;
 use crate::settings::{Settings, StepStats};
 use crate::solve::kkt::{Kkt, KktMatrix};
 use crate::solve::{MultiplierMatrix, SolveInfo};
+use crate::view::View;
 
 /// The model seen by an integrator: each call runs the four-step evaluation.
 pub(crate) struct Stage<'a> {
@@ -30,9 +36,32 @@ pub(crate) struct Stage<'a> {
     pub(crate) started: bool,
     /// Rate of the velocity rows.
     pub(crate) velocity_rate: f64,
-    /// Time and positions of the last assembly, for the geometric stiffness.
+    /// Time, positions and velocities of the last assembly, for the geometric stiffness and
+    /// the forces' Jacobians.
     pub(crate) assembled_t: f64,
     pub(crate) assembled_q: Vec<f64>,
+    pub(crate) assembled_v: Vec<f64>,
+    /// The blocks the forces' Jacobians and the parametric objects add to the Newton matrix.
+    pub(crate) additions: &'a mut Bands,
+    /// The implicit step's prediction: `ĥ`, `q̃`, and each parametric object point's `ẋ_b`
+    /// (kept from step to step: the last step's holding forces).
+    pub(crate) prediction: &'a mut Prediction,
+}
+
+/// An implicit step's inertial prediction, as the model keeps it for its parametric objects:
+/// `ĥ`, `q̃`, and the past velocities `ẋ_b` of their points.
+#[derive(Debug, Default)]
+pub(crate) struct Prediction {
+    /// Whether the next Newton step must factor afresh: set at each step's start where the
+    /// model has parametric objects, whose blocks change too fast with the state for a factor
+    /// of the last step to serve (a chord step from one sent a light link round a whole turn).
+    refactor: bool,
+    h: f64,
+    inertial: Vec<f64>,
+    points: Vec<f64>,
+    /// The force holding each object point on its object at the last evaluation (see
+    /// [`add_object_inertia`]).
+    holding: Vec<f64>,
 }
 
 impl Dynamics for Stage<'_> {
@@ -99,6 +128,39 @@ impl Dynamics for Stage<'_> {
 }
 
 impl Stage<'_> {
+    /// The blocks the applied forces' Jacobians (`ĥ² K + ĥ D`, see [`ForceJacobian`]) and the
+    /// parametric objects' own blocks add to the Newton matrix at the last assembled state,
+    /// for `ĥ² = h2`, into `self.additions`. The objects' blocks read the forces at their
+    /// points from the last evaluation of `Q`, which the Newton iteration makes at the same
+    /// state.
+    fn add_jacobians(&mut self, h2: f64) {
+        let holding = &self.prediction.holding;
+        let h = h2.sqrt();
+        let (t, q, v) = (self.assembled_t, &self.assembled_q, &self.assembled_v);
+        self.additions.clear();
+        let mut ctx = ForceJacobian {
+            view: View {
+                t,
+                dim: self.model.dim,
+                bodies: &self.model.bodies,
+                q,
+                v,
+            },
+            weights: (h2, h),
+            bands: self.additions,
+        };
+        for force in self.model.forces.iter().flatten() {
+            force.jacobian(&mut ctx);
+        }
+        object_stiffness(
+            self.model,
+            &self.evaluator.layout().inv_mass,
+            (t, q, v),
+            (holding, h),
+            self.additions,
+        );
+    }
+
     fn count(&mut self, info: SolveInfo, passes: usize) {
         self.stats.active_set_passes = self.stats.active_set_passes.max(passes);
         self.stats.solver_iterations = self.stats.solver_iterations.max(info.iterations);
@@ -111,15 +173,46 @@ impl ConstrainedModel for Stage<'_> {
         &self.evaluator.layout().inv_mass
     }
 
-    fn free_acceleration(
+    fn applied_force(
         &mut self,
         t: f64,
         q: &[f64],
         v: &[f64],
-        a: &mut [f64],
+        out: &mut [f64],
     ) -> Result<(), EvalError> {
-        self.acceleration
-            .free_acceleration(self.evaluator, self.model, (t, q, v), a)
+        let (applied, _) =
+            self.acceleration
+                .applied_force(self.evaluator, self.model, (t, q, v), false)?;
+        out.copy_from_slice(applied);
+        let p = &mut self.prediction;
+        add_object_inertia(
+            self.model,
+            &self.evaluator.layout().inv_mass,
+            (t, q, v),
+            (&p.inertial, &p.points, p.h),
+            self.acceleration.object_forces(),
+            out,
+            &mut p.holding,
+        );
+        Ok(())
+    }
+
+    fn predict(&mut self, h: f64, inertial: &[f64], past: &[PastState<'_>]) {
+        let p = &mut self.prediction;
+        p.refactor = !self.evaluator.layout().inv_mass.blocks().is_empty();
+        p.h = h;
+        p.inertial.clear();
+        p.inertial.extend_from_slice(inertial);
+        let past: Vec<Past<'_>> = past
+            .iter()
+            .map(|s| (s.velocity_weight, s.t, s.q, s.v))
+            .collect();
+        predict_points(
+            self.model,
+            &self.evaluator.layout().inv_mass,
+            &past,
+            &mut p.points,
+        );
     }
 
     fn assemble(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<(), EvalError> {
@@ -127,6 +220,8 @@ impl ConstrainedModel for Stage<'_> {
         self.assembled_t = t;
         self.assembled_q.clear();
         self.assembled_q.extend_from_slice(q);
+        self.assembled_v.clear();
+        self.assembled_v.extend_from_slice(v);
         self.stats.evaluations += 1;
         Ok(())
     }
@@ -158,28 +253,37 @@ impl ConstrainedModel for Stage<'_> {
     fn newton_step(
         &mut self,
         factorization: Factorization,
-        h2: f64,
-        proximal: f64,
-        lambda: &[f64],
-        roles: &[Role],
-        momentum: &[f64],
-        rows: &[f64],
+        system: NewtonSystem<'_>,
         dq: &mut [f64],
         dmu: &mut [f64],
     ) -> Result<bool, EvalError> {
-        let ev = &*self.evaluator;
-        let layout = ev.layout();
+        let NewtonSystem {
+            h2,
+            proximal,
+            lambda,
+            roles,
+            momentum,
+            rows,
+        } = system;
         let refactor = factorization != Factorization::Reuse
-            || !self
-                .kkt
-                .has_factor_for(&layout.jacobian, layout.inv_mass.diagonal());
+            || std::mem::take(&mut self.prediction.refactor)
+            || {
+                let layout = self.evaluator.layout();
+                !self
+                    .kkt
+                    .has_factor_for(&layout.jacobian, layout.inv_mass.diagonal())
+            };
         if refactor {
+            self.add_jacobians(h2);
+            let ev = &*self.evaluator;
+            let layout = ev.layout();
             let matrix = KktMatrix {
                 jacobian: &layout.jacobian,
                 inv_mass: &layout.inv_mass,
                 h2,
                 roles,
                 full_stiffness: factorization == Factorization::Full,
+                additions: self.additions,
             };
             let (model, t, q) = (self.model, self.assembled_t, &self.assembled_q);
             self.kkt.factor(&matrix, |sink| {
@@ -196,6 +300,10 @@ impl ConstrainedModel for Stage<'_> {
             1,
         );
         Ok(refactor)
+    }
+
+    fn stiffness_ratio(&self) -> f64 {
+        self.kkt.stiffness_ratio()
     }
 
     fn record(&mut self, lambda: &[f64]) {

@@ -1,6 +1,7 @@
 //! Viscous drag: `f = −c ẋ` on every body with mass (at its centre). Dissipative: no potential.
+//! Its Jacobian `−∂f/∂ẋ = c I` at each mass point goes into the implicit steppers' Newton matrix.
 
-use super::{Force, ForceContext, InvalidParameter};
+use super::{Force, ForceContext, ForceJacobian, InvalidParameter};
 
 /// Linear viscous drag on every body.
 ///
@@ -29,6 +30,21 @@ impl Force for Drag {
                 if let Some((p, _)) = ctx.view().mass_point(i, k) {
                     let f = ctx.view().velocity(&p).map(|v| -self.coefficient * v);
                     ctx.add_force(&p, &f);
+                }
+            }
+        }
+    }
+
+    fn jacobian(&self, ctx: &mut ForceJacobian<'_>) {
+        let dim = ctx.view().dim();
+        let mut damping = vec![0.0; dim * dim];
+        for i in 0..dim {
+            damping[i * dim + i] = self.coefficient;
+        }
+        for i in 0..ctx.view().body_slots() {
+            for k in 0..ctx.view().mass_points(i) {
+                if let Some((p, _)) = ctx.view().mass_point(i, k) {
+                    ctx.add_points(&[p], &[], &damping);
                 }
             }
         }

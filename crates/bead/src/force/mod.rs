@@ -8,6 +8,7 @@
 mod constant;
 mod drag;
 mod gravity;
+mod jacobian;
 mod mouse;
 mod spring;
 mod torque;
@@ -16,6 +17,7 @@ mod torsion_spring;
 pub use constant::ConstantForce;
 pub use drag::Drag;
 pub use gravity::Gravity;
+pub use jacobian::ForceJacobian;
 pub use mouse::MouseSpring;
 pub use spring::Spring;
 pub use torque::Torque;
@@ -28,6 +30,7 @@ use crate::body::BodyId;
 use crate::draw::Canvas;
 pub use crate::error::InvalidParameter;
 pub use crate::ids::ForceId;
+use crate::math::vector::{Vec3, to_vec3};
 use crate::point::{Point, add_point_force};
 use crate::view::View;
 
@@ -63,6 +66,15 @@ use crate::view::View;
 pub trait Force: Any + Debug + Send + Sync {
     /// Adds this force's contribution to `Q`.
     fn apply(&self, ctx: &mut ForceContext<'_>);
+
+    /// Adds this force's Jacobians, `−∂f/∂x` and `−∂f/∂ẋ`, to the implicit steppers' Newton
+    /// matrix (see [`ForceJacobian::add_points`], whose example gives one). The steppers
+    /// evaluate every force at the step's end whether or not it gives them: without them a
+    /// stiff force costs Newton iterations, or fails to converge where the step is many times
+    /// its period. None by default.
+    fn jacobian(&self, ctx: &mut ForceJacobian<'_>) {
+        let _ = ctx;
+    }
 
     /// Potential energy, in joules (0 for non-conservative forces).
     fn potential_energy(&self, view: &View<'_>) -> f64 {
@@ -117,11 +129,18 @@ pub trait Force: Any + Debug + Send + Sync {
     }
 }
 
+/// A world force added at a parametric object's point, as [`ForceContext::add_force`] records
+/// it.
+pub(crate) type ObjectForce = (Point, Vec3);
+
 /// The accumulator `Q` a force adds to, and the state it reads ([`ForceContext::view`]).
 #[derive(Debug)]
 pub struct ForceContext<'a> {
     pub(crate) view: View<'a>,
     pub(crate) applied: &'a mut [f64],
+    /// The world forces added at parametric objects' points, each as it was added: an object's
+    /// own block of the implicit Newton matrix needs them apart from `Q`.
+    pub(crate) object_forces: &'a mut Vec<ObjectForce>,
 }
 
 impl ForceContext<'_> {
@@ -142,6 +161,9 @@ impl ForceContext<'_> {
     /// Adds the world force `f` (newtons, `dim` components) acting at `point`.
     pub fn add_force(&mut self, point: &Point, f: &[f64]) {
         let dim = self.view.dim;
+        if matches!(point, Point::OfObject { .. }) {
+            self.object_forces.push((*point, to_vec3(&f[..dim])));
+        }
         add_point_force(
             point,
             self.view.body(point),

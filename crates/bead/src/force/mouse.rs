@@ -2,8 +2,10 @@
 //!
 //! `f = k (target − x) − c ẋ`. It is how a user "grabs" a model (seed 000 §4's interactive
 //! Tinkertoys). Its energy is work done by the user, so it is not counted as potential energy.
+//! Its Jacobians, `k I` and `c I`, go into the implicit steppers' Newton matrix: a stiff grab
+//! costs no extra Newton iterations.
 
-use super::{Force, ForceContext, InvalidParameter};
+use super::{Force, ForceContext, ForceJacobian, InvalidParameter};
 use crate::draw::{Canvas, Element};
 use crate::math::vector::{Vec3, to_vec3};
 use crate::point::Point;
@@ -64,6 +66,16 @@ impl Force for MouseSpring {
         let f: Vec3 =
             std::array::from_fn(|i| self.stiffness * (self.target[i] - x[i]) - self.damping * v[i]);
         ctx.add_force(&self.point, &f);
+    }
+
+    fn jacobian(&self, ctx: &mut ForceJacobian<'_>) {
+        let dim = ctx.view().dim();
+        let (mut stiffness, mut damping) = (vec![0.0; dim * dim], vec![0.0; dim * dim]);
+        for i in 0..dim {
+            stiffness[i * dim + i] = self.stiffness;
+            damping[i * dim + i] = self.damping;
+        }
+        ctx.add_points(&[self.point], &stiffness, &damping);
     }
 
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {

@@ -6,10 +6,15 @@
 //! ```
 //!
 //! When the two ends coincide the axis is undefined and the spring exerts no force.
+//!
+//! Its Jacobian for the implicit steppers (see [`ForceJacobian`]) is, with the tension
+//! `T = k (|d| − L) + c (w·u)`, `−∂f₁/∂x₁ = k u uᵀ + (T/|d|)(I − u uᵀ)` and `−∂f₁/∂ẋ₁ = c u uᵀ`,
+//! in the pattern `[[A, −A], [−A, A]]` over the two ends. The transverse term is kept only in
+//! tension (Choi and Ko 2002): compressed, it would make the Newton matrix indefinite.
 
-use super::{Force, ForceContext, InvalidParameter};
+use super::{Force, ForceContext, ForceJacobian, InvalidParameter};
 use crate::draw::{Canvas, Element};
-use crate::math::vector::{dot, norm, sub};
+use crate::math::vector::{Vec3, dot, norm, sub};
 use crate::point::Point;
 use crate::view::View;
 
@@ -72,12 +77,10 @@ impl Spring {
     pub fn points(&self) -> [Point; 2] {
         self.points
     }
-}
 
-impl Force for Spring {
-    fn apply(&self, ctx: &mut ForceContext<'_>) {
-        let view = ctx.view();
-        let dim = view.dim();
+    /// The axis `u` from the second end to the first, the length `|d|` and the tension
+    /// `k (|d| − L) + c (w·u)` at the state `view` gives; `None` where the ends coincide.
+    fn axis(&self, view: &View<'_>) -> Option<(Vec3, f64, f64)> {
         let d = sub(
             &view.position(&self.points[0]),
             &view.position(&self.points[1]),
@@ -86,16 +89,52 @@ impl Force for Spring {
             &view.velocity(&self.points[0]),
             &view.velocity(&self.points[1]),
         );
-        let len = norm(&d[..dim]);
+        let len = norm(&d[..view.dim()]);
         if !(len > 0.0) {
-            return;
+            return None;
         }
         let u = d.map(|x| x / len);
-        let magnitude = self.stiffness * (len - self.rest_length) + self.damping * dot(&w, &u);
-        let f1 = u.map(|x| -magnitude * x);
-        let f2 = u.map(|x| magnitude * x);
+        Some((
+            u,
+            len,
+            self.stiffness * (len - self.rest_length) + self.damping * dot(&w, &u),
+        ))
+    }
+}
+
+impl Force for Spring {
+    fn apply(&self, ctx: &mut ForceContext<'_>) {
+        let Some((u, _, tension)) = self.axis(ctx.view()) else {
+            return;
+        };
+        let f1 = u.map(|x| -tension * x);
+        let f2 = u.map(|x| tension * x);
         ctx.add_force(&self.points[0], &f1);
         ctx.add_force(&self.points[1], &f2);
+    }
+
+    fn jacobian(&self, ctx: &mut ForceJacobian<'_>) {
+        let dim = ctx.view().dim();
+        let Some((u, len, tension)) = self.axis(ctx.view()) else {
+            return;
+        };
+        let transverse = (tension / len).max(0.0);
+        let size = 2 * dim;
+        let (mut stiffness, mut damping) = (vec![0.0; size * size], vec![0.0; size * size]);
+        for r in 0..dim {
+            for c in 0..dim {
+                let along = u[r] * u[c];
+                let across = if r == c { 1.0 - along } else { -along };
+                let k = self.stiffness * along + transverse * across;
+                let d = self.damping * along;
+                for (a, b, sign) in [(0, 0, 1.0), (0, 1, -1.0), (1, 0, -1.0), (1, 1, 1.0)] {
+                    let at = (a * dim + r) * size + b * dim + c;
+                    stiffness[at] = sign * k;
+                    damping[at] = sign * d;
+                }
+            }
+        }
+        ctx.add_points(&self.points, &stiffness, &damping);
     }
 
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {

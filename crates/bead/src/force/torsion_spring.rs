@@ -5,7 +5,7 @@
 //! ```
 //! (against the world: `Δ = θ_a − θ₀`, `τ_a = −k Δ − c ω_a`).
 
-use super::{Force, ForceContext, InvalidParameter};
+use super::{Force, ForceContext, ForceJacobian, InvalidParameter};
 use crate::body::BodyId;
 use crate::point::Point;
 use crate::view::View;
@@ -81,6 +81,14 @@ impl Force for TorsionSpring {
                 ctx.add_torque(self.a, -tau);
             }
             None => ctx.add_torque(self.a, tau),
+        }
+    }
+
+    fn jacobian(&self, ctx: &mut ForceJacobian<'_>) {
+        let (k, c) = (self.stiffness, self.damping);
+        match self.b {
+            Some(b) => ctx.add_angles(&[self.a, b], &[k, -k, -k, k], &[c, -c, -c, c]),
+            None => ctx.add_angles(&[self.a], &[k], &[c]),
         }
     }
 

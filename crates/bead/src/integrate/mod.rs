@@ -69,17 +69,27 @@ pub enum Factorization {
 /// inequalities and the bounded rows complementary by the [`Role`] it gives each row in
 /// [`ConstrainedModel::newton_step`].
 pub trait ConstrainedModel {
-    /// `W = M⁻¹` (0 for what cannot move), as it stands for the step under way: a
-    /// parametric object's mass block is taken at the step's start.
+    /// `W = M⁻¹` (0 for what cannot move), at the state of the last evaluation of the forces
+    /// (a parametric object's mass block changes with its coordinates).
     fn inv_mass(&self) -> &InverseMass;
 
-    /// Writes `W Q`, the acceleration the applied forces alone give at `(t, q, q̇)`.
-    fn free_acceleration(
+    /// Sets the step's inertial prediction: `inertial = q̃ = Σ_k a_k q_k + ĥ Σ_k b_k q̇_k` over
+    /// the `past` states, for `ĥ = h`. A parametric object combines its points' own velocities
+    /// of the same states by the same `b_k`, and steps their momenta (see
+    /// [`applied_force`](Self::applied_force)).
+    fn predict(&mut self, h: f64, inertial: &[f64], past: &[PastState<'_>]);
+
+    /// Writes the generalized force `Q` of the implicit momentum residual
+    /// `M(q) (q − q̃) − ĥ² (Q + Jᵀλ)` at `(t, q, q̇)`, and takes [`inv_mass`](Self::inv_mass)
+    /// there: the implicit steppers evaluate the forces at each iterate of the step's end. For a
+    /// parametric object `Q` also carries what makes that residual its points' own, stepped in
+    /// space from the prediction set by [`predict`](Self::predict) (its inertial terms).
+    fn applied_force(
         &mut self,
         t: f64,
         q: &[f64],
         v: &[f64],
-        a: &mut [f64],
+        out: &mut [f64],
     ) -> Result<(), EvalError>;
 
     /// Evaluates every constraint at `(t, q, q̇)`: [`values`](Self::values),
@@ -105,28 +115,27 @@ pub trait ConstrainedModel {
     /// Each row's own bounds on λ (a motor's torque limit), `(−∞, ∞)` for most.
     fn multiplier_bounds(&self) -> &[(f64, f64)];
 
-    /// One Newton step on the whole KKT system `[M + h² K̃, Jᵀ; J, 0]` at the last assembled
-    /// state, for the residuals `momentum = M (q − q̃) − Jᵀμ` (per coordinate) and `rows` (per
-    /// row: a held row's `r`, or `μ − target` for a row whose multiplier is fixed, see
-    /// [`Role`]): writes `Δq` and `Δμ` (`μ = h² λ`). Unless `factorization` says to reuse the
-    /// last factor (a chord iteration), which happens only if it fits the model's structure and
-    /// roles, the matrix is assembled with the geometric stiffness `K̃` of multipliers `lambda`
-    /// (kept positive) and factored. The held rows carry a proximal term of weight `proximal`
-    /// that decides the split of redundant rows' forces (see the KKT solve). Returns whether it
-    /// factored.
-    #[allow(clippy::too_many_arguments)]
+    /// One Newton step on the whole KKT system
+    /// `[M − ĥ² ∂Q/∂q − ĥ ∂Q/∂q̇ + ĥ² K̃, Jᵀ; J, 0]` at the last assembled state (see
+    /// [`NewtonSystem`]): writes `Δq` and `Δμ` (`μ = ĥ² λ`). Unless `factorization` says to
+    /// reuse the last factor (a chord iteration), which happens only if it fits the model's
+    /// structure and roles, the matrix is assembled, with the applied forces' Jacobians, the
+    /// parametric objects' own blocks and the geometric stiffness `K̃` of the multipliers
+    /// (each kept positive), and factored. Returns whether it factored.
     fn newton_step(
         &mut self,
         factorization: Factorization,
-        h2: f64,
-        proximal: f64,
-        lambda: &[f64],
-        roles: &[Role],
-        momentum: &[f64],
-        rows: &[f64],
+        system: NewtonSystem<'_>,
         dq: &mut [f64],
         dmu: &mut [f64],
     ) -> Result<bool, EvalError>;
+
+    /// The largest ratio, over the coordinates, of the stiffness on the diagonal of the last
+    /// factored Newton matrix to the mass there (0 by default): the rounding of `q` moves the
+    /// momentum residual by `ε |q|` times one plus this, which no iteration can remove.
+    fn stiffness_ratio(&self) -> f64 {
+        0.0
+    }
 
     /// The multipliers of the step just taken, in the units of the explicit path's λ (the force
     /// is `Jᵀλ`), for the model to report.
@@ -143,6 +152,61 @@ pub trait ConstrainedModel {
         let _ = (rows, held);
         None
     }
+}
+
+/// The residuals and parameters of one Newton step of an implicit stepper (see
+/// [`ConstrainedModel::newton_step`]).
+///
+/// ```
+/// use bead::integrate::{NewtonSystem, Role};
+/// let system = NewtonSystem {
+///     h2: 1e-6,
+///     proximal: 0.0,
+///     lambda: &[0.0],
+///     roles: &[Role::Held],
+///     momentum: &[0.0, 0.0],
+///     rows: &[1e-9],
+/// };
+/// assert_eq!(system.rows.len(), system.roles.len());
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct NewtonSystem<'a> {
+    /// `ĥ²`, the square of the step's velocity scale (`h` for implicit Euler, `2h/3` for BDF2).
+    pub h2: f64,
+    /// The weight of the held rows' proximal term, which decides the split of redundant rows'
+    /// forces (see the KKT solve).
+    pub proximal: f64,
+    /// The multipliers λ of the iterate, which weigh the geometric stiffness.
+    pub lambda: &'a [f64],
+    /// How each row takes part (see [`Role`]).
+    pub roles: &'a [Role],
+    /// `M (q − q̃) − ĥ² Q(q, q̇) − Jᵀμ` per coordinate.
+    pub momentum: &'a [f64],
+    /// Per row: a held row's residual `r`, or `μ − target` for a row whose multiplier is fixed.
+    pub rows: &'a [f64],
+}
+
+/// One past state of an implicit step's prediction, `q̃ = Σ_k a_k q_k + ĥ Σ_k b_k q̇_k`.
+///
+/// ```
+/// use bead::integrate::PastState;
+/// // Implicit Euler's prediction q̃ = qₙ + h q̇ₙ: one state, both weights 1.
+/// let (q, v) = ([1.0, 2.0], [0.5, 0.0]);
+/// let past = PastState { position_weight: 1.0, velocity_weight: 1.0, t: 0.0, q: &q, v: &v };
+/// assert_eq!(past.q.len(), past.v.len());
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct PastState<'a> {
+    /// `a_k`, the weight of the state's positions.
+    pub position_weight: f64,
+    /// `b_k`, the weight of its velocities (times `ĥ`).
+    pub velocity_weight: f64,
+    /// Its time.
+    pub t: f64,
+    /// Its positions.
+    pub q: &'a [f64],
+    /// Its velocities.
+    pub v: &'a [f64],
 }
 
 /// One step of an ODE scheme over `(q, q̇)`.

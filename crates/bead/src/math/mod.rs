@@ -2,6 +2,7 @@
 //! vectors ([`vector`]), the block-sparse Jacobian `J` ([`sparse`], seed 000 §4.2–4.3) and the
 //! block-diagonal inverse mass `W = M⁻¹` ([`inverse_mass`], seed 000 §3 and §5).
 
+pub(crate) mod bands;
 pub(crate) mod dual;
 pub(crate) mod inverse_mass;
 pub mod sparse;

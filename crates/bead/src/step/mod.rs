@@ -31,9 +31,10 @@ use crate::assembly::{Evaluator, Layout};
 use crate::contact::Impacts;
 use crate::diagnostics::{AssemblyReport, Diagnostics};
 use crate::dynamics::active_set::StepStart;
-use crate::dynamics::{Acceleration, Mode, Stage};
+use crate::dynamics::{Acceleration, Mode, Prediction, Stage};
 use crate::error::{AssemblyError, ModelError, StepError, StepFailure, Violation};
 use crate::integrate::{Integrator, Rk4};
+use crate::math::bands::Bands;
 use crate::model::Model;
 use crate::settings::{Assembly, Settings, StepStats};
 use crate::solve::kkt::Kkt;
@@ -51,6 +52,11 @@ pub(crate) struct Pipeline {
     acceleration: Acceleration,
     /// The implicit steppers' Newton system, with its cached analysis.
     kkt: Kkt,
+    /// The blocks the forces' Jacobians and parametric objects add to the implicit steppers'
+    /// Newton matrix (kept for their buffers).
+    additions: Bands,
+    /// The implicit steppers' prediction for parametric objects, kept from step to step.
+    prediction: Prediction,
     /// The layout must be rebuilt before the next evaluation.
     layout_stale: bool,
     /// `q̈` at the current state, if already evaluated (reused as the next step's first stage).
@@ -77,6 +83,8 @@ impl Default for Pipeline {
             evaluator: Evaluator::default(),
             acceleration: Acceleration::new(Box::new(ConjugateGradient::default())),
             kkt: Kkt::default(),
+            additions: Bands::default(),
+            prediction: Prediction::default(),
             layout_stale: true,
             current_acceleration: None,
             time_step: None,
@@ -275,6 +283,9 @@ impl Pipeline {
             velocity_rate,
             assembled_t: state.t,
             assembled_q: Vec::new(),
+            assembled_v: Vec::new(),
+            additions: &mut self.additions,
+            prediction: &mut self.prediction,
         };
         let result = self.integrator.step(
             &mut stage,

@@ -468,7 +468,8 @@ fn the_implicit_stepper_settles_a_forty_ball_pile() {
 /// At every step the reported contact forces balance the pile's vertical momentum exactly as
 /// implicit Euler moves it, `Δp_y = h (Σ F_y − N m g)` (the contacts between balls cancel, so
 /// this checks the floor's forces), every contact pushes, no ball sinks into another by more
-/// than the Newton tolerance, and the total energy, sampled every 0.1 s, never grows.
+/// than the Newton tolerance, and the total energy, sampled every 0.1 s, never grows by more than
+/// the positions' tolerance allows.
 #[test]
 fn the_implicit_stepper_lands_a_two_hundred_ball_pile() {
     let (n, mass, h) = (200, 0.01, 2e-3);
@@ -501,8 +502,11 @@ fn the_implicit_stepper_lands_a_two_hundred_ball_pile() {
         p = next;
         if k % 50 == 0 {
             let e = d.total_energy();
+            // The positions hold to Newton's tolerance, which moves the pile's weight by as
+            // much: an energy of `weight · tolerance` (2e-9 J) is noise, not a gain.
+            let noise = weight * bead::integrate::NEWTON_TOLERANCE;
             assert!(
-                e <= energy + 1e-9,
+                e <= energy + noise,
                 "t = {}: energy {e} J after {energy} J",
                 d.time
             );

@@ -18,6 +18,7 @@ mod gears;
 mod impacts;
 mod implicit;
 mod implicit_accuracy;
+mod implicit_forces;
 mod jacobians;
 mod motors;
 mod moving_contact;

@@ -1,17 +1,15 @@
 //! BDF2 at the position level: the second-order member of the implicit family, on the same
 //! Newton solve as [`ImplicitEuler`](super::ImplicitEuler) ([`super::newton`]).
 //!
-//! The two-step backward differentiation formula on `(q, q̇)`, with the constraint forces at the
-//! step's end and the applied forces extrapolated to it (`Q* = 2 Qₙ − Qₙ₋₁`, which keeps the
-//! order two):
+//! The two-step backward differentiation formula on `(q, q̇)`, with every force, applied and
+//! constraint, at the step's end:
 //!
 //! ```text
-//! q_b = (4 qₙ − qₙ₋₁) / 3,   v_b = (4 q̇ₙ − q̇ₙ₋₁) / 3,   ĥ = 2h / 3
-//! q̃ = q_b + ĥ v_b + ĥ² W Q*
-//! M (q − q̃) − ĥ² J(q)ᵀ λ = 0,   C(q, tₙ₊₁) = 0,   q̇ₙ₊₁ = (q − q_b) / ĥ
+//! q_b = (4 qₙ − qₙ₋₁) / 3,   v_b = (4 q̇ₙ − q̇ₙ₋₁) / 3,   ĥ = 2h / 3,   q̃ = q_b + ĥ v_b
+//! M(q) (q − q̃) − ĥ² (Q(q, q̇ₙ₊₁) + J(q)ᵀ λ) = 0,   C(q, tₙ₊₁) = 0,   q̇ₙ₊₁ = (q − q_b) / ĥ
 //! ```
 //!
-//! (eliminate `q̇ₙ₊₁` between `q − q_b = ĥ q̇ₙ₊₁` and `q̇ₙ₊₁ − v_b = ĥ W (Q* + Jᵀλ)`). Its first
+//! (eliminate `q̇ₙ₊₁` between `q − q_b = ĥ q̇ₙ₊₁` and `M (q̇ₙ₊₁ − v_b) = ĥ (Q + Jᵀλ)`). Its first
 //! step, and any step that does not continue the last one at the same size (the state was edited,
 //! or a run's last step is shortened), is an implicit Euler step.
 //!
@@ -21,14 +19,21 @@
 //! is taken again as an implicit Euler step (which lands inelastically), and so are the next
 //! [`AFTER_IMPACT`] steps, until the history holds only states after the impact.
 //!
+//! A step whose Newton iteration does not converge within its iterations is taken again the
+//! same way, as an implicit Euler step with the history restarted after it: on a whipping cloth
+//! (`scenes/cloth.toml`), compressed rods make the matrix a poor Jacobian and the two-step
+//! iteration can stall where implicit Euler's, which damps the fastest modes, converges. Such a
+//! step is first order; [`Bdf2::fallbacks`] counts them. A step that implicit Euler cannot take
+//! either fails with its error.
+//!
 //! BDF2 damps too, but at second order in `h`: on a pendulum it keeps the amplitude hundreds of
 //! times better than implicit Euler at the same step, with the same stability on stiff chains.
 
-use super::newton::{Stopping, advance, free_acceleration};
+use super::newton::{Stopping, advance};
 use super::work::Work;
 use super::{NEWTON_RELATIVE_TOLERANCE, NEWTON_TOLERANCE};
 use crate::error::EvalError;
-use crate::integrate::{Dynamics, Integrator, resize};
+use crate::integrate::{Dynamics, Integrator, PastState, resize};
 
 /// Position-level BDF2: unconditionally stable on stiff constraints, second order, mildly
 /// dissipative.
@@ -56,6 +61,8 @@ pub struct Bdf2 {
     pub max_iterations: usize,
     work: Work,
     history: History,
+    /// Steps taken again as implicit Euler because the two-step iteration stalled.
+    fallbacks: usize,
 }
 
 /// The implicit Euler steps taken after one in which a contact started to carry a force: the
@@ -63,15 +70,12 @@ pub struct Bdf2 {
 /// and BDF2's two-step history is clean from the step after that.
 const AFTER_IMPACT: usize = 2;
 
-/// The previous step (where it started, its free acceleration and its size), and this step's
-/// buffers.
+/// The previous step (where it started and its size), and this step's base.
 #[derive(Clone, Debug, Default)]
 struct History {
     q: Vec<f64>,
     v: Vec<f64>,
-    free_acceleration: Vec<f64>,
     h: f64,
-    free: Vec<f64>,
     base: Vec<f64>,
     /// Which rows are contacts carrying a force at the previous step's end.
     touching: Vec<bool>,
@@ -117,6 +121,7 @@ impl Bdf2 {
             max_iterations,
             work: Work::default(),
             history: History::default(),
+            fallbacks: 0,
         }
     }
 
@@ -135,6 +140,16 @@ impl Bdf2 {
     /// Newton iterations the last step took.
     pub fn last_iterations(&self) -> usize {
         self.work.iterations
+    }
+
+    /// Steps taken again as implicit Euler, since this stepper was made, because the two-step
+    /// formula's Newton iteration stalled on them (see the [module docs](self)).
+    ///
+    /// ```
+    /// assert_eq!(bead::integrate::Bdf2::default().fallbacks(), 0);
+    /// ```
+    pub fn fallbacks(&self) -> usize {
+        self.fallbacks
     }
 }
 
@@ -167,31 +182,26 @@ impl Integrator for Bdf2 {
     ) -> Result<(), EvalError> {
         let n = q.len();
         let (w, past) = (&mut self.work, &mut self.history);
-        resize(n, &mut [&mut w.predicted, &mut past.free, &mut past.base]);
+        resize(n, &mut [&mut w.inertial, &mut past.base]);
         // Implicit Euler from `(q, v)`: the first step, and the restarts.
-        let euler = |w: &mut Work, base: &mut Vec<f64>, free: &[f64]| {
+        let euler = |w: &mut Work, base: &mut Vec<f64>| {
             base.copy_from_slice(q);
-            w.predict_euler(q, v, h, free);
+            w.predict_euler(q, v, h);
         };
-        free_acceleration(f, t, q, v, &mut past.free)?;
         let continues = w.continues(q, v)
             && past.q.len() == n
             && (past.h - h).abs() <= 1e-9 * h
             && past.euler_steps == 0;
         let hv = if continues {
             let hv = 2.0 * h / 3.0;
-            let mut applied = 0.0_f64;
             for i in 0..n {
                 past.base[i] = (4.0 * q[i] - past.q[i]) / 3.0;
                 let vb = (4.0 * v[i] - past.v[i]) / 3.0;
-                let a = 2.0 * past.free[i] - past.free_acceleration[i];
-                applied = applied.max(a.abs());
-                w.predicted[i] = past.base[i] + hv * vb + hv * hv * a;
+                w.inertial[i] = past.base[i] + hv * vb;
             }
-            w.applied = hv * hv * applied;
             hv
         } else {
-            euler(w, &mut past.base, &past.free);
+            euler(w, &mut past.base);
             h
         };
         let stop = Stopping {
@@ -199,22 +209,68 @@ impl Integrator for Bdf2 {
             relative: self.relative_tolerance,
             max_iterations: self.max_iterations,
         };
-        advance(w, f, t + h, hv, q, v, &past.base, q_out, v_out, stop)?;
+        let now = PastState {
+            position_weight: 1.0,
+            velocity_weight: 1.0,
+            t,
+            q,
+            v,
+        };
+        let states = if continues {
+            // x̂ = (4 xₙ − xₙ₋₁)/3 + ĥ (4 ẋₙ − ẋₙ₋₁)/3, for the points of parametric objects.
+            vec![
+                PastState {
+                    position_weight: 4.0 / 3.0,
+                    velocity_weight: 4.0 / 3.0,
+                    ..now
+                },
+                PastState {
+                    position_weight: -1.0 / 3.0,
+                    velocity_weight: -1.0 / 3.0,
+                    t: t - past.h,
+                    q: &past.q,
+                    v: &past.v,
+                },
+            ]
+        } else {
+            vec![now]
+        };
+        let result = advance(
+            w,
+            f,
+            (t, t + h),
+            hv,
+            (q, v),
+            (&past.base, &states),
+            q_out,
+            v_out,
+            stop,
+        );
         past.euler_steps = past.euler_steps.saturating_sub(1);
-        if past.impact(f) {
+        if continues && matches!(result, Err(EvalError::NoConvergence { .. })) {
+            // A two-step step whose Newton iteration stalls is taken again as implicit Euler,
+            // and the history restarts from there, as after an impact.
+            self.fallbacks += 1;
+            euler(w, &mut past.base);
+            advance(w, f, (t, t + h), h, (q, v), (q, &[now]), q_out, v_out, stop)?;
+            past.impact(f);
+            past.euler_steps = AFTER_IMPACT;
+        } else if past.impact(f) {
+            result?;
             if continues {
                 // Again from the start, as implicit Euler: the restart the impact asks for.
-                euler(w, &mut past.base, &past.free);
-                advance(w, f, t + h, h, q, v, q, q_out, v_out, stop)?;
+                euler(w, &mut past.base);
+                advance(w, f, (t, t + h), h, (q, v), (q, &[now]), q_out, v_out, stop)?;
                 past.impact(f);
             }
             past.euler_steps = AFTER_IMPACT;
+        } else {
+            result?;
         }
         past.q.clear();
         past.q.extend_from_slice(q);
         past.v.clear();
         past.v.extend_from_slice(v);
-        std::mem::swap(&mut past.free_acceleration, &mut past.free);
         past.h = h;
         Ok(())
     }

@@ -2,13 +2,18 @@
 //! (Tournier et al. 2015, "Stable Constrained Dynamics"; Goldenthal et al. 2007's fast projection
 //! is its special case without geometric stiffness).
 //!
-//! With `h` the step, forces taken at the step's start and the constraint forces `Jᵀλ` at its end:
+//! With `h` the step and every force, applied and constraint, taken at its end:
 //!
 //! ```text
-//! q̃ = qₙ + h q̇ₙ + h² W Q(qₙ, q̇ₙ)                  the prediction
-//! M (q − q̃) − h² J(q)ᵀ λ = 0,   C(q, tₙ₊₁) = 0       solved for q and λ
+//! q̃ = qₙ + h q̇ₙ                                               the inertial prediction
+//! M(q) (q − q̃) − h² (Q(q, q̇ₙ₊₁) + J(q)ᵀ λ) = 0,   C(q, tₙ₊₁) = 0    solved for q and λ
 //! q̇ₙ₊₁ = (q − qₙ) / h
 //! ```
+//!
+//! Newton's matrix takes the applied forces' Jacobians (`M − h² ∂Q/∂q − h ∂Q/∂q̇`, Baraff and
+//! Witkin 1998) and a parametric object's own block, so a stiff spring, a strong damper or an
+//! object with a nearly singular mass converges as a stiff constraint does. The iteration starts
+//! from `q̃` moved on by the acceleration the last steps extrapolate to, or from `q̃` itself.
 //!
 //! A velocity row (a motor) holds `J q̇ₙ₊₁ + ∂C/∂t = 0`, that is `J (q − qₙ) + h ∂C/∂t = 0`; an
 //! inequality row holds `g ≥ 0` with `λ ≥ 0` complementary to it, so contact needs no event
@@ -20,11 +25,11 @@
 //! That is what makes it stable on a 10,000-link chain, and why it is not the integrator to
 //! measure a pendulum's period with.
 
-use super::newton::{Stopping, advance, free_acceleration};
+use super::newton::{Stopping, advance};
 use super::work::Work;
 use super::{NEWTON_RELATIVE_TOLERANCE, NEWTON_TOLERANCE};
 use crate::error::EvalError;
-use crate::integrate::{Dynamics, Integrator, resize};
+use crate::integrate::{Dynamics, Integrator, PastState};
 
 /// Position-level implicit Euler: unconditionally stable on stiff constraints (long chains,
 /// cloth), first order, dissipative.
@@ -67,8 +72,6 @@ pub struct ImplicitEuler {
     /// Newton iterations allowed per step before the step fails.
     pub max_iterations: usize,
     work: Work,
-    /// The free acceleration `W Q` at the step's start (scratch).
-    free: Vec<f64>,
 }
 
 impl Default for ImplicitEuler {
@@ -90,7 +93,6 @@ impl ImplicitEuler {
             relative_tolerance: NEWTON_RELATIVE_TOLERANCE,
             max_iterations,
             work: Work::default(),
-            free: Vec::new(),
         }
     }
 
@@ -146,17 +148,21 @@ impl Integrator for ImplicitEuler {
         v_out: &mut [f64],
     ) -> Result<(), EvalError> {
         let w = &mut self.work;
-        resize(q.len(), &mut [&mut self.free]);
-        free_acceleration(f, t, q, v, &mut self.free)?;
-        w.predict_euler(q, v, h, &self.free);
+        w.predict_euler(q, v, h);
+        let past = [PastState {
+            position_weight: 1.0,
+            velocity_weight: 1.0,
+            t,
+            q,
+            v,
+        }];
         advance(
             w,
             f,
-            t + h,
+            (t, t + h),
             h,
-            q,
-            v,
-            q,
+            (q, v),
+            (q, &past),
             q_out,
             v_out,
             Stopping {

@@ -13,7 +13,9 @@ use super::residual::{measured_momentum_residual, momentum_residual, row_masses}
 use super::roles::{RowBounds, choose_roles};
 use super::work::Work;
 use crate::error::EvalError;
-use crate::integrate::{ConstrainedModel, Dynamics, Factorization, Role, resize};
+use crate::integrate::{
+    ConstrainedModel, Dynamics, Factorization, NewtonSystem, PastState, Role, resize,
+};
 use crate::math::vector::max_abs;
 use crate::solve::Bounds;
 use crate::solve::kkt::PROXIMAL;
@@ -34,45 +36,31 @@ pub(super) struct Stopping {
 /// The momentum residual allowed (metres), and the rows' error allowed where that is below the
 /// tolerance: `relative` of the displacement the forces make in the step (`forces`: the
 /// constraints' `W Jᵀμ` or the applied forces' `ĥ² W Q`, whichever is larger); never below what
-/// rounding leaves of the positions, `4 ε |q|∞`.
+/// rounding leaves of the positions, `4 ε |q|∞`, amplified by the forces' stiffness against
+/// the mass (`stiffness`, see [`ConstrainedModel::stiffness_ratio`]): a spring of 1e7 N/m on
+/// 1 kg at `h` = 1 ms turns the rounding of a position of 1 m into 2e-15 m of residual.
 ///
 /// Not an absolute length: a force moves the state by only `ĥ² W f` in a step, so a residual
 /// of fixed size (say 1e-10 m) is an error of `m · 1e-10 / ĥ²` newtons in λ, which at
 /// `h = 1e-6` is larger than the pendulum rod's own force. At `h = 1e-6` on a 1 m pendulum the
 /// rounding floor, not the relative measure, decides: λ then comes out within about 1e-3 N.
-fn momentum_tolerance(relative: f64, forces: f64, q: &[f64]) -> f64 {
-    let rounding = 4.0 * f64::EPSILON * max_abs(q);
+fn momentum_tolerance(relative: f64, forces: f64, q: &[f64], stiffness: f64) -> f64 {
+    let rounding = 4.0 * f64::EPSILON * max_abs(q) * (1.0 + stiffness);
     (relative * forces).max(rounding)
 }
 
-/// Writes `W Q`, the acceleration of the applied forces alone: the constrained model's, or a
-/// plain ODE's accelerations.
-pub(super) fn free_acceleration(
-    f: &mut dyn Dynamics,
-    t: f64,
-    q: &[f64],
-    v: &[f64],
-    out: &mut [f64],
-) -> Result<(), EvalError> {
-    match f.constrained() {
-        Some(model) => model.free_acceleration(t, q, v, out),
-        None => f.acceleration(t, q, v, out),
-    }
-}
-
-/// Ends the step from `(q_start, v_start)` to time `t_end`, for the base `q_base`, velocity
-/// scale `hv` and the prediction in `w.predicted`: a constrained model by the Newton
-/// solve, a plain ODE (nothing to hold) at the prediction. Writes `q_out` and
-/// `v_out = (q_out − q_base)/hv`.
+/// Ends the step from `(q_start, v_start)` at `t_start` to time `t_end`, for the base `q_base`, velocity
+/// scale `hv` and the prediction `w.inertial`, formed from the `past` states: a constrained
+/// model by the Newton solve, a plain ODE (nothing to hold) under its accelerations at the
+/// step's start. Writes `q_out` and `v_out = (q_out − q_base)/hv`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn advance(
     w: &mut Work,
     f: &mut dyn Dynamics,
-    t_end: f64,
+    (t_start, t_end): (f64, f64),
     hv: f64,
-    q_start: &[f64],
-    v_start: &[f64],
-    q_base: &[f64],
+    (q_start, v_start): (&[f64], &[f64]),
+    (q_base, past): (&[f64], &[PastState<'_>]),
     q_out: &mut [f64],
     v_out: &mut [f64],
     stop: Stopping,
@@ -81,23 +69,28 @@ pub(super) fn advance(
     let mut history = 0;
     let constrained = match f.constrained() {
         Some(model) => {
-            // Newton starts from the prediction moved on by the constraint acceleration the
-            // last steps extrapolate to this one's end, when this step continues them: q̃
-            // alone ignores the constraint forces, which change little from step to step.
+            model.predict(hv, &w.inertial, past);
+            // Newton starts from the prediction moved on by the acceleration the last steps
+            // extrapolate to this one's end, when this step continues them: q̃ alone ignores
+            // the forces, which change little from step to step.
             history = w.warm.usable(q_start, v_start, t_end);
             if history > 0 {
                 w.warm.acceleration(history, q_out);
-                for (q, p) in q_out.iter_mut().zip(&w.predicted) {
+                for (q, p) in q_out.iter_mut().zip(&w.inertial) {
                     *q = p + hv * hv * *q;
                 }
             } else {
-                q_out.copy_from_slice(&w.predicted);
+                q_out.copy_from_slice(&w.inertial);
             }
             newton(model, w, t_end, hv, q_base, q_out, v_out, stop, history)?;
             true
         }
         None => {
-            q_out.copy_from_slice(&w.predicted);
+            // A plain ODE: explicit in its accelerations at the step's start.
+            f.acceleration(t_start, q_start, v_start, q_out)?;
+            for (q, p) in q_out.iter_mut().zip(&w.inertial) {
+                *q = p + hv * hv * *q;
+            }
             false
         }
     };
@@ -105,15 +98,8 @@ pub(super) fn advance(
         *v = (q - b) / hv;
     }
     if constrained {
-        w.warm.record(
-            history > 0,
-            t_end,
-            q_out,
-            v_out,
-            &w.predicted,
-            hv,
-            &w.lambda,
-        );
+        w.warm
+            .record(history > 0, t_end, q_out, v_out, &w.inertial, hv, &w.lambda);
     } else {
         w.warm.record_end(q_out, v_out);
     }
@@ -134,7 +120,8 @@ struct Iteration {
     trial: Option<f64>,
 }
 
-/// Solves `M (q − q̃) − ĥ² J(q)ᵀ λ = 0`, `C(q, t) = 0` from the `q` given, in place.
+/// Solves `M(q) (q − q̃) − ĥ² (Q(q, q̇) + J(q)ᵀ λ) = 0`, `C(q, t) = 0`, with
+/// `q̇ = (q − q_base)/ĥ`, from the `q` given, in place.
 #[allow(clippy::too_many_arguments)]
 fn newton(
     model: &mut dyn ConstrainedModel,
@@ -156,7 +143,13 @@ fn newton(
     let h2 = h * h;
     resize(
         n,
-        &mut [&mut w.force, &mut w.momentum, &mut w.scratch, &mut w.dq],
+        &mut [
+            &mut w.force,
+            &mut w.momentum,
+            &mut w.scratch,
+            &mut w.dq,
+            &mut w.applied_force,
+        ],
     );
     let mut it = Iteration {
         previous: f64::INFINITY,
@@ -170,13 +163,16 @@ fn newton(
             *v = (q - b) / h;
         }
         model.assemble(t, q, v)?;
+        // The applied forces at the iterate (and a parametric object's mass there): implicit,
+        // as the constraint forces are.
+        model.applied_force(t, q, v, &mut w.applied_force)?;
         if it.first {
             it.start_barrier = begin(model, w, q, h2, history);
         }
         row_residuals(model, w, q, q_base, h);
-        // The momentum residual F₁ = M (q − q̃) − Jᵀμ, measured as W F₁ (metres).
-        model.jacobian().mul_transpose(&w.mu, &mut w.force);
-        let (momentum, correction) = measured_momentum_residual(model.inv_mass(), q, w);
+        // The momentum residual F₁ = M (q − q̃) − ĥ² Q − Jᵀμ, measured as W F₁ (metres).
+        total_force(model, w, h2);
+        let (momentum, correction, floor) = measured_momentum_residual(model.inv_mass(), q, w, h2);
         // The rows' own displacements `μ_r (J W Jᵀ)_rr`, the largest of which sets the KKT
         // solve's proximal weight below (the masses are also what `choose_roles` reads, at this
         // same iterate). On a hanging cloth they are hundreds of times the net `W Jᵀμ`.
@@ -185,8 +181,9 @@ fn newton(
             w.mu.iter()
                 .zip(&w.mass)
                 .fold(0.0_f64, |m, (mu, mass)| m.max((mu * mass).abs()));
-        let forces = correction.max(w.applied);
-        let momentum_tolerance = momentum_tolerance(relative, forces, q);
+        let forces = correction.max(applied_displacement(model, w, h2));
+        let momentum_tolerance =
+            momentum_tolerance(relative, forces, q, model.stiffness_ratio()).max(floor);
         // The rows must hold as closely: a row off by δ is an error of δ/((J W Jᵀ)_rr ĥ²) in
         // its λ (at h = 1e-6 a pendulum's bob falls off its rod by only 1e-11 m a step, well
         // within 1e-10 m, and λ read 0). The interior-point iteration's contacts keep the
@@ -428,7 +425,7 @@ fn set_roles(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64) -> 
                 w.lambda[r] = target / h2;
             }
         }
-        model.jacobian().mul_transpose(&w.mu, &mut w.force);
+        total_force(model, w, h2);
         momentum_residual(model.inv_mass(), q, w);
     }
     changed > 0
@@ -525,15 +522,28 @@ fn newton_step(
     factorization: Factorization,
     h2: f64,
 ) -> Result<bool, EvalError> {
-    model.newton_step(
-        factorization,
+    let system = NewtonSystem {
         h2,
-        w.proximal,
-        &w.lambda,
-        &w.roles,
-        &w.momentum,
-        &w.rows,
-        &mut w.dq,
-        &mut w.dmu,
-    )
+        proximal: w.proximal,
+        lambda: &w.lambda,
+        roles: &w.roles,
+        momentum: &w.momentum,
+        rows: &w.rows,
+    };
+    model.newton_step(factorization, system, &mut w.dq, &mut w.dmu)
+}
+
+/// `Jᵀμ + ĥ² Q` into `w.force`: the forces of the momentum residual at the iterate.
+fn total_force(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) {
+    model.jacobian().mul_transpose(&w.mu, &mut w.force);
+    for (f, q) in w.force.iter_mut().zip(&w.applied_force) {
+        *f += h2 * q;
+    }
+}
+
+/// `ĥ² |W Q|∞`, the displacement the applied forces make in the step (metres): the scale of
+/// the momentum residual beside the constraints' own. `w.scratch` is scratch.
+fn applied_displacement(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> f64 {
+    model.inv_mass().apply(&w.applied_force, &mut w.scratch);
+    h2 * max_abs(&w.scratch)
 }

@@ -2,17 +2,20 @@
 //! next: the warm start, whether the contacts needed the interior-point iteration, the counts.
 
 use super::warm_start::WarmStart;
-use crate::math::vector::max_abs;
 use crate::solve::Role;
 
 /// The Newton solve's buffers and what it carries from step to step.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Work {
-    /// `q̃`, written by the stepper before [`advance`](super::newton::advance).
-    pub(super) predicted: Vec<f64>,
-    /// `ĥ² |W Q|∞`, the displacement the applied forces make in the step (metres), written
-    /// with `predicted`: the scale of the momentum residual beside the constraints' own.
-    pub(super) applied: f64,
+    /// `q̃`, where the step would end with no force at all, written by the stepper before
+    /// [`advance`](super::newton::advance): the momentum residual is
+    /// `M (q − q̃) − ĥ² Q(q, q̇) − Jᵀμ`, every force taken at the end. It is also the Newton
+    /// iteration's first guess where the last steps give none: a guess moved on by the forces
+    /// of the step's start is an explicit Euler step, which a stiff spring throws metres past
+    /// its end (to where the spring's two ends have crossed, another root of the step).
+    pub(super) inertial: Vec<f64>,
+    /// `Q` at the iterate.
+    pub(super) applied_force: Vec<f64>,
     /// The last steps' ends, which the next step's Newton iteration starts from.
     pub(super) warm: WarmStart,
     /// The rows' right-hand sides as the Newton step takes them (see [`Role`]).
@@ -67,15 +70,13 @@ impl Work {
         self.warm.continues(q, v)
     }
 
-    /// Implicit Euler's prediction from `(q, v)` over `h` under the free acceleration `a`,
-    /// `q̃ = q + h q̇ + h² a`, into `predicted`, and the displacement its forces make into
-    /// `applied`: the first step of either stepper, and BDF2's restarts.
-    pub(super) fn predict_euler(&mut self, q: &[f64], v: &[f64], h: f64, a: &[f64]) {
-        self.predicted.resize(q.len(), 0.0);
-        for (i, p) in self.predicted.iter_mut().enumerate() {
-            *p = q[i] + h * v[i] + h * h * a[i];
+    /// Implicit Euler's prediction from `(q, v)` over `h`, `q̃ = q + h q̇`, into `inertial`:
+    /// the first step of either stepper, and BDF2's restarts.
+    pub(super) fn predict_euler(&mut self, q: &[f64], v: &[f64], h: f64) {
+        self.inertial.resize(q.len(), 0.0);
+        for i in 0..q.len() {
+            self.inertial[i] = q[i] + h * v[i];
         }
-        self.applied = h * h * max_abs(a);
     }
 
     /// The last step's end was projected onto the constraints, to `(q, v)`: the next step

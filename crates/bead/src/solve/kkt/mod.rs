@@ -44,10 +44,12 @@ use faer::dyn_stack::MemBuffer;
 
 use super::ldlt::{self, Pivots};
 use super::{Role, SolveError};
+use crate::math::bands::Bands;
 use crate::math::inverse_mass::InverseMass;
 use crate::math::sparse::BlockSparse;
 use pattern::Pattern;
-use stiffness::{coupling_ratio, positive_semidefinite};
+use stiffness::coupling_ratio;
+pub(crate) use stiffness::positive_semidefinite;
 
 /// Pivots below this (on the scaled matrix) are taken for redundancy.
 const PIVOT_EPSILON: f64 = 1e-11;
@@ -97,6 +99,13 @@ pub(crate) struct Kkt {
     coupling: Vec<f64>,
     /// Whether the last factorization left out the stiffness between bodies.
     reduced: bool,
+    /// The added blocks of the factorization under way, bounded where not definite.
+    added: Vec<f64>,
+    /// Each unknown's diagonal of the mass alone, in the factorization under way (scratch).
+    mass_diagonal: Vec<f64>,
+    /// The largest ratio, over the coordinates, of the stiffness on the matrix's diagonal to
+    /// the mass there, at the last factorization.
+    stiffness_ratio: f64,
     /// The rows the factorization holds (their targets, not a fixed multiplier).
     held: Vec<bool>,
 }
@@ -123,6 +132,10 @@ pub(crate) struct KktMatrix<'a> {
     /// Keep all of the geometric stiffness, even where leaving out the coupling between bodies
     /// would do.
     pub(crate) full_stiffness: bool,
+    /// Blocks added to the coordinates' block as they are: the applied forces' Jacobians
+    /// `−ĥ² ∂Q/∂q − ĥ ∂Q/∂q̇` and the parametric objects' own blocks, each checked to be
+    /// positive semi-definite unless known to be, and bounded where not.
+    pub(crate) additions: &'a Bands,
 }
 
 impl Kkt {
@@ -147,10 +160,23 @@ impl Kkt {
         self.reduced
     }
 
+    /// The largest ratio, over the coordinates, of the stiffness on the diagonal of the last
+    /// factored matrix (`ĥ² K̃`, the forces' Jacobians) to the mass there: how much a change of
+    /// `q` moves the forces against the inertia, and so how much the rounding of `q` moves the
+    /// momentum residual.
+    pub(crate) fn stiffness_ratio(&self) -> f64 {
+        self.stiffness_ratio
+    }
+
     /// Whether a factor exists for a matrix of `j`'s structure and these movable coordinates:
-    /// a chord iteration may reuse it.
+    /// a chord iteration may reuse it (with the added blocks of the last factorization, which
+    /// only a fresh one brings up to date).
     pub(crate) fn has_factor_for(&self, j: &BlockSparse, inv_mass: &[f64]) -> bool {
-        self.factored && self.pattern.as_ref().is_some_and(|p| p.fits(j, inv_mass))
+        self.factored
+            && self.pattern.as_ref().is_some_and(|p| {
+                let additions = (p.additions.0.as_slice(), p.additions.1.as_slice());
+                p.fits(j, inv_mass, additions)
+            })
     }
 
     /// Assembles and factors the KKT matrix, with the geometric stiffness that `stiffness`
@@ -191,6 +217,27 @@ impl Kkt {
                 bands.push((band, start));
             })?;
         }
+        // The added blocks, each kept where positive semi-definite and bounded where not, as
+        // the constraints' are.
+        self.added.clear();
+        self.added.extend_from_slice(system.additions.values());
+        let mut first = 0;
+        for band in 0..system.additions.len() {
+            let size = system.additions.coordinates(band).len();
+            let block = &mut self.added[first..first + size * size];
+            first += size * size;
+            finite &= block.iter().all(|x| x.is_finite());
+            if !system.additions.definite(band)
+                && !positive_semidefinite(block, size, &mut cholesky)
+            {
+                for a in 0..size {
+                    let row = &mut block[a * size..(a + 1) * size];
+                    let bound: f64 = row.iter().map(|x| x.abs()).sum();
+                    row.fill(0.0);
+                    row[a] = bound;
+                }
+            }
+        }
         if !finite {
             return Err(NonFiniteStiffness.into());
         }
@@ -200,12 +247,11 @@ impl Kkt {
         } else {
             self.choose_reduced(j, system.inv_mass.diagonal())
         };
-        if !self
-            .pattern
-            .as_ref()
-            .is_some_and(|p| p.fits(j, system.inv_mass.diagonal()) && p.reduced == reduced)
-        {
-            let pattern = Pattern::analyse(j, system.inv_mass, reduced)?;
+        let additions = system.additions.structure();
+        if !self.pattern.as_ref().is_some_and(|p| {
+            p.fits(j, system.inv_mass.diagonal(), additions) && p.reduced == reduced
+        }) {
+            let pattern = Pattern::analyse(j, system.inv_mass, reduced, system.additions)?;
             self.values.resize(pattern.matrix.row_idx().len(), 0.0);
             self.factor.resize(pattern.symbolic.len_val(), 0.0);
             self.workspace = Some(ldlt::workspace(&pattern.symbolic));
@@ -231,11 +277,17 @@ impl Kkt {
                 self.values[s] = block.mass[k];
             }
         }
+        self.mass_diagonal.clear();
+        self.mass_diagonal
+            .extend((0..n).map(|u| self.values[p.diagonal[u]]));
         for &(band, start) in &self.stiffness_bands {
             let stiffness = &self.stiffness[start..];
             for &(k, s) in &p.band_slots[p.band_starts[band]..p.band_starts[band + 1]] {
                 self.values[s] += stiffness[k];
             }
+        }
+        for &(k, s) in &p.addition_slots {
+            self.values[s] += self.added[k];
         }
         for block in j.blocks() {
             for r in 0..block.nrows {
@@ -255,6 +307,9 @@ impl Kkt {
                 self.values[p.diagonal[n + r]] = -1.0;
             }
         }
+        self.stiffness_ratio = (0..n).fold(0.0_f64, |r, u| {
+            r.max(self.values[p.diagonal[u]] / self.mass_diagonal[u] - 1.0)
+        });
         // Symmetric scaling: a unit diagonal on the coordinates, and each held row scaled so
         // that its Schur pivot (J Ã⁻¹ Jᵀ)_rr is about 1. Then δ and the pivot threshold are
         // relative everywhere: a 1e5-link chain's top rods, under 1e6 N, have pivots 1e5 times

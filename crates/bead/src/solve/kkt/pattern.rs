@@ -6,6 +6,7 @@
 use faer::sparse::SymbolicSparseColMat;
 use faer::sparse::linalg::cholesky::SymbolicCholesky;
 
+use crate::math::bands::Bands;
 use crate::math::inverse_mass::{DenseBlock, InverseMass};
 use crate::math::sparse::{Block, BlockSparse};
 use crate::solve::{SolveError, ldlt};
@@ -46,6 +47,11 @@ pub(super) struct Pattern {
     pub(super) band_slots: Vec<(usize, usize)>,
     /// Where each band's entries start in `band_slots`, and the end.
     pub(super) band_starts: Vec<usize>,
+    /// The coordinates of the added blocks (the forces' Jacobians, the objects' own blocks)
+    /// this pattern holds, and where each block's start ([`Bands::structure`]).
+    pub(super) additions: (Vec<usize>, Vec<usize>),
+    /// Per entry the pattern stores of the added blocks: `(index in the blocks' values, slot)`.
+    pub(super) addition_slots: Vec<(usize, usize)>,
     pub(super) signs: Vec<i8>,
 }
 
@@ -104,9 +110,17 @@ fn schur_pattern(j: &BlockSparse, unknown: &[usize]) -> Vec<(usize, usize)> {
 }
 
 impl Pattern {
-    /// Whether this analysis was made for `j`'s blocks and these movable coordinates.
-    pub(super) fn fits(&self, j: &BlockSparse, inv_mass: &[f64]) -> bool {
+    /// Whether this analysis was made for `j`'s blocks, these movable coordinates and the
+    /// added blocks of this structure ([`Bands::structure`]).
+    pub(super) fn fits(
+        &self,
+        j: &BlockSparse,
+        inv_mass: &[f64],
+        additions: (&[usize], &[usize]),
+    ) -> bool {
         (self.structure == j.structure() || self.blocks == j.blocks())
+            && self.additions.0 == additions.0
+            && self.additions.1 == additions.1
             && self.movable.len() == inv_mass.len()
             && self
                 .movable
@@ -115,14 +129,15 @@ impl Pattern {
                 .all(|(m, w)| *m == (*w > 0.0))
     }
 
-    /// The pattern for `j` and `w`; `reduced` leaves out the geometric stiffness between
-    /// different bodies.
+    /// The pattern for `j`, `w` and the blocks `additions` adds to the coordinates' block;
+    /// `reduced` leaves out the geometric stiffness between different bodies.
     pub(super) fn analyse(
         j: &BlockSparse,
         w: &InverseMass,
         reduced: bool,
+        additions: &Bands,
     ) -> Result<Pattern, SolveError> {
-        Pattern::analyse_in(j, w, reduced, None)
+        Pattern::analyse_in(j, w, reduced, None, additions)
     }
 
     /// [`Pattern::analyse`], with the bodies eliminated first (in a reduced matrix) or not as
@@ -132,6 +147,7 @@ impl Pattern {
         w: &InverseMass,
         reduced: bool,
         bodies_first: Option<bool>,
+        additions: &Bands,
     ) -> Result<Pattern, SolveError> {
         let movable: Vec<bool> = w.diagonal().iter().map(|w| *w > 0.0).collect();
         let mut unknown = vec![usize::MAX; w.len()];
@@ -184,6 +200,22 @@ impl Pattern {
         for b in w.blocks() {
             entries.extend(mass_pairs(b).map(|(_, _, uc, ur)| (uc, ur)));
         }
+        // The added blocks couple their coordinates, between bodies too: a stiff spring's
+        // coupling is what makes its step implicit.
+        let addition_pairs = |band: usize| {
+            let coordinates = additions.coordinates(band);
+            let k = coordinates.len();
+            (0..k * k).filter_map(move |i| {
+                let (ur, uc) = (
+                    unknown_ref[coordinates[i / k]],
+                    unknown_ref[coordinates[i % k]],
+                );
+                (ur != usize::MAX && uc != usize::MAX && ur >= uc).then_some((i, uc, ur))
+            })
+        };
+        for band in 0..additions.len() {
+            entries.extend(addition_pairs(band).map(|(_, uc, ur)| (uc, ur)));
+        }
         // Reduced, the coordinates' block is block-diagonal: eliminating every body first leaves
         // the Schur complement J Ã⁻¹ Jᵀ on the rows, which is then ordered by its own AMD. On a
         // cloth, where each body has a few rows, that factor has a sixth fewer entries than in
@@ -192,8 +224,9 @@ impl Pattern {
         // bodies go first only when their complement has fewer entries than the matrix.
         entries.sort_unstable();
         entries.dedup();
-        let bodies_first =
-            reduced && bodies_first.unwrap_or_else(|| schur_size(j, &unknown) < entries.len());
+        let bodies_first = reduced
+            && !additions.coupled()
+            && bodies_first.unwrap_or_else(|| schur_size(j, &unknown) < entries.len());
         let order = if bodies_first {
             let rows = ldlt::amd_order(m, schur_pattern(j, &unknown))?;
             Some(
@@ -230,6 +263,15 @@ impl Pattern {
             }
             band_starts.push(band_slots.len());
         }
+        let mut addition_slots = Vec::new();
+        let mut first = 0;
+        for band in 0..additions.len() {
+            let k = additions.coordinates(band).len();
+            addition_slots
+                .extend(addition_pairs(band).map(|(i, uc, ur)| (first + i, slot(uc, ur))));
+            first += k * k;
+        }
+        let (coordinates_added, starts_added) = additions.structure();
         let diagonal = (0..size).map(|i| slot(i, i)).collect();
         let mass_slots = w
             .blocks()
@@ -252,7 +294,17 @@ impl Pattern {
                 }
             })
             .collect();
+        // The coordinates' pivots are positive and the rows' negative (the matrix is
+        // quasi-definite), but for a parametric object's coordinates: its block is kept as it
+        // is, indefinite where a light link is compressed, and its pivots take their own sign.
         let mut signs = vec![1i8; n];
+        for b in w.blocks() {
+            for i in b.offset..b.offset + b.n {
+                if unknown[i] != usize::MAX {
+                    signs[unknown[i]] = 0;
+                }
+            }
+        }
         signs.resize(size, -1);
         Ok(Pattern {
             blocks: j.blocks().to_vec(),
@@ -271,6 +323,8 @@ impl Pattern {
             diagonal,
             band_slots,
             band_starts,
+            additions: (coordinates_added.to_vec(), starts_added.to_vec()),
+            addition_slots,
             mass_slots,
             signs,
         })

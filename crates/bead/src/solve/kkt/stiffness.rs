@@ -47,7 +47,7 @@ pub(super) fn coupling_ratio(
 
 /// Whether the symmetric `size × size` matrix `a` is positive semi-definite (up to rounding),
 /// by a Cholesky factorization of `a + ε I` into the scratch `l`.
-pub(super) fn positive_semidefinite(a: &[f64], size: usize, l: &mut Vec<f64>) -> bool {
+pub(crate) fn positive_semidefinite(a: &[f64], size: usize, l: &mut Vec<f64>) -> bool {
     let trace: f64 = (0..size).map(|i| a[i * size + i].abs()).sum();
     if trace == 0.0 {
         return true;

@@ -5,6 +5,7 @@ use crate::System;
 use crate::assembly::stiffness::constraint_stiffness;
 use crate::integrate::ImplicitEuler;
 use crate::integrate::Role;
+use crate::math::bands::Bands;
 
 /// Steps `sys` implicitly a little; returns whether its Newton matrix left out the stiffness
 /// between bodies, its factor's entries, and those of the factor with that stiffness in.
@@ -18,7 +19,7 @@ fn newton_matrix(mut sys: System, dt: f64) -> (bool, usize, usize) {
     let Some(pattern) = parts.kkt.pattern.as_ref() else {
         panic!("no factor after five steps")
     };
-    let coupled = Pattern::analyse(&layout.jacobian, &layout.inv_mass, false)
+    let coupled = Pattern::analyse(&layout.jacobian, &layout.inv_mass, false, &Bands::default())
         .unwrap_or_else(|e| panic!("{e}"));
     (
         pattern.reduced,
@@ -63,6 +64,7 @@ fn a_cloth_leaves_out_the_stiffness_between_bodies_and_a_long_chain_keeps_it() {
         h2: 1e-6,
         roles: &roles,
         full_stiffness: true,
+        additions: &Bands::default(),
     };
     kkt.factor(&matrix, |sink| {
         constraint_stiffness(ev, parts.model, 0.0, &q, &lambda, sink)
@@ -89,7 +91,7 @@ fn bodies_go_first_where_their_complement_factors_smaller() {
     let factor = |sys: &mut System, bodies_first: Option<bool>| {
         let layout = sys.parts().evaluator.layout();
         let (j, w) = (&layout.jacobian, &layout.inv_mass);
-        Pattern::analyse_in(j, w, true, bodies_first)
+        Pattern::analyse_in(j, w, true, bodies_first, &Bands::default())
             .unwrap_or_else(|e| panic!("{e}"))
             .symbolic
             .len_val()
