@@ -886,7 +886,8 @@ fn corner_example_through_the_command_line() {
 }
 
 /// The implicit integrators from a scene file and from the command line: the chain holds its
-/// rods to Newton's tolerance, and the summary records the integrator.
+/// rods to Newton's tolerance, and the summary records the integrator and the factorization of
+/// the Newton matrix that ran (dense under `--solver dense`).
 #[test]
 fn implicit_integrators_run_scenes_with_exact_rods() {
     for integrator in ["implicit-euler", "bdf2"] {
@@ -915,6 +916,27 @@ fn implicit_integrators_run_scenes_with_exact_rods() {
             "{summary}"
         );
     }
+    // `solver = "dense"` factors the Newton matrix dense, and says so.
+    let out = tempfile::tempdir().unwrap();
+    bead()
+        .args(["run", "--quiet", "--duration", "0.2"])
+        .args([
+            "--integrator",
+            "implicit-euler",
+            "--solver",
+            "dense",
+            "--out",
+        ])
+        .arg(out.path())
+        .arg(scene("hanging_chain.toml"))
+        .assert()
+        .success();
+    let summary = summary(out.path());
+    assert_eq!(
+        summary["newton"]["linear_solve"], "dense LBLT of the KKT matrix",
+        "{summary}"
+    );
+    assert!(summary["max_abs_C"].as_f64().unwrap() <= 1e-10, "{summary}");
 }
 
 /// The planetary gear's three planets mesh redundantly with the sun and the ring: only the sum of

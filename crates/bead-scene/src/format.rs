@@ -80,7 +80,8 @@ pub struct Simulation {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub integrator: Option<String>,
     /// `cg` (default with the explicit integrators), `sparse` (default with the implicit ones),
-    /// `dense` or `gauss-seidel`.
+    /// `dense` or `gauss-seidel`: the λ solve of the explicit integrators. The implicit ones
+    /// factor their Newton (KKT) matrix dense under `dense` and sparse under any other.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver: Option<String>,
     /// Implicit integrators and `assemble`: the largest `|C|` (m) at which Newton's method stops

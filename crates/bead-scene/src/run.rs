@@ -321,14 +321,19 @@ pub fn summary_json(model: &Model, r: &RunReport) -> serde_json::Value {
         "duration": run.duration,
         "integrator": run.integrator,
         "solver": run.solver,
-        // What the implicit steppers' Newton iteration ran: its own sparse LDLᵀ of the KKT
-        // matrix, whatever `solver` says (which then serves the reports' λ at the start and
-        // accelerations.csv).
+        // What the implicit steppers' Newton iteration ran: a dense LBLᵀ of the KKT matrix
+        // under `solver = "dense"`, a sparse LDLᵀ under any other (an iterative solver of the
+        // explicit λ solve has no meaning for the indefinite KKT system; it then serves the
+        // reports' λ at the start and accelerations.csv).
         "newton": implicit.then(|| json!({
             "tolerance": run.newton_tolerance,
             "relative_tolerance": run.newton_relative_tolerance,
             "iterations": run.newton_iterations,
-            "linear_solve": "sparse LDLT of the KKT matrix",
+            "linear_solve": if run.solver == "dense" {
+                "dense LBLT of the KKT matrix"
+            } else {
+                "sparse LDLT of the KKT matrix"
+            },
         })),
         "tolerance": run.tolerance,
         "feedback": { "ks": run.feedback.ks, "kd": run.feedback.kd },

@@ -265,13 +265,14 @@ impl ConstrainedModel for Stage<'_> {
             momentum,
             rows,
         } = system;
+        let dense = self.acceleration.solver().name() == "dense";
         let refactor = factorization != Factorization::Reuse
             || std::mem::take(&mut self.prediction.refactor)
             || {
                 let layout = self.evaluator.layout();
                 !self
                     .kkt
-                    .has_factor_for(&layout.jacobian, layout.inv_mass.diagonal())
+                    .has_factor_for(&layout.jacobian, layout.inv_mass.diagonal(), dense)
             };
         if refactor {
             self.add_jacobians(h2);
@@ -283,6 +284,7 @@ impl ConstrainedModel for Stage<'_> {
                 h2,
                 roles,
                 full_stiffness: factorization == Factorization::Full,
+                dense,
                 additions: self.additions,
             };
             let (model, t, q) = (self.model, self.assembled_t, &self.assembled_q);

@@ -35,6 +35,7 @@
 //! pivots of comparable size; redundant rows then show as vanishing λ pivots, which the
 //! factorization replaces by huge ones (the row drops out, as in [`super::SparseLdlt`]).
 
+mod dense;
 mod pattern;
 mod stiffness;
 #[cfg(test)]
@@ -47,6 +48,7 @@ use super::{Role, SolveError};
 use crate::math::bands::Bands;
 use crate::math::inverse_mass::InverseMass;
 use crate::math::sparse::BlockSparse;
+use dense::DenseFactor;
 use pattern::Pattern;
 use stiffness::coupling_ratio;
 pub(crate) use stiffness::positive_semidefinite;
@@ -108,6 +110,10 @@ pub(crate) struct Kkt {
     stiffness_ratio: f64,
     /// The rows the factorization holds (their targets, not a fixed multiplier).
     held: Vec<bool>,
+    /// The dense factor, when the last factorization was dense.
+    dense: Option<DenseFactor>,
+    /// The solve's right-hand side in the unknowns' own order (scratch of the dense solve).
+    unknowns: Vec<f64>,
 }
 
 impl std::fmt::Debug for Kkt {
@@ -132,6 +138,8 @@ pub(crate) struct KktMatrix<'a> {
     /// Keep all of the geometric stiffness, even where leaving out the coupling between bodies
     /// would do.
     pub(crate) full_stiffness: bool,
+    /// Factor the matrix dense ([`dense`]) rather than sparse: the model's `solver` is `dense`.
+    pub(crate) dense: bool,
     /// Blocks added to the coordinates' block as they are: the applied forces' Jacobians
     /// `−ĥ² ∂Q/∂q − ĥ ∂Q/∂q̇` and the parametric objects' own blocks, each checked to be
     /// positive semi-definite unless known to be, and bounded where not.
@@ -168,11 +176,12 @@ impl Kkt {
         self.stiffness_ratio
     }
 
-    /// Whether a factor exists for a matrix of `j`'s structure and these movable coordinates:
-    /// a chord iteration may reuse it (with the added blocks of the last factorization, which
-    /// only a fresh one brings up to date).
-    pub(crate) fn has_factor_for(&self, j: &BlockSparse, inv_mass: &[f64]) -> bool {
+    /// Whether a factor exists for a matrix of `j`'s structure and these movable coordinates,
+    /// dense or not as `dense` says: a chord iteration may reuse it (with the added blocks of
+    /// the last factorization, which only a fresh one brings up to date).
+    pub(crate) fn has_factor_for(&self, j: &BlockSparse, inv_mass: &[f64], dense: bool) -> bool {
         self.factored
+            && self.dense.is_some() == dense
             && self.pattern.as_ref().is_some_and(|p| {
                 let additions = (p.additions.0.as_slice(), p.additions.1.as_slice());
                 p.fits(j, inv_mass, additions)
@@ -361,14 +370,19 @@ impl Kkt {
             delta: 1.0 / PIVOT_EPSILON,
             epsilon: PIVOT_EPSILON,
         };
-        ldlt::factor(
-            &p.symbolic,
-            &p.matrix,
-            &self.values,
-            &mut self.factor,
-            pivots,
-            workspace,
-        )?;
+        if system.dense {
+            self.dense = Some(DenseFactor::new(p, &self.values));
+        } else {
+            self.dense = None;
+            ldlt::factor(
+                &p.symbolic,
+                &p.matrix,
+                &self.values,
+                &mut self.factor,
+                pivots,
+                workspace,
+            )?;
+        }
         self.factorizations += 1;
         self.factored = true;
         Ok(())
@@ -412,6 +426,28 @@ impl Kkt {
                 let s = self.scale[n + r];
                 self.input[rows + r] += proximal * lambda * h2 / (s * s);
             }
+        }
+        if let Some(dense) = &self.dense {
+            // The unknowns' own order: coordinates, then rows.
+            let rows = momentum.len();
+            self.unknowns.clear();
+            self.unknowns
+                .extend((0..n).map(|u| -self.input[p.coordinate[u]] * self.scale[u]));
+            self.unknowns
+                .extend((0..residual.len()).map(|r| -self.input[rows + r] * self.scale[n + r]));
+            dense.solve(&mut self.unknowns);
+            dq.fill(0.0);
+            for (u, &i) in p.coordinate.iter().enumerate() {
+                dq[i] = self.unknowns[u] * self.scale[u];
+            }
+            for (r, d) in dmu.iter_mut().enumerate() {
+                *d = -self.unknowns[n + r] * self.scale[n + r];
+            }
+            return if crate::math::vector::all_finite(dq) && crate::math::vector::all_finite(dmu) {
+                Ok(())
+            } else {
+                Err(SolveError::NonFinite)
+            };
         }
         self.rhs.clear();
         self.rhs.extend(

@@ -64,6 +64,7 @@ fn a_cloth_leaves_out_the_stiffness_between_bodies_and_a_long_chain_keeps_it() {
         h2: 1e-6,
         roles: &roles,
         full_stiffness: true,
+        dense: false,
         additions: &Bands::default(),
     };
     kkt.factor(&matrix, |sink| {
