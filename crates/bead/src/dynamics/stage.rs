@@ -197,10 +197,19 @@ impl ConstrainedModel for Stage<'_> {
         Ok(())
     }
 
+    fn forces_vary(&self) -> bool {
+        !self.evaluator.layout().inv_mass.blocks().is_empty()
+            || self.model.forces.iter().flatten().any(|f| f.varies())
+    }
+
     fn predict(&mut self, h: f64, inertial: &[f64], past: &[PastState<'_>]) {
         let p = &mut self.prediction;
         p.refactor = !self.evaluator.layout().inv_mass.blocks().is_empty();
         p.h = h;
+        if !p.refactor {
+            // Only parametric objects read the prediction.
+            return;
+        }
         p.inertial.clear();
         p.inertial.extend_from_slice(inertial);
         let past: Vec<Past<'_>> = past

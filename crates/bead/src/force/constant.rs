@@ -38,6 +38,12 @@ impl Force for ConstantForce {
         ctx.add_force(&self.point, &self.force);
     }
 
+    fn varies(&self) -> bool {
+        // At a particle the generalized force is the force; at a body's point its lever arm
+        // turns with the body.
+        !matches!(self.point, Point::Particle(_))
+    }
+
     fn potential_energy(&self, view: &View<'_>) -> f64 {
         -dot(&self.force, &view.position(&self.point))
     }

@@ -44,6 +44,10 @@ impl Force for Gravity {
         }
     }
 
+    fn varies(&self) -> bool {
+        false
+    }
+
     fn potential_energy(&self, view: &View<'_>) -> f64 {
         view.masses()
             .map(|(p, m)| -m * dot(&self.g, &view.position(&p)))

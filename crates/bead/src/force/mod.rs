@@ -76,6 +76,21 @@ pub trait Force: Any + Debug + Send + Sync {
         let _ = ctx;
     }
 
+    /// Whether the generalized force this force adds can change with the positions or
+    /// velocities (`true` by default). The implicit steppers evaluate the forces at every
+    /// iterate of a step's end unless none of them varies (gravity, a constant force at a
+    /// particle, a constant torque), and the model has no parametric object, whose points'
+    /// lever arms make every force on them vary.
+    ///
+    /// ```
+    /// use bead::force::{Drag, Force, Gravity};
+    /// assert!(!Gravity::new(&[0.0, -9.81]).varies());
+    /// assert!(Drag::new(0.1).varies());
+    /// ```
+    fn varies(&self) -> bool {
+        true
+    }
+
     /// Potential energy, in joules (0 for non-conservative forces).
     fn potential_energy(&self, view: &View<'_>) -> f64 {
         let _ = view;

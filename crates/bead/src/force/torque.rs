@@ -37,6 +37,10 @@ impl Force for Torque {
         ctx.add_torque(self.body, self.torque);
     }
 
+    fn varies(&self) -> bool {
+        false
+    }
+
     fn potential_energy(&self, view: &View<'_>) -> f64 {
         -self.torque * view.angle(self.body)
     }

@@ -92,6 +92,13 @@ pub trait ConstrainedModel {
         out: &mut [f64],
     ) -> Result<(), EvalError>;
 
+    /// Whether [`applied_force`](Self::applied_force) can change with `(q, q̇)` within a step
+    /// (`true` by default): where it cannot (gravity alone on particles and rigid bodies), the
+    /// steppers evaluate it once a step.
+    fn forces_vary(&self) -> bool {
+        true
+    }
+
     /// Evaluates every constraint at `(t, q, q̇)`: [`values`](Self::values),
     /// [`time_derivatives`](Self::time_derivatives) and the [`jacobian`](Self::jacobian) then
     /// hold their rows.

@@ -151,6 +151,7 @@ fn newton(
             &mut w.applied_force,
         ],
     );
+    let varies = model.forces_vary();
     let mut it = Iteration {
         previous: f64::INFINITY,
         first: true,
@@ -164,8 +165,11 @@ fn newton(
         }
         model.assemble(t, q, v)?;
         // The applied forces at the iterate (and a parametric object's mass there): implicit,
-        // as the constraint forces are.
-        model.applied_force(t, q, v, &mut w.applied_force)?;
+        // as the constraint forces are; once a step where they cannot change.
+        if it.first || varies {
+            model.applied_force(t, q, v, &mut w.applied_force)?;
+            w.applied_scale = applied_displacement(model, w, h2);
+        }
         if it.first {
             it.start_barrier = begin(model, w, q, h2, history);
         }
@@ -181,7 +185,7 @@ fn newton(
             w.mu.iter()
                 .zip(&w.mass)
                 .fold(0.0_f64, |m, (mu, mass)| m.max((mu * mass).abs()));
-        let forces = correction.max(applied_displacement(model, w, h2));
+        let forces = correction.max(w.applied_scale);
         let momentum_tolerance =
             momentum_tolerance(relative, forces, q, model.stiffness_ratio()).max(floor);
         // The rows must hold as closely: a row off by δ is an error of δ/((J W Jᵀ)_rr ĥ²) in

@@ -16,6 +16,9 @@ pub(super) struct Work {
     pub(super) inertial: Vec<f64>,
     /// `Q` at the iterate.
     pub(super) applied_force: Vec<f64>,
+    /// `ĥ² |W Q|∞`, the displacement the applied forces make in the step (metres): the scale
+    /// of the momentum residual beside the constraints' own.
+    pub(super) applied_scale: f64,
     /// The last steps' ends, which the next step's Newton iteration starts from.
     pub(super) warm: WarmStart,
     /// The rows' right-hand sides as the Newton step takes them (see [`Role`]).
