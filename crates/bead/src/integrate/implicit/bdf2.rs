@@ -143,7 +143,8 @@ impl Bdf2 {
     }
 
     /// Steps taken again as implicit Euler, since this stepper was made, because the two-step
-    /// formula's Newton iteration stalled on them (see the [module docs](self)).
+    /// formula's Newton iteration stalled on them: each is an implicit Euler step, and the
+    /// two-step history restarts after it.
     ///
     /// ```
     /// assert_eq!(bead::integrate::Bdf2::default().fallbacks(), 0);

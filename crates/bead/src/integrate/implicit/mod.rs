@@ -2,12 +2,15 @@
 //! share.
 //!
 //! Both reduce a step to one problem: given a base `q_b`, a velocity scale `ĥ` (so that
-//! `q̇ₙ₊₁ = (q − q_b)/ĥ`) and a prediction `q̃` (where the applied forces alone would take the
-//! state), find `q` and `λ` with
+//! `q̇ₙ₊₁ = (q − q_b)/ĥ`) and a prediction `q̃` (where inertia alone would take the state),
+//! find `q` and `λ` with
 //!
 //! ```text
-//! M (q − q̃) − ĥ² J(q)ᵀ λ = 0,   C(q, tₙ₊₁) = 0
+//! M(q) (q − q̃) − ĥ² (Q(q, q̇ₙ₊₁) + J(q)ᵀ λ) = 0,   C(q, tₙ₊₁) = 0
 //! ```
+//!
+//! every force taken at the step's end (a parametric object steps its points' momenta:
+//! [`crate::assembly::object_stiffness`]).
 //!
 //! (a velocity row holds `J (q − q_b) + ĥ ∂C/∂t = 0`; inequality and bounded rows are kept
 //! complementary). Implicit Euler has `q_b = qₙ`, `ĥ = h`; BDF2 `q_b = (4qₙ − qₙ₋₁)/3`,
@@ -16,11 +19,12 @@
 //! Newton's method on this system, with `μ = ĥ² λ`, solves the KKT system (seed 004 eq. 6)
 //!
 //! ```text
-//! [ M + ĥ² K̃   Jᵀ ] [  Δq ]     [ M (q − q̃) − Jᵀμ ]
-//! [ J         0  ] [ −Δμ ] = − [ r                ]
+//! [ M + ĥ² K̃ − ĥ² ∂Q/∂q − ĥ ∂Q/∂q̇   Jᵀ ] [  Δq ]     [ M (q − q̃) − ĥ² Q − Jᵀμ ]
+//! [ J                                0  ] [ −Δμ ] = − [ r                        ]
 //! ```
 //!
-//! with `K̃ = −K` the geometric stiffness of the constraints (`K = Σ λ ∇²C`), each constraint's
+//! with the applied forces' Jacobians ([`crate::force::ForceJacobian`]) and `K̃ = −K` the
+//! geometric stiffness of the constraints (`K = Σ λ ∇²C`), each constraint's
 //! part kept where it is positive (a rod in tension) and bounded by a positive diagonal where not
 //! (a rod in compression), factored by a sparse LDLᵀ whose analysis is reused while the structure
 //! holds (without the stiffness between bodies where that is small against their masses, as on
