@@ -22,8 +22,7 @@ pub(super) fn momentum_residual(inv_mass: &InverseMass, q: &[f64], w: &mut Work)
 
 /// [`momentum_residual`], and how large it is: `(max |W F₁|, max |W Jᵀμ|, floor)`, in
 /// metres, with `floor` what the rounding of its terms leaves of `W F₁` on the coordinates of
-/// dense mass blocks: `4 ε |W| (|M| |q| + |ĥ² Q + Jᵀμ| + ĥ² |Q|)` (the inertial term is a
-/// difference of positions, which rounds at `ε |q|`). A parametric object
+/// dense mass blocks: `4 ε |W| (|M| |q − q̃| + |ĥ² Q + Jᵀμ| + ĥ² |Q|)`. A parametric object
 /// whose mass is nearly singular (a light link) amplifies that rounding by `|W|`, a million
 /// times on a two-link chain whose first link weighs 1 g and is 1 mm long. (A diagonal `W`
 /// amplifies nothing: 0.)
@@ -63,9 +62,14 @@ pub(super) fn measured_momentum_residual(
         let range = b.offset..b.offset + b.n;
         terms.clear();
         terms.extend(range.clone().map(|i| {
-            // The inertial term is a difference of positions, which rounds at ε |q|.
+            // The rounding of the difference q − q̃ itself is `M δq` with `δq ≈ ε |q|`, which
+            // `W` maps back to `δq`: the floor on `|q|` covers it. What `|W|` amplifies is the
+            // rounding of the products and the forces.
             let inertia: f64 = (0..b.n)
-                .map(|c| (b.mass[(i - b.offset) * b.n + c] * q[b.offset + c]).abs())
+                .map(|c| {
+                    let d = q[b.offset + c] - w.inertial[b.offset + c];
+                    (b.mass[(i - b.offset) * b.n + c] * d).abs()
+                })
                 .sum();
             inertia + w.force[i].abs() + h2 * w.applied_force[i].abs()
         }));
