@@ -373,7 +373,7 @@ pub enum StepFailure {
 
 /// A step could not be taken; the system still holds the last good state.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("step {step} at t = {t} s failed{}: {cause}", worst_suffix(.worst))]
+#[error("step {step} at t = {} s failed{}: {cause}", time(*.t), worst_suffix(.worst))]
 pub struct StepError {
     /// Time at the start of the failed step, in seconds.
     pub t: f64,
@@ -383,6 +383,15 @@ pub struct StepError {
     pub worst: Option<WorstConstraint>,
     /// What went wrong.
     pub cause: StepFailure,
+}
+
+/// A time as a reader takes it in: `0.994`, but `1e-300` rather than three hundred digits.
+fn time(t: f64) -> String {
+    if t == 0.0 || (1e-4..1e9).contains(&t.abs()) {
+        t.to_string()
+    } else {
+        format!("{t:e}")
+    }
 }
 
 fn worst_suffix(worst: &Option<WorstConstraint>) -> String {
@@ -530,5 +539,20 @@ fn quoted(names: &[String]) -> String {
 impl From<crate::solve::kkt::NonFiniteStiffness> for EvalError {
     fn from(_: crate::solve::kkt::NonFiniteStiffness) -> Self {
         EvalError::NonFinite("the geometric stiffness".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::time;
+
+    /// Times read as decimals in the usual range and in scientific notation outside it, so a
+    /// step of 1e-300 s does not print three hundred digits.
+    #[test]
+    fn times_print_compactly() {
+        assert_eq!(time(0.994), "0.994");
+        assert_eq!(time(0.0), "0");
+        assert_eq!(time(2e-300), "2e-300");
+        assert_eq!(time(3.5e12), "3.5e12");
     }
 }
