@@ -129,7 +129,8 @@ struct Overrides {
     /// Duration, s.
     #[arg(long)]
     duration: Option<f64>,
-    /// euler | symplectic-euler | midpoint | rk4 | implicit-euler | bdf2.
+    /// euler | symplectic-euler | midpoint | rk4 | implicit-euler | bdf2 (an explicit one
+    /// leaves the scene's own Newton settings unused).
     #[arg(long)]
     integrator: Option<String>,
     /// Implicit integrators: Newton's tolerance on |C|, m.
@@ -196,6 +197,17 @@ fn load(path: &std::path::Path, overrides: &Overrides) -> Result<Model, Failure>
     }
     if let Some(name) = &overrides.integrator {
         sim.integrator = Some(name.clone());
+        // The scene's Newton settings were written for its own (implicit) integrator: an
+        // explicit one named here leaves them unused, rather than making the scene an error.
+        // Those given on the command line are still checked, and assembly keeps its own.
+        if bead::integrate::by_name(name).is_some_and(|i| !i.implicit()) {
+            let assemble = sim.assemble.unwrap_or(false);
+            sim.newton_relative_tolerance = None;
+            if !assemble {
+                sim.newton_tolerance = None;
+                sim.newton_iterations = None;
+            }
+        }
     }
     if let Some(name) = &overrides.solver {
         sim.solver = Some(name.clone());

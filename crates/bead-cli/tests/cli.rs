@@ -1135,3 +1135,41 @@ fn the_guides_scene_files_check_and_run() {
     }
     assert!(found >= 2, "the guide's scenes were not found ({found})");
 }
+
+/// A scene written for an implicit integrator, with its Newton settings, runs under an explicit
+/// one named on the command line: the settings it wrote for its own integrator go unused (they
+/// made the run an error before), and the rod holds as RK4 holds it.
+#[test]
+fn an_explicit_integrator_from_the_command_line_leaves_the_scenes_newton_settings_unused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("implicit.toml");
+    let scene = std::fs::read_to_string(scene("pendulum.toml"))
+        .unwrap()
+        .replacen("integrator = \"rk4\"", "integrator = \"implicit-euler\"", 1)
+        .replacen(
+            "[simulation]",
+            "[simulation]\nnewton_tolerance = 1e-10\nnewton_relative_tolerance = 1e-8\nnewton_iterations = 50",
+            1,
+        );
+    assert!(scene.contains("implicit-euler"));
+    std::fs::write(&path, scene).unwrap();
+    let out = dir.path().join("out");
+    bead()
+        .args([
+            "run",
+            "--quiet",
+            "--integrator",
+            "rk4",
+            "--duration",
+            "0.5",
+            "--out",
+        ])
+        .arg(&out)
+        .arg(&path)
+        .assert()
+        .success();
+    let summary = summary(&out);
+    assert_eq!(summary["integrator"], "rk4");
+    assert!(summary["newton"].is_null(), "{summary}");
+    assert!(summary["max_abs_C"].as_f64().unwrap() < 1e-6, "{summary}");
+}
