@@ -357,7 +357,8 @@ pub enum ForceSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
-    /// Viscous drag on every body.
+    /// Viscous drag on every body, `f = −c ẋ` at its centre of mass (or at each mass point of
+    /// a parametric object): it slows translation, not a rigid body's spin.
     Drag {
         /// Coefficient, N·s/m.
         coefficient: f64,

@@ -1,4 +1,6 @@
-//! Viscous drag: `f = −c ẋ` on every body with mass (at its centre). Dissipative: no potential.
+//! Viscous drag: `f = −c ẋ` on every body with mass (at its centre, so it slows a rigid body's
+//! translation, not its spin; at each mass point of a parametric object). Dissipative: no
+//! potential.
 //! Its Jacobian `−∂f/∂ẋ = c I` at each mass point goes into the implicit steppers' Newton matrix.
 
 use super::{Force, ForceContext, ForceJacobian, InvalidParameter};
