@@ -249,6 +249,15 @@ fn broken_scenes_fail_with_located_messages() {
             "integrator = \"implicit-euler\"\nnewton_iterations = 0",
             "simulation.newton_iterations: must be at least 1",
         ),
+        // A chevron (its centroid at the origin) is not convex.
+        (
+            "[[forces]]",
+            "[[bodies]]\nname = \"arrow\"\nposition = [3.0, 0.0]\ndensity = 1.0\n\
+             shape = { kind = \"polygon\", vertices = [[0.0, -0.0833333333333], \
+             [1.0, -0.3333333333333], [0.0, 0.6666666666667], [-1.0, -0.3333333333333]] }\n\n\
+             [[forces]]",
+            "bodies[0].shape: a polygon must be convex: it turns clockwise at vertex 0",
+        ),
     ];
     let dir = tempfile::tempdir().unwrap();
     for (from, to, expected) in cases {

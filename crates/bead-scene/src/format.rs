@@ -272,7 +272,8 @@ pub enum ShapeSpec {
         /// Length, m.
         length: f64,
     },
-    /// A polygon, counter-clockwise, centroid at the origin.
+    /// A convex polygon, counter-clockwise, centroid at the origin (a non-convex one is an
+    /// error naming the vertex where it turns clockwise).
     Polygon {
         /// Vertices, m.
         vertices: Vec<[f64; 2]>,

@@ -52,7 +52,8 @@ pub enum Shape {
         /// Length, m.
         length: f64,
     },
-    /// A simple polygon, counter-clockwise, whose centroid is the origin.
+    /// A convex polygon, counter-clockwise, whose centroid is the origin (where it gives the
+    /// mass: an outline alone may sit anywhere in the body's frame).
     Polygon {
         /// Vertices, m.
         vertices: Vec<[f64; 2]>,
@@ -104,6 +105,46 @@ impl Shape {
 }
 
 /// Area, centroid and second moment of a simple polygon (shoelace formulas).
+/// Checks a polygon given as an outline only (its mass given apart): at least three finite
+/// vertices, counter-clockwise, convex.
+fn polygon_outline(v: &[[f64; 2]]) -> Result<(), String> {
+    if v.len() < 3 || v.iter().flatten().any(|x| !x.is_finite()) {
+        return Err("a polygon needs at least 3 finite vertices".into());
+    }
+    let area2: f64 = (0..v.len())
+        .map(|k| {
+            let (a, b) = (v[k], v[(k + 1) % v.len()]);
+            a[0] * b[1] - b[0] * a[1]
+        })
+        .sum();
+    if !(area2 > 0.0) {
+        return Err("a polygon must be counter-clockwise with a positive area".into());
+    }
+    convex(v)
+}
+
+/// Whether the counter-clockwise polygon `v` is convex: it turns left, or goes straight, at
+/// every vertex. Collision geometry takes convex shapes (a non-convex outline is several).
+fn convex(v: &[[f64; 2]]) -> Result<(), String> {
+    let n = v.len();
+    let size = v
+        .iter()
+        .flatten()
+        .fold(0.0_f64, |m, x| m.max(x.abs()))
+        .max(1e-300);
+    for k in 0..n {
+        let (a, b, c) = (v[(k + n - 1) % n], v[k], v[(k + 1) % n]);
+        let turn = (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]);
+        if turn < -1e-12 * size * size {
+            return Err(format!(
+                "a polygon must be convex: it turns clockwise at vertex {k} ({}, {})",
+                b[0], b[1]
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn polygon_properties(v: &[[f64; 2]], density: f64) -> Result<(f64, f64), String> {
     if v.len() < 3 {
         return Err(format!(
@@ -127,6 +168,7 @@ fn polygon_properties(v: &[[f64; 2]], density: f64) -> Result<(f64, f64), String
     if !(area2 > 0.0) {
         return Err("a polygon must be counter-clockwise with a positive area".into());
     }
+    convex(v)?;
     let area = area2 / 2.0;
     let (cx, cy) = (cx / (6.0 * area), cy / (6.0 * area));
     let size = v.iter().flatten().fold(0.0_f64, |m, x| m.max(x.abs()));
@@ -256,6 +298,11 @@ impl RigidBody {
                 .unwrap_or_else(|| "invalid density".into());
             return Err(ModelError::Setting(format!("rigid body shape: {reason}")));
         }
+        if let Some(Shape::Polygon { vertices }) = &body.shape
+            && let Err(reason) = polygon_outline(vertices)
+        {
+            return Err(ModelError::Setting(format!("rigid body shape: {reason}")));
+        }
         if !(body.mass > 0.0) || body.mass.is_nan() {
             return Err(ModelError::Mass(body.mass));
         }
@@ -317,5 +364,52 @@ mod tests {
                 .unwrap_err()
                 .contains("centroid")
         );
+    }
+
+    /// A polygon must be convex, whether it gives the mass or only the outline: a chevron,
+    /// centred, is refused naming the vertex where it turns clockwise; a square with a vertex
+    /// on an edge (a straight turn) is accepted.
+    #[test]
+    fn polygons_must_be_convex() {
+        // A chevron (an arrowhead pointing up), its centroid moved to the origin.
+        let raw = [[-1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 0.5]];
+        let raw_ccw: Vec<[f64; 2]> = raw.iter().rev().copied().collect();
+        let (mut area2, mut cx, mut cy) = (0.0, 0.0, 0.0);
+        for k in 0..raw_ccw.len() {
+            let (a, b) = (raw_ccw[k], raw_ccw[(k + 1) % raw_ccw.len()]);
+            let cross = a[0] * b[1] - b[0] * a[1];
+            area2 += cross;
+            cx += (a[0] + b[0]) * cross;
+            cy += (a[1] + b[1]) * cross;
+        }
+        let (cx, cy) = (cx / (3.0 * area2), cy / (3.0 * area2));
+        let chevron: Vec<[f64; 2]> = raw_ccw.iter().map(|p| [p[0] - cx, p[1] - cy]).collect();
+        let reason = Shape::Polygon {
+            vertices: chevron.clone(),
+        }
+        .mass_properties(1.0)
+        .unwrap_err();
+        assert!(
+            reason.contains("convex") && reason.contains("vertex"),
+            "{reason}"
+        );
+        let mut sys = crate::System::new(2).unwrap_or_else(|e| panic!("{e}"));
+        let outline = RigidBody::new(&[0.0, 0.0], 0.0)
+            .mass(1.0)
+            .inertia(1.0)
+            .outline(Shape::Polygon { vertices: chevron });
+        let err = sys.add_rigid_body(outline).unwrap_err().to_string();
+        assert!(err.contains("convex"), "{err}");
+        let square = vec![
+            [-1.0, -1.0],
+            [1.0, -1.0],
+            [1.0, 0.0],
+            [1.0, 1.0],
+            [-1.0, 1.0],
+        ];
+        let (m, _) = Shape::Polygon { vertices: square }
+            .mass_properties(1.0)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!((m - 4.0).abs() < 1e-12);
     }
 }
