@@ -105,11 +105,16 @@ impl Shape {
 }
 
 /// Area, centroid and second moment of a simple polygon (shoelace formulas).
-/// Checks a polygon given as an outline only (its mass given apart): at least three finite
-/// vertices, counter-clockwise, convex.
+/// Checks a polygon's outline: at least three finite vertices, counter-clockwise, convex.
 fn polygon_outline(v: &[[f64; 2]]) -> Result<(), String> {
-    if v.len() < 3 || v.iter().flatten().any(|x| !x.is_finite()) {
-        return Err("a polygon needs at least 3 finite vertices".into());
+    if v.len() < 3 {
+        return Err(format!(
+            "a polygon needs at least 3 vertices, got {}",
+            v.len()
+        ));
+    }
+    if v.iter().flatten().any(|x| !x.is_finite()) {
+        return Err("a polygon vertex is not finite".into());
     }
     let area2: f64 = (0..v.len())
         .map(|k| {
@@ -146,15 +151,7 @@ fn convex(v: &[[f64; 2]]) -> Result<(), String> {
 }
 
 fn polygon_properties(v: &[[f64; 2]], density: f64) -> Result<(f64, f64), String> {
-    if v.len() < 3 {
-        return Err(format!(
-            "a polygon needs at least 3 vertices, got {}",
-            v.len()
-        ));
-    }
-    if v.iter().flatten().any(|x| !x.is_finite()) {
-        return Err("a polygon vertex is not finite".into());
-    }
+    polygon_outline(v)?;
     let (mut area2, mut cx, mut cy, mut j) = (0.0, 0.0, 0.0, 0.0);
     for k in 0..v.len() {
         let (a, b) = (v[k], v[(k + 1) % v.len()]);
@@ -165,10 +162,6 @@ fn polygon_properties(v: &[[f64; 2]], density: f64) -> Result<(f64, f64), String
         j += cross
             * (a[0] * a[0] + a[0] * b[0] + b[0] * b[0] + a[1] * a[1] + a[1] * b[1] + b[1] * b[1]);
     }
-    if !(area2 > 0.0) {
-        return Err("a polygon must be counter-clockwise with a positive area".into());
-    }
-    convex(v)?;
     let area = area2 / 2.0;
     let (cx, cy) = (cx / (6.0 * area), cy / (6.0 * area));
     let size = v.iter().flatten().fold(0.0_f64, |m, x| m.max(x.abs()));

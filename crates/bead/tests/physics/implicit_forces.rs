@@ -23,6 +23,33 @@ fn steppers() -> Vec<Box<dyn Integrator>> {
     ]
 }
 
+/// Asserts that each implicit stepper's error against `reference`, of `run` at the steps
+/// `steps`, falls at the stepper's order as the step halves (within 0.3 of it).
+fn assert_orders(
+    what: &str,
+    steps: &[f64],
+    reference: f64,
+    run: impl Fn(Box<dyn Integrator>, f64) -> f64,
+) {
+    for k in 0..steppers().len() {
+        let (name, order) = {
+            let stepper = &steppers()[k];
+            (stepper.name(), f64::from(stepper.order()))
+        };
+        let errors: Vec<f64> = steps
+            .iter()
+            .map(|&h| (run(steppers().swap_remove(k), h) - reference).abs())
+            .collect();
+        for pair in errors.windows(2) {
+            let observed = (pair[0] / pair[1]).log2();
+            assert!(
+                (observed - order).abs() < 0.3,
+                "{name}: {what} {errors:?} give order {observed}, not {order}"
+            );
+        }
+    }
+}
+
 /// The stepper's own solution of the linear oscillator `m ẍ = −k x − c ẋ` from `(x₀, 0)`,
 /// `steps` steps of `h`: implicit Euler, `v₁ (1 + h c/m + h² k/m) = v₀ − h k x₀/m`; BDF2 after
 /// one implicit Euler step, on `q_b = (4 qₙ − qₙ₋₁)/3` with `ĥ = 2h/3`.
@@ -316,25 +343,7 @@ fn an_object_on_a_spring_converges_at_the_steppers_order() {
         sys.coordinates(body)[0]
     };
     let reference = end(Box::<Rk4>::default(), 5e-5);
-    for (name, order) in [("implicit-euler", 1.0), ("bdf2", 2.0)] {
-        let make = || -> Box<dyn Integrator> {
-            match name {
-                "bdf2" => Box::new(Bdf2::default()),
-                _ => Box::new(ImplicitEuler::default()),
-            }
-        };
-        let errors: Vec<f64> = [4e-3, 2e-3, 1e-3, 5e-4]
-            .iter()
-            .map(|h| (end(make(), *h) - reference).abs())
-            .collect();
-        for pair in errors.windows(2) {
-            let observed = (pair[0] / pair[1]).log2();
-            assert!(
-                (observed - order).abs() < 0.3,
-                "{name}: errors {errors:?} give order {observed}, not {order}"
-            );
-        }
-    }
+    assert_orders("errors", &[4e-3, 2e-3, 1e-3, 5e-4], reference, end);
 }
 
 /// `solver = dense` factors the Newton matrix dense: on a chain of 30 rods whose last link is a
@@ -406,25 +415,7 @@ fn a_rods_force_beside_a_spring_converges_at_the_steppers_order() {
         sys.diagnostics().unwrap().constraint(rod).unwrap().lambda[0]
     };
     let reference = run(Box::<Rk4>::default(), 5e-5);
-    for (name, order) in [("implicit-euler", 1.0), ("bdf2", 2.0)] {
-        let make = || -> Box<dyn Integrator> {
-            match name {
-                "bdf2" => Box::new(Bdf2::default()),
-                _ => Box::new(ImplicitEuler::default()),
-            }
-        };
-        let errors: Vec<f64> = [2e-3, 1e-3, 5e-4, 2.5e-4]
-            .iter()
-            .map(|h| (run(make(), *h) - reference).abs())
-            .collect();
-        for pair in errors.windows(2) {
-            let observed = (pair[0] / pair[1]).log2();
-            assert!(
-                (observed - order).abs() < 0.3,
-                "{name}: λ errors {errors:?} give order {observed}, not {order}"
-            );
-        }
-    }
+    assert_orders("λ errors", &[2e-3, 1e-3, 5e-4, 2.5e-4], reference, run);
 }
 
 /// The light-link chain under BDF2 at h = 0.25 ms, where the light link's swing is resolved: its

@@ -72,6 +72,22 @@ const REDUCED_BELOW: f64 = 0.25;
 /// The ratio above which a reduced Newton matrix takes the coupling back.
 const COUPLED_ABOVE: f64 = 0.5;
 
+/// Keeps the symmetric `size × size` block `a` where it is positive semi-definite (`definite`
+/// says so where that is known without factoring it) and replaces it by its positive diagonal
+/// bound, each row's absolute sum on the diagonal, where not: the coordinates' block of the
+/// matrix then stays positive definite.
+fn keep_definite(a: &mut [f64], size: usize, definite: Option<bool>, cholesky: &mut Vec<f64>) {
+    if definite.unwrap_or_else(|| positive_semidefinite(a, size, cholesky)) {
+        return;
+    }
+    for r in 0..size {
+        let row = &mut a[r * size..(r + 1) * size];
+        let bound: f64 = row.iter().map(|x| x.abs()).sum();
+        row.fill(0.0);
+        row[r] = bound;
+    }
+}
+
 /// The geometric stiffness given to [`Kkt::factor`] is not finite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct NonFiniteStiffness;
@@ -215,14 +231,7 @@ impl Kkt {
                 values.extend(k.iter().map(|x| -h2 * x));
                 let newton = &mut values[start..];
                 finite &= newton.iter().all(|x| x.is_finite());
-                if !definite.unwrap_or_else(|| positive_semidefinite(newton, size, &mut cholesky)) {
-                    for a in 0..size {
-                        let row = &mut newton[a * size..(a + 1) * size];
-                        let bound: f64 = row.iter().map(|x| x.abs()).sum();
-                        row.fill(0.0);
-                        row[a] = bound;
-                    }
-                }
+                keep_definite(newton, size, definite, &mut cholesky);
                 bands.push((band, start));
             })?;
         }
@@ -236,16 +245,12 @@ impl Kkt {
             let block = &mut self.added[first..first + size * size];
             first += size * size;
             finite &= block.iter().all(|x| x.is_finite());
-            if !system.additions.definite(band)
-                && !positive_semidefinite(block, size, &mut cholesky)
-            {
-                for a in 0..size {
-                    let row = &mut block[a * size..(a + 1) * size];
-                    let bound: f64 = row.iter().map(|x| x.abs()).sum();
-                    row.fill(0.0);
-                    row[a] = bound;
-                }
-            }
+            keep_definite(
+                block,
+                size,
+                system.additions.definite(band).then_some(true),
+                &mut cholesky,
+            );
         }
         if !finite {
             return Err(NonFiniteStiffness.into());
