@@ -199,6 +199,28 @@ impl Model {
                  hi > −∞"
             )));
         }
+        for r in 0..rows {
+            let Some(f) = constraint.friction(r) else {
+                continue;
+            };
+            let normal_is_inequality = f.normal < rows
+                && constraint.row_kind(f.normal) == crate::constraint::ConstraintKind::Inequality;
+            if !normal_is_inequality
+                || constraint.row_kind(r) != crate::constraint::ConstraintKind::Velocity
+            {
+                return Err(ModelError::Constraint(format!(
+                    "friction row {r} must hold a velocity and be bounded by an inequality row \
+                     of its own constraint, got normal row {}",
+                    f.normal
+                )));
+            }
+            if !(f.coefficient >= 0.0 && f.coefficient.is_finite()) {
+                return Err(ModelError::Constraint(format!(
+                    "the friction coefficient must be zero or more, got {}",
+                    f.coefficient
+                )));
+            }
+        }
         let id = self
             .constraints
             .insert(|id| ConstraintEntry {

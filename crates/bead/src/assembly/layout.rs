@@ -36,6 +36,9 @@ pub(crate) struct Layout {
     pub(crate) velocity: Vec<bool>,
     /// Each row's own bounds on λ (a motor's torque limit), `(−∞, ∞)` for most.
     pub(crate) bounds: Vec<(f64, f64)>,
+    /// A friction row's normal row (global index) and Coulomb coefficient: its λ is bounded by
+    /// `±μ λ_n`.
+    pub(crate) friction: Vec<Option<(usize, f64)>>,
     pub(crate) inv_mass: InverseMass,
     pub(super) op_len: usize,
     pub(super) grad_len: usize,
@@ -106,19 +109,16 @@ impl Layout {
                 })
                 .collect();
             let first_block = layout.jacobian.add_band(entry.rows, &columns);
-            let kind = entry.constraint.kind();
-            layout.inequality.extend(std::iter::repeat_n(
-                kind == ConstraintKind::Inequality,
-                entry.rows,
-            ));
-            layout.velocity.extend(std::iter::repeat_n(
-                kind == ConstraintKind::Velocity,
-                entry.rows,
-            ));
-            layout.bounds.extend(std::iter::repeat_n(
-                entry.constraint.multiplier_bounds(),
-                entry.rows,
-            ));
+            for r in 0..entry.rows {
+                let kind = entry.constraint.row_kind(r);
+                layout.inequality.push(kind == ConstraintKind::Inequality);
+                layout.velocity.push(kind == ConstraintKind::Velocity);
+                let friction = entry.constraint.friction(r);
+                layout
+                    .friction
+                    .push(friction.map(|f| (row + f.normal, f.coefficient)));
+                layout.bounds.push(entry.constraint.multiplier_bounds());
+            }
             layout.block_bodies.extend(&bodies);
             let first_op = layout.operands.len();
             let mut offsets = vec![0];
@@ -198,7 +198,7 @@ impl Layout {
 
     /// The bounds on the rows' multipliers.
     pub(crate) fn bounds(&self) -> Bounds<'_> {
-        Bounds::new(&self.inequality, &self.bounds)
+        Bounds::new(&self.inequality, &self.bounds, &self.friction)
     }
 
     /// The constraint (slot index) each row belongs to.

@@ -124,6 +124,20 @@ pub trait Constraint: Any + Debug + Send + Sync {
         ConstraintKind::Equality
     }
 
+    /// The kind of row `row` (a contact's normal row is an inequality, its friction row holds a
+    /// velocity): [`Constraint::kind`] for every row by default.
+    fn row_kind(&self, row: usize) -> ConstraintKind {
+        let _ = row;
+        self.kind()
+    }
+
+    /// `Some` when row `row` is Coulomb friction ([`Friction`]): its multiplier is bounded by
+    /// `±μ λ_n`, `λ_n` the multiplier of the contact's normal row. `None` by default.
+    fn friction(&self, row: usize) -> Option<Friction> {
+        let _ = row;
+        None
+    }
+
     /// Bounds on each of this constraint's multipliers, `(lo, hi)` in its λ's units: a motor's
     /// torque limit. `(−∞, ∞)` (the default) for a constraint that may push and pull as hard as
     /// it must; an inequality's rows are also kept at λ ≥ 0 by the exact method. A row whose λ
@@ -234,6 +248,31 @@ pub trait Constraint: Any + Debug + Send + Sync {
         }
         polarized_hessian(self, at, weights, hessian)
     }
+}
+
+/// A friction row's coupling to its contact's normal row: Coulomb's law in 2D, the cone
+/// `|λ_t| ≤ μ λ_n` as two linear inequalities (see [`Constraint::friction`]).
+///
+/// The row holds a velocity (the contact points' tangential speed, [`ConstraintKind::Velocity`]):
+/// inside the cone it holds it at zero exactly (static friction, no creep); at the cone's edge it
+/// gives up its target and pushes `μ λ_n` against the slide.
+///
+/// ```
+/// use bead::constraint::{Friction, HalfPlane};
+/// use bead::{Constraint, Motion, Particle, System};
+/// let mut sys = System::new(2)?;
+/// let p = sys.add_particle(Particle::new(&[0.0, 0.0]))?;
+/// let floor = HalfPlane::new(p, Motion::fixed(&[0.0, 0.0]), &[0.0, 1.0], 0.0).friction(0.5);
+/// assert_eq!(floor.friction(1), Some(Friction { normal: 0, coefficient: 0.5 }));
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Friction {
+    /// The normal row (an index among the constraint's own rows) whose multiplier bounds this
+    /// one's.
+    pub normal: usize,
+    /// The Coulomb coefficient μ ≥ 0.
+    pub coefficient: f64,
 }
 
 /// A constraint that is the separation of its two point operands, one row

@@ -82,6 +82,8 @@ pub(crate) struct Acceleration {
     allowance: Vec<f64>,
     /// The threshold ε of the last evaluation.
     eps: f64,
+    /// Each friction row's slide at the last chosen state (see [`Rows::slide`]).
+    slide: Vec<f64>,
 }
 
 impl Acceleration {
@@ -106,6 +108,7 @@ impl Acceleration {
             rest_step: 0.0,
             allowance: Vec::new(),
             eps: 0.0,
+            slide: Vec::new(),
         }
     }
 
@@ -148,6 +151,8 @@ impl Acceleration {
         self.candidates.resize(m, false);
         self.allowance.clear();
         self.allowance.resize(m, 0.0);
+        self.slide.clear();
+        self.slide.resize(m, 0.0);
         for v in [&mut self.applied, &mut self.constraint_force, &mut self.tmp] {
             v.clear();
             v.resize(ndof, 0.0);
@@ -300,6 +305,7 @@ impl Acceleration {
             if mode.choose {
                 self.find_candidates(ev, settings);
                 self.find_allowances(ev, settings);
+                self.find_slides(ev, settings, mode);
             }
             let rows = Rows {
                 a: MultiplierMatrix::new(&layout.jacobian, &layout.inv_mass),
@@ -308,6 +314,7 @@ impl Acceleration {
                 candidates: &self.candidates,
                 allowance: &self.allowance,
                 eps: self.eps,
+                slide: &self.slide,
             };
             let outcome = if mode.choose {
                 self.active.choose(
@@ -338,6 +345,26 @@ impl Acceleration {
             .jacobian
             .mul_transpose(&self.lambda, &mut self.constraint_force);
         Ok(())
+    }
+
+    /// Each friction row's slide at this state: the sign of its contact's tangential speed
+    /// where that exceeds [`stick_speed`], else 0 (it sticks, and its row holds the speed at
+    /// zero).
+    fn find_slides(&mut self, ev: &Evaluator, settings: &Settings, mode: Mode) {
+        let layout = ev.layout();
+        let c_dot = ev.c_dot();
+        let limit = stick_speed(settings, mode.velocity_rate);
+        for (i, f) in layout.friction.iter().enumerate() {
+            self.slide[i] = match f {
+                Some(_) if c_dot[i].abs() > limit => c_dot[i].signum(),
+                _ => 0.0,
+            };
+        }
+    }
+
+    /// Row `i`'s slide as chosen at the step's start (see [`Rows::slide`]).
+    pub(crate) fn slide(&self, i: usize) -> f64 {
+        self.slide.get(i).copied().unwrap_or(0.0)
     }
 
     /// The inequality rows that may take part at this state: in contact, unless impacts are on
@@ -590,6 +617,14 @@ impl Acceleration {
 /// (`∂g/∂t ≠ 0`), else 0: what a resting row's window is sized by (see
 /// [`Acceleration::rest_window`]). A fixed support's `∂g/∂t` is exactly zero (its constraint has
 /// no time terms), as is a pair contact's.
+/// The tangential speed below which a contact sticks: the contact tolerance covered in a step
+/// (`tolerance × rate`, the rate `1/dt`); 1 µm/s at the defaults and dt = 1 ms. A slide slower
+/// than that moves its contact less than the tolerance in a step; the friction row holds it at
+/// zero from then on. With no step size known, the tolerance per second.
+pub(crate) fn stick_speed(settings: &Settings, rate: f64) -> f64 {
+    settings.contact_tolerance * rate.max(1.0)
+}
+
 fn support_acceleration(ev: &Evaluator, i: usize) -> f64 {
     if ev.c_t()[i] != 0.0 {
         ev.jdot_qdot()[i].abs()

@@ -45,7 +45,16 @@ pub(crate) struct Rows<'a> {
     pub(crate) allowance: &'a [f64],
     /// The threshold ε.
     pub(crate) eps: f64,
+    /// A friction row's slide at the step's start: `±1` where its contact slides along `±t`
+    /// (its force then lies at the cone's edge against the slide), 0 where it sticks (its force
+    /// anywhere in the cone that holds the contact's tangential acceleration at zero). Empty
+    /// without friction.
+    pub(crate) slide: &'a [f64],
 }
+
+/// Passes of the friction iteration before it gives up: each solves the multipliers with the
+/// friction rows' bounds `±μ λ_n` from the last pass's normal forces.
+const FRICTION_PASSES: usize = 200;
 
 /// What choosing or keeping the set did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -198,6 +207,17 @@ impl ActiveSet {
                 effort.add(self.solve(rows, solver, params, lambda, w)?);
             }
         }
+        if rows.bounds.any_friction() {
+            // Coulomb's cones bound the friction rows by the normal forces: the exact
+            // complementarity solve over the candidates, with the bounds from the last pass's
+            // normal forces, until they agree (Baraff 1994's dependent bounds).
+            self.bound_candidates(rows);
+            self.settle_friction(rows, lambda, |set, lambda| {
+                let info = set.solve(rows, solver, params, lambda, w)?;
+                effort.add(info);
+                Ok(())
+            })?;
+        }
         for i in 0..m {
             self.fixed[i] = if self.state[i] == RowState::Solve {
                 0.0
@@ -207,6 +227,55 @@ impl ActiveSet {
         }
         self.chosen = true;
         Ok(effort)
+    }
+
+    /// Solves with `solve` until every friction row's bounds agree with its normal row's
+    /// multiplier: a sliding contact's at `−s μ λ_n` exactly (against its slide `s`), a sticking
+    /// one's within `±μ λ_n`.
+    fn settle_friction(
+        &mut self,
+        rows: &Rows<'_>,
+        lambda: &mut [f64],
+        mut solve: impl FnMut(&mut Self, &mut [f64]) -> Result<(), Failure>,
+    ) -> Result<(), Failure> {
+        let m = rows.b.len();
+        for _ in 0..FRICTION_PASSES {
+            self.friction_bounds(rows, lambda);
+            solve(self, lambda)?;
+            let scale = 1.0 + lambda.iter().fold(0.0_f64, |a, l| a.max(l.abs()));
+            let moved = |i: usize| {
+                rows.bounds.friction(i).is_some_and(|(n, mu)| {
+                    let limit = mu * lambda[n].max(0.0);
+                    (limit - self.hi[i].abs().max(self.lo[i].abs())).abs() > 1e-12 * scale
+                })
+            };
+            if !(0..m).any(moved) {
+                return Ok(());
+            }
+        }
+        let rows_moved = (0..m)
+            .filter(|&i| rows.bounds.friction(i).is_some())
+            .collect();
+        Err(Failure::Friction {
+            passes: FRICTION_PASSES,
+            rows: rows_moved,
+        })
+    }
+
+    /// Each friction row's bounds from its normal row's multiplier in `lambda`: fixed at the
+    /// cone's edge against a slide, the whole cone where the contact sticks.
+    fn friction_bounds(&mut self, rows: &Rows<'_>, lambda: &[f64]) {
+        for i in 0..rows.b.len() {
+            if let Some((n, mu)) = rows.bounds.friction(i) {
+                let limit = mu * lambda[n].max(0.0);
+                let slide = rows.slide.get(i).copied().unwrap_or(0.0);
+                (self.lo[i], self.hi[i]) = if slide != 0.0 {
+                    (-slide * limit, -slide * limit)
+                } else {
+                    (-limit, limit)
+                };
+            }
+        }
     }
 
     /// Whether a held inequality row pulls: λ below zero by more than rounding.
@@ -275,6 +344,38 @@ impl ActiveSet {
         )?;
         let mut effort = Effort::default();
         effort.add(info);
+        if rows.bounds.any_friction() {
+            // A friction row at its cone's edge follows the normal force of this stage.
+            self.settle_friction(rows, lambda, |set, lambda| {
+                for i in 0..lambda.len() {
+                    if rows.bounds.friction(i).is_some() && set.state[i] != RowState::Solve {
+                        lambda[i] = if set.state[i] == RowState::Upper {
+                            set.hi[i]
+                        } else {
+                            set.lo[i]
+                        };
+                    }
+                }
+                let p = Problem {
+                    a: rows.a,
+                    b: rows.b,
+                    lo: &set.lo,
+                    hi: &set.hi,
+                    allowance: rows.allowance,
+                };
+                let info = complementarity::solve_fixed(
+                    &p,
+                    solver,
+                    params,
+                    &set.state,
+                    lambda,
+                    w,
+                    &mut set.workspace,
+                )?;
+                effort.add(info);
+                Ok(())
+            })?;
+        }
         Ok(effort)
     }
 
@@ -308,7 +409,10 @@ impl ActiveSet {
     /// method).
     fn bound_candidates(&mut self, rows: &Rows<'_>) {
         for i in 0..rows.b.len() {
-            (self.lo[i], self.hi[i]) = if !rows.bounds.inequality(i) || rows.candidates[i] {
+            (self.lo[i], self.hi[i]) = if rows.bounds.friction(i).is_some() {
+                // Set by `friction_bounds` from the normal forces.
+                (0.0, 0.0)
+            } else if !rows.bounds.inequality(i) || rows.candidates[i] {
                 rows.bounds.get(i)
             } else {
                 (0.0, 0.0)
@@ -320,7 +424,10 @@ impl ActiveSet {
     /// held (seed 004 solves them as equalities: λ may come out negative), the others left out.
     fn hold_handled(&mut self, rows: &Rows<'_>) {
         for i in 0..rows.b.len() {
-            (self.lo[i], self.hi[i]) = if !rows.bounds.inequality(i) {
+            (self.lo[i], self.hi[i]) = if rows.bounds.friction(i).is_some() {
+                // Friction waits for the normal forces (see `settle_friction`).
+                (0.0, 0.0)
+            } else if !rows.bounds.inequality(i) {
                 rows.bounds.get(i)
             } else if self.handled[i] {
                 (f64::NEG_INFINITY, f64::INFINITY)

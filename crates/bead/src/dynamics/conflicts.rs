@@ -56,6 +56,17 @@ pub(crate) fn complementarity_error(layout: &Layout, model: &Model, failure: Fai
             constraints: vec![name(row)],
             reason: "a row conflicts with the constraints held, whatever its force".into(),
         },
+        Failure::Friction { passes, rows } => {
+            let mut constraints: Vec<String> = rows.iter().map(|&r| name(r)).collect();
+            constraints.dedup();
+            EvalError::Complementarity {
+                constraints,
+                reason: format!(
+                    "their friction forces and normal forces did not agree after {passes} passes \
+                     (|λ_t| ≤ μ λ_n): try a smaller time step"
+                ),
+            }
+        }
         Failure::PivotLimit { pivots, rows } => {
             let mut constraints: Vec<String> = rows.iter().map(|&r| name(r)).collect();
             constraints.dedup();

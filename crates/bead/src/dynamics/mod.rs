@@ -9,5 +9,5 @@ pub(crate) mod active_set;
 pub(crate) mod conflicts;
 pub(crate) mod stage;
 
-pub(crate) use acceleration::{Acceleration, Mode};
+pub(crate) use acceleration::{Acceleration, Mode, stick_speed};
 pub(crate) use stage::{Prediction, Stage};

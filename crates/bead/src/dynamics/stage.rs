@@ -259,6 +259,10 @@ impl ConstrainedModel for Stage<'_> {
         &self.evaluator.layout().bounds
     }
 
+    fn friction_rows(&self) -> &[Option<(usize, f64)>] {
+        &self.evaluator.layout().friction
+    }
+
     fn newton_step(
         &mut self,
         factorization: Factorization,

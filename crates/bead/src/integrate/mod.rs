@@ -122,6 +122,12 @@ pub trait ConstrainedModel {
     /// Each row's own bounds on λ (a motor's torque limit), `(−∞, ∞)` for most.
     fn multiplier_bounds(&self) -> &[(f64, f64)];
 
+    /// For each friction row, its normal row and Coulomb coefficient μ: its λ lies within
+    /// `±μ λ_n` ([`crate::constraint::Friction`]). Empty (no friction) by default.
+    fn friction_rows(&self) -> &[Option<(usize, f64)>] {
+        &[]
+    }
+
     /// One Newton step on the whole KKT system
     /// `[M − ĥ² ∂Q/∂q − ĥ ∂Q/∂q̇ + ĥ² K̃, Jᵀ; J, 0]` at the last assembled state (see
     /// [`NewtonSystem`]): writes `Δq` and `Δμ` (`μ = ĥ² λ`). Unless `factorization` says to

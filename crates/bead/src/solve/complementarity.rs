@@ -88,6 +88,15 @@ pub(crate) enum Failure {
         /// The row being driven.
         row: usize,
     },
+    /// Coulomb's cones did not settle: the friction rows' bounds `±μ λ_n` still moved after
+    /// this many passes.
+    #[error("friction did not settle after {passes} passes")]
+    Friction {
+        /// Passes done.
+        passes: usize,
+        /// The friction rows whose bounds still moved.
+        rows: Vec<usize>,
+    },
     /// The pivot cap was reached (cycling on a degenerate problem).
     #[error("no complementary solution after {pivots} pivots")]
     PivotLimit {

@@ -37,38 +37,76 @@ impl Role {
 }
 
 /// The bounds on each row's multiplier: the row's own (a motor's torque limit; `(−∞, ∞)` for
-/// most), and `λ ≥ 0` besides for an inequality `g ≥ 0`.
+/// most), `λ ≥ 0` besides for an inequality `g ≥ 0`, and `|λ_t| ≤ μ λ_n` for a friction row
+/// (Coulomb's cone in 2D: its bounds move with its normal row's multiplier).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Bounds<'a> {
     /// Whether each row is an inequality.
     inequality: &'a [bool],
     /// Each row's own bounds.
     own: &'a [(f64, f64)],
+    /// A friction row's normal row and coefficient.
+    friction: &'a [Option<(usize, f64)>],
 }
 
 impl<'a> Bounds<'a> {
-    /// The bounds of rows that are inequalities where `inequality` says, with their `own` bounds.
-    pub(crate) fn new(inequality: &'a [bool], own: &'a [(f64, f64)]) -> Self {
-        Bounds { inequality, own }
+    /// The bounds of rows that are inequalities where `inequality` says, with their `own` bounds,
+    /// and friction rows where `friction` names a normal row and μ.
+    pub(crate) fn new(
+        inequality: &'a [bool],
+        own: &'a [(f64, f64)],
+        friction: &'a [Option<(usize, f64)>],
+    ) -> Self {
+        Bounds {
+            inequality,
+            own,
+            friction,
+        }
     }
 
-    /// Whether any row has a bound (an inequality, a motor's limit): without one, every row is
-    /// an equality and nothing need be chosen.
+    /// Whether any row has a bound (an inequality, a motor's limit, friction): without one,
+    /// every row is an equality and nothing need be chosen.
     pub(crate) fn any(&self) -> bool {
         self.inequality.contains(&true) || (0..self.own.len()).any(|r| self.limited(r))
     }
 
-    /// Row `r`'s bounds on λ: its own, with the lower one raised to 0 for an inequality.
+    /// Row `r`'s bounds on λ: its own, with the lower one raised to 0 for an inequality. A
+    /// friction row's are `±μ λ_n` with `lambda` its normal row's multipliers (see
+    /// [`Bounds::coupled`]); here, its own.
     pub(crate) fn get(&self, r: usize) -> (f64, f64) {
         let (lo, hi) = self.own[r];
         let lo = if self.inequality[r] { lo.max(0.0) } else { lo };
         (lo, hi)
     }
 
-    /// Whether row `r` has a finite bound of its own (a force limit, which gives no impulse).
+    /// Row `r`'s bounds when the multipliers are `lambda`: [`Bounds::get`], and for a friction
+    /// row `±μ max(λ_n, 0)`, its normal row's multiplier read from `lambda` (in whatever units
+    /// `lambda` has: λ, or `h² λ`).
+    pub(crate) fn coupled(&self, r: usize, lambda: &[f64]) -> (f64, f64) {
+        match self.friction.get(r).copied().flatten() {
+            Some((normal, mu)) => {
+                let limit = mu * lambda[normal].max(0.0);
+                (-limit, limit)
+            }
+            None => self.get(r),
+        }
+    }
+
+    /// Row `r`'s normal row and coefficient when it is a friction row.
+    pub(crate) fn friction(&self, r: usize) -> Option<(usize, f64)> {
+        self.friction.get(r).copied().flatten()
+    }
+
+    /// Whether any row is a friction row.
+    pub(crate) fn any_friction(&self) -> bool {
+        self.friction.iter().any(Option::is_some)
+    }
+
+    /// Whether row `r` has a finite bound of its own (a force limit, friction), which gives no
+    /// impulse.
     pub(crate) fn limited(&self, r: usize) -> bool {
         let (lo, hi) = self.own[r];
-        lo.is_finite() || hi.is_finite()
+        lo.is_finite() || hi.is_finite() || self.friction(r).is_some()
     }
 
     /// Whether row `r` is an inequality.

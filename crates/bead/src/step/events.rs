@@ -10,9 +10,17 @@
 //! integrator step, so the motion up to the impact is integrated as accurately as any other
 //! step), until the crossing rows are touching. Only rows touching at that instant receive
 //! impulses: a row still apart, however fast it closes, is the next event's.
+//!
+//! A slide that comes to rest is located the same way. A friction row that slides at the
+//! step's start carries the cone's edge force against its slide through the step; where its
+//! contact's tangential speed would fall to zero inside the step, the step is cut at the
+//! instant it does (to within the stick speed, [`stick_speed`]), and the next step starts with
+//! the contact sticking: its row then holds the speed at zero exactly. Without the cut, the
+//! edge force would carry the contact past rest and back, a slide that never ends.
 
 use super::Pipeline;
 use super::impulses::resolve_impacts;
+use crate::dynamics::stick_speed;
 use crate::error::{StepError, StepFailure};
 use crate::model::Model;
 use crate::settings::{Settings, StepStats};
@@ -50,9 +58,21 @@ pub(super) fn advance(
                 event.then_some(if c[k] > tol { 0.0 } else { -tol })
             })
             .collect();
+        // Friction rows sliding at the start (row, the sign of its slide): each may stop.
+        let slides: Vec<(usize, f64)> = (0..c.len())
+            .filter_map(|k| {
+                let s = acceleration.slide(k);
+                (s != 0.0).then_some((k, s))
+            })
+            .collect();
+        let events = Events {
+            free: &free,
+            slides: &slides,
+            stick: stick_speed(settings, p.velocity_rate(settings)),
+        };
         let start = (state.t, state.q.clone(), state.v.clone());
         accumulate(&mut total, p.integrate_to(model, state, settings, t_end)?);
-        if crossing(p, model, state, &free)?.is_none() {
+        if crossing(p, model, state, &events)?.is_none() {
             return Ok(total);
         }
         // Bisect the end time: `lo` keeps every crossing row at g ≥ 0, `hi` has one below 0.
@@ -64,15 +84,30 @@ pub(super) fn advance(
             }
             restore(p, state, &start);
             accumulate(&mut total, p.integrate_to(model, state, settings, mid)?);
-            match crossing(p, model, state, &free)? {
+            match crossing(p, model, state, &events)? {
+                // Rest found to a millionth of the stick speed: a slower residue than the
+                // bisection's last halvings would leave.
+                Some(Event::Stop) if events.stopped(p, 1e-6) => {
+                    hi = mid;
+                    break;
+                }
                 Some(_) => hi = mid,
                 None => {
                     lo = mid;
-                    if touching_and_closing(p, &free, tol) {
+                    if touching_and_closing(p, events.free, tol) {
                         break;
                     }
                 }
             }
+        }
+        // A slide that stopped first: the step goes on from the instant it stopped, sticking.
+        restore(p, state, &start);
+        accumulate(&mut total, p.integrate_to(model, state, settings, hi)?);
+        if crossing(p, model, state, &events)? == Some(Event::Stop) && events.stopped(p, 1.0) {
+            if state.t >= t_end {
+                return Ok(total);
+            }
+            continue;
         }
         restore(p, state, &start);
         accumulate(&mut total, p.integrate_to(model, state, settings, lo)?);
@@ -144,17 +179,54 @@ fn restore(p: &mut Pipeline, state: &mut State, start: &(f64, Vec<f64>, Vec<f64>
     p.current_acceleration = None;
 }
 
-/// The rows among `free` that are now below their threshold, if any (evaluates C at the
-/// current state).
+/// What can happen inside a step: rows apart that may cross their boundary, and sliding
+/// contacts that may stop.
+struct Events<'a> {
+    /// Per row, the threshold below which an inequality left out has crossed (`None`: no event).
+    free: &'a [Option<f64>],
+    /// Friction rows sliding at the step's start, with the sign of their slide.
+    slides: &'a [(usize, f64)],
+    /// The tangential speed below which a contact sticks.
+    stick: f64,
+}
+
+impl Events<'_> {
+    /// Whether every slide that stopped at the last evaluation stopped within `fraction` of the
+    /// stick speed (rather than running past rest): the instant to cut the step at.
+    fn stopped(&self, p: &Pipeline, fraction: f64) -> bool {
+        let c_dot = p.evaluator.c_dot();
+        let band = fraction * self.stick;
+        self.slides
+            .iter()
+            .all(|&(k, s)| c_dot[k] * s > self.stick || c_dot[k].abs() <= band)
+    }
+}
+
+/// The first kind of event found at a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Event {
+    /// An inequality row left out crossed its threshold.
+    Crossing,
+    /// A sliding contact's speed fell to zero or reversed.
+    Stop,
+}
+
+/// The event at the current state, if any (evaluates C and Ċ there): a crossing takes
+/// precedence over a stop.
 fn crossing(
     p: &mut Pipeline,
     model: &Model,
     state: &State,
-    free: &[Option<f64>],
-) -> Result<Option<usize>, StepError> {
+    events: &Events<'_>,
+) -> Result<Option<Event>, StepError> {
     p.evaluate_constraints(model, state)?;
-    let c = p.evaluator.c();
-    Ok((0..free.len()).find(|&k| free[k].is_some_and(|limit| c[k] < limit)))
+    let (c, c_dot) = (p.evaluator.c(), p.evaluator.c_dot());
+    let free = events.free;
+    if (0..free.len()).any(|k| free[k].is_some_and(|limit| c[k] < limit)) {
+        return Ok(Some(Event::Crossing));
+    }
+    let stopped = events.slides.iter().any(|&(k, s)| c_dot[k] * s <= 0.0);
+    Ok(stopped.then_some(Event::Stop))
 }
 
 /// Whether a `free` row is within `tol` of contact and closing (`ġ = J q̇ + ∂g/∂t < 0`), at

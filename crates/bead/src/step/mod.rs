@@ -168,7 +168,7 @@ impl Pipeline {
 
     /// How evaluations treat velocity rows: their rate, `1/dt` unless the settings ask for less
     /// (no correction at all before any step size is known).
-    fn velocity_rate(&self, settings: &Settings) -> f64 {
+    pub(crate) fn velocity_rate(&self, settings: &Settings) -> f64 {
         let step_rate = self.time_step.map_or(0.0, |h| 1.0 / h);
         match settings.motor_rate {
             Some(r) if self.time_step.is_some() => r.min(step_rate),

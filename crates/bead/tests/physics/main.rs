@@ -14,6 +14,7 @@ mod convergence;
 mod determinism;
 mod failures;
 mod forces;
+mod friction;
 mod gears;
 mod impacts;
 mod implicit;

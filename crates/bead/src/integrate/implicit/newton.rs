@@ -250,7 +250,11 @@ fn begin(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64, history
     w.lambda.clear();
     w.lambda.extend_from_slice(model.last_multipliers());
     w.lambda.resize(m, 0.0);
-    let bounds = Bounds::new(model.inequality_rows(), model.multiplier_bounds());
+    let bounds = Bounds::new(
+        model.inequality_rows(),
+        model.multiplier_bounds(),
+        model.friction_rows(),
+    );
     w.warm
         .multipliers(history, |r| bounds.free(r), &mut w.lambda);
     w.mu.clear();
@@ -315,7 +319,7 @@ fn constraint_error(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> f64 
             continue;
         }
         let (raw, mu) = (w.residual[r], w.mu[r]);
-        let (lo, hi) = bounds.get(r);
+        let (lo, hi) = bounds.get(r, &w.mu);
         let off = if (mu >= hi && raw <= 0.0) || (mu <= lo && raw >= 0.0) {
             0.0
         } else {

@@ -16,7 +16,11 @@ pub(super) struct RowBounds<'a> {
 impl<'a> RowBounds<'a> {
     pub(super) fn of(model: &'a dyn ConstrainedModel, h2: f64) -> Self {
         RowBounds {
-            bounds: Bounds::new(model.inequality_rows(), model.multiplier_bounds()),
+            bounds: Bounds::new(
+                model.inequality_rows(),
+                model.multiplier_bounds(),
+                model.friction_rows(),
+            ),
             h2,
         }
     }
@@ -26,9 +30,19 @@ impl<'a> RowBounds<'a> {
         self.bounds.any()
     }
 
-    pub(super) fn get(&self, r: usize) -> (f64, f64) {
+    /// Row `r`'s bounds on `μ` when the multipliers are `mu`: a friction row's follow its
+    /// normal row's `μ_n` (`±μ_f μ_n`, Coulomb's cone).
+    pub(super) fn get(&self, r: usize, mu: &[f64]) -> (f64, f64) {
+        if self.bounds.friction(r).is_some() {
+            return self.bounds.coupled(r, mu);
+        }
         let (lo, hi) = self.bounds.get(r);
         (lo * self.h2, hi * self.h2)
+    }
+
+    /// Whether row `r` is a friction row.
+    pub(super) fn friction(&self, r: usize) -> bool {
+        self.bounds.friction(r).is_some()
     }
 }
 
@@ -49,7 +63,7 @@ pub(super) fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) 
             w.roles[r] = Role::Compliant(0.0);
             continue;
         }
-        let (lo, hi) = bounds.get(r);
+        let (lo, hi) = bounds.get(r, &w.mu);
         let (role, off) = if lo == f64::NEG_INFINITY && hi == f64::INFINITY {
             (Role::Held, 0.0)
         } else {
@@ -70,7 +84,11 @@ pub(super) fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) 
                 (Role::Held, off)
             }
         };
-        if role != w.roles[r] {
+        // A friction row at the same edge of its cone keeps its role as its normal force
+        // moves the edge: the value is new, the matrix (the row is out of it) is not.
+        let same_edge = bounds.friction(r)
+            && matches!((role, w.roles[r]), (Role::Fixed(a), Role::Fixed(b)) if (a < 0.0) == (b < 0.0) && (a == 0.0) == (b == 0.0));
+        if role != w.roles[r] && !same_edge {
             changed += 1;
             if one_at_a_time {
                 if largest.is_none_or(|(_, _, o)| off > o) {
