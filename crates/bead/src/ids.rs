@@ -58,3 +58,8 @@ pub struct ForceId(pub(crate) usize);
 /// Handle of a contact group in a [`System`](crate::System).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ContactGroupId(pub(crate) usize);
+
+/// Handle of a shape contact group in a [`System`](crate::System) (see
+/// [`System::add_shape_contacts`](crate::System::add_shape_contacts)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ShapeGroupId(pub(crate) usize);

@@ -43,6 +43,7 @@
 mod assembly;
 pub mod autodiff;
 mod body;
+mod collide;
 pub mod constraint;
 pub mod contact;
 mod diagnostics;

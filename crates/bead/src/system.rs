@@ -476,6 +476,62 @@ impl System {
         Ok(ContactGroupId(group))
     }
 
+    /// Makes the shapes of a group of bodies and particles collide, with Coulomb friction
+    /// (see [`ShapeContacts`](crate::contact::ShapeContacts)): a broad and a narrow phase find
+    /// the touching features before each step and keep one
+    /// [`ShapeContact`](crate::constraint::ShapeContact) constraint per point.
+    ///
+    /// ```
+    /// use bead::contact::ShapeContacts;
+    /// use bead::{Particle, RigidBody, Shape, System};
+    /// let mut sys = System::new(2)?;
+    /// let wall = sys.add_rigid_body(RigidBody::new(&[0.0, 0.0], 0.0).fixed())?;
+    /// let ball = sys.add_particle(Particle::new(&[1.0, 0.0]).radius(0.1))?;
+    /// // A body without a shape cannot collide: the error says which.
+    /// let err = sys.add_shape_contacts(ShapeContacts::new().body(wall, 0.5).body(ball, 0.5));
+    /// assert!(err.unwrap_err().to_string().contains("has no shape"));
+    /// # Ok::<(), bead::ModelError>(())
+    /// ```
+    pub fn add_shape_contacts(
+        &mut self,
+        group: crate::contact::ShapeContacts,
+    ) -> Result<crate::contact::ShapeGroupId, ModelError> {
+        let index = self.pipeline.add_shape_contacts(&self.model, &group)?;
+        Ok(crate::contact::ShapeGroupId(index))
+    }
+
+    /// What a shape contact group's contacts do now: touching pairs, the sums of their normal
+    /// and friction forces, the deepest penetration (`None` for an unknown group).
+    pub fn contact_summary(
+        &mut self,
+        group: crate::contact::ShapeGroupId,
+    ) -> Option<crate::contact::ContactSummary> {
+        let pairs: Vec<((usize, usize), ConstraintId)> = self
+            .pipeline
+            .shape_groups()
+            .get(group.0)?
+            .contact_pairs()
+            .collect();
+        let tolerance = self.settings.contact_tolerance;
+        let diagnostics = self.diagnostics().ok()?;
+        let mut summary = crate::contact::ContactSummary::default();
+        let mut touching = std::collections::HashSet::new();
+        for (pair, id) in pairs {
+            let Some(report) = diagnostics.constraint(id) else {
+                continue;
+            };
+            let (g, lambda) = (report.c[0], &report.lambda);
+            if g <= tolerance || lambda[0] > 0.0 {
+                touching.insert(pair);
+            }
+            summary.normal_force += lambda[0];
+            summary.friction_force += lambda.get(1).map_or(0.0, |l| l.abs());
+            summary.max_penetration = summary.max_penetration.max(-g);
+        }
+        summary.contacts = touching.len();
+        Some(summary)
+    }
+
     /// Number of pair constraints a contact group currently holds.
     pub fn contact_pairs(&self, group: ContactGroupId) -> usize {
         self.pipeline

@@ -52,6 +52,14 @@ pub enum Shape {
         /// Length, m.
         length: f64,
     },
+    /// A capsule: the segment of `length` along the body's x axis, centred on the origin,
+    /// swept by a disc of `radius` (a stadium).
+    Capsule {
+        /// Radius, m.
+        radius: f64,
+        /// Distance between the centres of its two round ends, m.
+        length: f64,
+    },
     /// A convex polygon, counter-clockwise, whose centroid is the origin (where it gives the
     /// mass: an outline alone may sit anywhere in the body's frame).
     Polygon {
@@ -98,6 +106,20 @@ impl Shape {
                 let l = positive("length", *length)?;
                 let m = density * l;
                 Ok((m, m * l * l / 12.0))
+            }
+            Shape::Capsule { radius, length } => {
+                let r = positive("radius", *radius)?;
+                if !(*length >= 0.0 && length.is_finite()) {
+                    return Err(format!("length must be zero or more, got {length}"));
+                }
+                // A rectangle of length × 2r and two half discs whose flat sides are its ends,
+                // each half disc carried to the centre by the parallel-axis theorem.
+                let l = *length;
+                let (m_rect, m_disc) = (density * 2.0 * r * l, density * std::f64::consts::PI * r * r);
+                let rect = m_rect * (l * l + 4.0 * r * r) / 12.0;
+                let ends = m_disc
+                    * (r * r / 2.0 + l * l / 4.0 + 4.0 * l * r / (3.0 * std::f64::consts::PI));
+                Ok((m_rect + m_disc, rect + ends))
             }
             Shape::Polygon { vertices } => polygon_properties(vertices, density),
         }

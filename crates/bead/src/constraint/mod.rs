@@ -38,6 +38,7 @@ mod on_sphere;
 mod prismatic;
 mod rack_and_pinion;
 mod revolute;
+mod shape_contact;
 mod weld;
 
 pub use angle::Angle;
@@ -57,6 +58,7 @@ pub use on_sphere::OnSphere;
 pub use prismatic::Prismatic;
 pub use rack_and_pinion::{PinionSide, RackAndPinion};
 pub use revolute::Revolute;
+pub use shape_contact::{ContactBody, Gap, ShapeContact};
 pub use weld::Weld;
 
 use std::any::Any;

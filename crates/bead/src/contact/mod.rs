@@ -32,7 +32,10 @@
 //! torque limit) are complementary whatever the method: at its bound, a row applies exactly that
 //! force.
 
-pub use crate::ids::ContactGroupId;
+mod shapes;
+
+pub use crate::ids::{ContactGroupId, ShapeGroupId};
+pub use shapes::{ContactSummary, ShapeContacts};
 
 /// How the set of handled inequality constraints is chosen (seed 004).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

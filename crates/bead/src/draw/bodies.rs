@@ -31,6 +31,9 @@ pub(crate) fn draw_bodies(view: &View<'_>, canvas: &mut dyn Canvas) {
     }
 }
 
+/// Segments of each round end of a capsule's outline.
+const CAPSULE_ARC: usize = 12;
+
 /// A rigid body by its shape (a small marker when it has none), with a line from its centre
 /// along its x axis so that rotation shows.
 fn draw_rigid(view: &View<'_>, i: usize, shape: Option<&Shape>, canvas: &mut dyn Canvas) {
@@ -58,6 +61,21 @@ fn draw_rigid(view: &View<'_>, i: usize, shape: Option<&Shape>, canvas: &mut dyn
             world([length / 2.0, 0.0]),
             Element::Body,
         ),
+        Some(Shape::Capsule { radius, length }) => {
+            // Its outline: the two straight sides and the round ends, as a polygon.
+            let (r, h) = (*radius, length / 2.0);
+            let arc = |centre: f64, from: f64| {
+                (0..=CAPSULE_ARC).map(move |k| {
+                    let a = from + std::f64::consts::PI * k as f64 / CAPSULE_ARC as f64;
+                    [centre + r * a.cos(), r * a.sin()]
+                })
+            };
+            let pts: Vec<[f64; 2]> = arc(h, -std::f64::consts::FRAC_PI_2)
+                .chain(arc(-h, std::f64::consts::FRAC_PI_2))
+                .collect();
+            canvas.polygon(&outline(&pts), Element::Body);
+            canvas.line(world([0.0, 0.0]), world([h + r, 0.0]), Element::Body);
+        }
         Some(Shape::Polygon { vertices }) => canvas.polygon(&outline(vertices), Element::Body),
         None => canvas.marker(world([0.0, 0.0]), Element::Body),
     }

@@ -26,6 +26,7 @@ mod events;
 mod impulses;
 mod projection;
 mod report;
+mod shape_contacts;
 
 use crate::assembly::{Evaluator, Layout};
 use crate::contact::Impacts;
@@ -41,6 +42,7 @@ use crate::solve::kkt::Kkt;
 use crate::solve::{ConjugateGradient, LinearSolver};
 use crate::state::State;
 use contacts::ContactGroup;
+pub(crate) use shape_contacts::ShapeGroup;
 
 /// The machinery that advances a model, and what it keeps from one step to the next.
 #[derive(Debug)]
@@ -67,6 +69,8 @@ pub(crate) struct Pipeline {
     time_step: Option<f64>,
     /// Groups of particles kept apart by generated non-penetration constraints.
     contact_groups: Vec<ContactGroup>,
+    /// The shape contact groups.
+    shape_groups: Vec<ShapeGroup>,
     /// λ of the implicit step that reached the current state: the forces it applied, which
     /// the diagnostics report rather than the acceleration-level λ of the state.
     step_lambda: Option<Vec<f64>>,
@@ -89,6 +93,7 @@ impl Default for Pipeline {
             current_acceleration: None,
             time_step: None,
             contact_groups: Vec::new(),
+            shape_groups: Vec::new(),
             step_lambda: None,
             q_next: Vec::new(),
             v_next: Vec::new(),
@@ -211,6 +216,22 @@ impl Pipeline {
                     }
                     return Err(self.step_error(model, state, StepFailure::BroadPhase(e)));
                 }
+            }
+        }
+        if !self.shape_groups.is_empty() {
+            let mut changed = false;
+            let mut failure = None;
+            for group in &mut self.shape_groups {
+                if let Err(e) = group.update(model, state, dt, &mut changed) {
+                    failure = Some(e);
+                    break;
+                }
+            }
+            if changed {
+                self.structure_changed();
+            }
+            if let Some(e) = failure {
+                return Err(self.step_error(model, state, StepFailure::BroadPhase(e)));
             }
         }
         self.ensure_layout(model, state.q.len());
@@ -494,6 +515,21 @@ impl Pipeline {
     ) -> Result<usize, ModelError> {
         let group = ContactGroup::new(model, particles, restitution)?;
         Ok(self.add_contact_group(group))
+    }
+
+    /// Adds a shape contact group.
+    pub(crate) fn add_shape_contacts(
+        &mut self,
+        model: &Model,
+        spec: &crate::contact::ShapeContacts,
+    ) -> Result<usize, ModelError> {
+        self.shape_groups.push(ShapeGroup::new(model, spec)?);
+        Ok(self.shape_groups.len() - 1)
+    }
+
+    /// The shape contact groups.
+    pub(crate) fn shape_groups(&self) -> &[ShapeGroup] {
+        &self.shape_groups
     }
 
     /// The pieces the engine's own tests look inside, with the layout up to date.

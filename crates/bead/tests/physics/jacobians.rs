@@ -377,3 +377,98 @@ fn autodiff_identities() {
     assert!((e.c_dot[0] - (0.6 - 0.6 - 0.7)).abs() < 1e-14);
     assert_eq!(e.c_t[0], 0.0);
 }
+
+/// Shape contacts (issue 29): the normal row of both kinds of gap against the gap written once
+/// in dual numbers; the friction row's Jacobian against the tangential displacement of the two
+/// surface points frozen in their bodies, and its J̇ẋ against a central difference of `J ẋ`
+/// along `ẋ`.
+mod shape_contact {
+    use super::*;
+    use bead::constraint::{Gap, ShapeContact};
+
+    fn rot(a: Scalar, p: [f64; 2]) -> [Scalar; 2] {
+        [a.cos() * p[0] - a.sin() * p[1], a.sin() * p[0] + a.cos() * p[1]]
+    }
+
+    /// The gap as a scalar function of `[x_a, y_a, θ_a, x_b, y_b, θ_b]`.
+    fn gap(g: Gap, r: f64) -> impl Fn(&[Scalar], Scalar) -> Scalar + Send + Sync + 'static {
+        move |x: &[Scalar], _t| {
+            let core = |o: usize, p: [f64; 2]| {
+                let w = rot(x[o + 2], p);
+                [x[o] + w[0], x[o + 1] + w[1]]
+            };
+            match g {
+                Gap::Round { a, b } => {
+                    let (ca, cb) = (core(0, a), core(3, b));
+                    norm(&[ca[0] - cb[0], ca[1] - cb[1]]) - r
+                }
+                Gap::Face { a, b, normal } => {
+                    let (ca, cb) = (core(0, a), core(3, b));
+                    let n = rot(x[5], normal);
+                    n[0] * (ca[0] - cb[0]) + n[1] * (ca[1] - cb[1]) - r
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn normal_and_friction_rows(
+            seed in coords(2, 6),
+            pa in coords(2, 1),
+            pb in coords(2, 1),
+            angle in -3.0..3.0f64,
+            radii in prop::collection::vec(0.0..0.5f64, 2),
+            face in any::<bool>(),
+        ) {
+            let (a, b) = rigid_handles();
+            let (x, v) = (seed[..6].to_vec(), seed[6..12].to_vec());
+            let ops = [Operand::Coordinates(a.body()), Operand::Coordinates(b.body())];
+            let (la, lb) = ([pa[0], pa[1]], [pb[0], pb[1]]);
+            let g = if face {
+                Gap::Face { a: la, b: lb, normal: [angle.cos(), angle.sin()] }
+            } else {
+                Gap::Round { a: la, b: lb }
+            };
+            let r = radii[0] + radii[1];
+            // The normal row, against dual numbers (a frictionless contact has it alone).
+            let custom = Custom::new(ops, gap(g, r));
+            compare(&ShapeContact::new(a, b, g, [radii[0], radii[1]]), &[custom], 2, 0.0, &x, &v)?;
+            // The friction row.
+            let contact = ShapeContact::new(a, b, g, [radii[0], radii[1]]).friction(0.5);
+            let e = evaluate_at(&contact, 2, 0.0, &x, &v).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(e.c[1], 0.0);
+            // n and t at this state, and each surface point's offset in its body's frame.
+            let n: [f64; 2] = {
+                let gn = &e.gradient[0];
+                [gn[0], gn[1]]
+            };
+            let t = [-n[1], n[0]];
+            let local = |o: usize, p: [f64; 2], radius: f64, sign: f64| {
+                let (s, c) = x[o + 2].sin_cos();
+                let w = [c * p[0] - s * p[1] + sign * radius * n[0], s * p[0] + c * p[1] + sign * radius * n[1]];
+                // Back into the body's frame.
+                [c * w[0] + s * w[1], -s * w[0] + c * w[1]]
+            };
+            let (sa, sb) = (local(0, la, radii[0], -1.0), local(3, lb, radii[1], 1.0));
+            let slip = Custom::new(ops, move |x: &[Scalar], _t| {
+                let (wa, wb) = (rot(x[2], sa), rot(x[5], sb));
+                (x[0] + wa[0] - x[3] - wb[0]) * t[0] + (x[1] + wa[1] - x[4] - wb[1]) * t[1]
+            });
+            let s = evaluate_at(&slip, 2, 0.0, &x, &v).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            for (p, q) in s.gradient[0].iter().zip(&e.gradient[1]) {
+                prop_assert!((p - q).abs() <= 1e-9 * (1.0 + p.abs()), "J_t {:?} vs {:?}", s.gradient[0], e.gradient[1]);
+            }
+            // J̇ẋ = d/dt (J(q) ẋ) at fixed ẋ: a central difference along ẋ.
+            let h = 1e-5;
+            let jv = |sign: f64| -> Result<f64, TestCaseError> {
+                let xs: Vec<f64> = x.iter().zip(&v).map(|(x, v)| x + sign * h * v).collect();
+                let e = evaluate_at(&contact, 2, 0.0, &xs, &v).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                Ok(e.gradient[1].iter().zip(&v).map(|(g, v)| g * v).sum())
+            };
+            let numeric = (jv(1.0)? - jv(-1.0)?) / (2.0 * h);
+            let scale = 1.0 + v.iter().map(|v| v * v).sum::<f64>() * 10.0;
+            prop_assert!((numeric - e.jdot_xdot[1]).abs() <= 1e-5 * scale, "J̇ẋ_t {} vs {}", numeric, e.jdot_xdot[1]);
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! Contact among the shapes of a group ([`ShapeContacts`]): the broad phase (sort and sweep of
+//! the members' bounding boxes along x), the narrow phase ([`crate::collide`]) and the
+//! bookkeeping that keeps one [`ShapeContact`] constraint per touching pair of features.
+//!
+//! Before each step every member's box is grown by a margin (the distance the fastest point
+//! can cover in two steps); pairs whose boxes overlap go to the narrow phase, which returns the
+//! points within the margin of touching. A point whose features touched at the last step keeps
+//! its constraint, moved to the new features' coordinates, so its multipliers carry over as a
+//! warm start; a new one gets a constraint, and one no longer reported loses it. Within the step
+//! the features stay fixed in their bodies, so the gap is exact there.
+//!
+//! Sort and sweep rather than parry's BVH: the members move every step, the sweep re-sorts
+//! an almost sorted list in about linear time, and it is the broad phase the particle groups
+//! already use.
+
+use std::collections::{HashMap, HashSet};
+
+use parry2d_f64::math::{Pose, Vector};
+use parry2d_f64::query::ContactManifold;
+
+use crate::body::{BodyKind, Shape};
+use crate::collide::{Collider, ContactPoint, manifold};
+use crate::constraint::{ConstraintId, ShapeContact};
+use crate::contact::ShapeContacts;
+use crate::error::ModelError;
+use crate::model::Model;
+use crate::point::{Operand, Point};
+use crate::state::State;
+
+/// One member: a rigid body or a particle, its collider and its Coulomb coefficient.
+#[derive(Clone, Debug)]
+struct Member {
+    operand: Operand,
+    body: usize,
+    collider: Collider,
+    friction: f64,
+    /// Whether nothing can move it (infinite mass and inertia): two such never collide.
+    immovable: bool,
+}
+
+/// A shape contact group while it runs.
+#[derive(Debug)]
+pub(crate) struct ShapeGroup {
+    members: Vec<Member>,
+    friction: Option<f64>,
+    restitution: Option<f64>,
+    collide_connected: bool,
+    /// Pairs of bodies joined by a constraint (found at the first update).
+    connected: Option<HashSet<(usize, usize)>>,
+    /// The live contacts, keyed by members (smaller first) and the features' key.
+    contacts: HashMap<(usize, usize, u64), ConstraintId>,
+    scratch: Vec<ContactManifold<(), ()>>,
+}
+
+impl ShapeGroup {
+    /// The group `spec` over bodies of `model`: each member checked to exist and to have a
+    /// shape, each coefficient to be zero or more.
+    pub(crate) fn new(model: &Model, spec: &ShapeContacts) -> Result<ShapeGroup, ModelError> {
+        let mut members = Vec::with_capacity(spec.members.len());
+        let check_mu = |what: &str, mu: f64| {
+            if mu >= 0.0 && mu.is_finite() {
+                Ok(())
+            } else {
+                Err(ModelError::Setting(format!(
+                    "{what}: the friction coefficient must be zero or more, got {mu}"
+                )))
+            }
+        };
+        for (k, (member, mu)) in spec.members.iter().enumerate() {
+            let operand = member.0;
+            let id = operand.body();
+            let body = model.checked_body(id)?;
+            check_mu(&format!("member {k}"), *mu)?;
+            let (collider, immovable) = match (&body.kind, operand) {
+                (BodyKind::Rigid2d { shape, inertia }, Operand::Coordinates(_)) => {
+                    let shape: &Shape = shape.as_ref().ok_or_else(|| {
+                        ModelError::Setting(format!(
+                            "member {k} ({id:?}) has no shape: a contact group needs one for each body"
+                        ))
+                    })?;
+                    let collider = Collider::of(shape).map_err(|e| {
+                        ModelError::Setting(format!("member {k} ({id:?}): its shape {e}"))
+                    })?;
+                    (collider, body.mass.is_infinite() && inertia.is_infinite())
+                }
+                (BodyKind::Particle, Operand::Point(Point::Particle(_))) => {
+                    if !(body.radius > 0.0) {
+                        return Err(ModelError::Setting(format!(
+                            "member {k} ({id:?}) is a particle of radius 0: give it a radius to collide"
+                        )));
+                    }
+                    (Collider::disc(body.radius), body.mass.is_infinite())
+                }
+                _ => {
+                    return Err(ModelError::Setting(format!(
+                        "member {k} ({id:?}) is neither a 2D rigid body nor a particle"
+                    )));
+                }
+            };
+            members.push(Member {
+                operand,
+                body: id.0,
+                collider,
+                friction: *mu,
+                immovable,
+            });
+        }
+        if let Some(mu) = spec.friction {
+            check_mu("the group", mu)?;
+        }
+        if let Some(e) = spec.restitution
+            && !(0.0..=1.0).contains(&e)
+        {
+            return Err(ModelError::Setting(format!(
+                "restitution must be in [0, 1], got {e}"
+            )));
+        }
+        Ok(ShapeGroup {
+            members,
+            friction: spec.friction,
+            restitution: spec.restitution,
+            collide_connected: spec.collide_connected,
+            connected: None,
+            contacts: HashMap::new(),
+            scratch: Vec::new(),
+        })
+    }
+
+    /// The pairs of members (smaller first) that each live contact joins, with its constraint.
+    pub(crate) fn contact_pairs(&self) -> impl Iterator<Item = ((usize, usize), ConstraintId)> + '_ {
+        self.contacts.iter().map(|(&(i, j, _), &id)| ((i, j), id))
+    }
+
+    /// Brings the contacts up to date for a step of `dt` from `state`; sets `changed` when a
+    /// constraint is added or removed.
+    pub(crate) fn update(
+        &mut self,
+        model: &mut Model,
+        state: &State,
+        dt: f64,
+        changed: &mut bool,
+    ) -> Result<(), ModelError> {
+        if self.connected.is_none() {
+            self.connected = Some(connected_pairs(model));
+        }
+        let n = self.members.len();
+        let mut poses = Vec::with_capacity(n);
+        let mut fastest: f64 = 0.0;
+        let mut size: f64 = 0.0;
+        for m in &self.members {
+            let body = model.body(m.body);
+            let (q, v) = (body.slice(&state.q), body.slice(&state.v));
+            let (angle, omega) = if q.len() > 2 { (q[2], v[2]) } else { (0.0, 0.0) };
+            let pose = Pose::new(Vector::new(q[0], q[1]), angle);
+            let reach = m.collider.bounds(&Pose::IDENTITY, 0.0);
+            let extent = reach
+                .iter()
+                .flatten()
+                .fold(0.0_f64, |a, x| a.max(x.abs()));
+            if !m.immovable {
+                fastest = fastest.max((v[0] * v[0] + v[1] * v[1]).sqrt() + omega.abs() * extent);
+                size = size.max(extent);
+            }
+            poses.push(pose);
+        }
+        let margin = 2.0 * fastest * dt + 1e-3 * size.max(1e-3);
+        // Sort and sweep along x.
+        let boxes: Vec<[[f64; 2]; 2]> = self
+            .members
+            .iter()
+            .zip(&poses)
+            .map(|(m, p)| m.collider.bounds(p, margin / 2.0))
+            .collect();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| boxes[a][0][0].total_cmp(&boxes[b][0][0]));
+        let connected = self.connected.as_ref();
+        let mut found: HashMap<(usize, usize, u64), ContactPoint> = HashMap::new();
+        let mut points = Vec::new();
+        for (k, &a) in order.iter().enumerate() {
+            for &b in &order[k + 1..] {
+                if boxes[b][0][0] > boxes[a][1][0] {
+                    break;
+                }
+                if boxes[b][0][1] > boxes[a][1][1] || boxes[a][0][1] > boxes[b][1][1] {
+                    continue;
+                }
+                let (i, j) = (a.min(b), a.max(b));
+                let (mi, mj) = (&self.members[i], &self.members[j]);
+                if (mi.immovable && mj.immovable) || mi.body == mj.body {
+                    continue;
+                }
+                let pair = (mi.body.min(mj.body), mi.body.max(mj.body));
+                if !self.collide_connected && connected.is_some_and(|c| c.contains(&pair)) {
+                    continue;
+                }
+                points.clear();
+                manifold(
+                    (&mi.collider, &poses[i]),
+                    (&mj.collider, &poses[j]),
+                    margin,
+                    &mut self.scratch,
+                    &mut points,
+                )
+                .map_err(|e| ModelError::Setting(format!("members {i} and {j}: {e}")))?;
+                for p in &points {
+                    found.insert((i, j, p.key), *p);
+                }
+            }
+        }
+        // Drop the contacts no longer found, in a fixed order (freed slots are reused by the
+        // next ones added, and a hash map's order differs from run to run).
+        let mut gone: Vec<(usize, usize, u64)> = self
+            .contacts
+            .keys()
+            .filter(|k| !found.contains_key(k))
+            .copied()
+            .collect();
+        gone.sort_unstable();
+        for key in gone {
+            if let Some(id) = self.contacts.remove(&key) {
+                model.constraints.remove(id);
+                *changed = true;
+            }
+        }
+        let mut keys: Vec<(usize, usize, u64)> = found.keys().copied().collect();
+        keys.sort_unstable();
+        for key in keys {
+            let p = found[&key];
+            let (i, j, _) = key;
+            let (a, b) = if p.first_is_a { (i, j) } else { (j, i) };
+            if let Some(&id) = self.contacts.get(&key) {
+                let entry = model.entry_mut(id)?;
+                let any: &mut dyn std::any::Any = entry.constraint.as_mut();
+                if let Some(contact) = any.downcast_mut::<ShapeContact>() {
+                    contact.set_gap(p.gap, p.radii);
+                }
+                continue;
+            }
+            let mu = self.friction.unwrap_or_else(|| {
+                (self.members[i].friction * self.members[j].friction).sqrt()
+            });
+            let contact = ShapeContact::new(
+                crate::constraint::ContactBody(self.members[a].operand),
+                crate::constraint::ContactBody(self.members[b].operand),
+                p.gap,
+                p.radii,
+            )
+            .friction(mu);
+            let id = model.add_constraint(Box::new(contact))?;
+            if let Some(e) = self.restitution {
+                model.set_restitution(id, e)?;
+            }
+            self.contacts.insert(key, id);
+            *changed = true;
+        }
+        Ok(())
+    }
+}
+
+/// The pairs of bodies (smaller index first) that some constraint joins.
+fn connected_pairs(model: &Model) -> HashSet<(usize, usize)> {
+    let mut pairs = HashSet::new();
+    for (_, entry) in model.constraints.iter() {
+        // Contacts and limits join nothing: they only keep bodies apart.
+        if entry.constraint.kind() == crate::constraint::ConstraintKind::Inequality {
+            continue;
+        }
+        let bodies: Vec<usize> = entry.operands.iter().map(|o| o.body().0).collect();
+        for (k, &a) in bodies.iter().enumerate() {
+            for &b in &bodies[k + 1..] {
+                if a != b {
+                    pairs.insert((a.min(b), a.max(b)));
+                }
+            }
+        }
+    }
+    pairs
+}
