@@ -115,7 +115,10 @@ impl Shape {
                 // A rectangle of length × 2r and two half discs whose flat sides are its ends,
                 // each half disc carried to the centre by the parallel-axis theorem.
                 let l = *length;
-                let (m_rect, m_disc) = (density * 2.0 * r * l, density * std::f64::consts::PI * r * r);
+                let (m_rect, m_disc) = (
+                    density * 2.0 * r * l,
+                    density * std::f64::consts::PI * r * r,
+                );
                 let rect = m_rect * (l * l + 4.0 * r * r) / 12.0;
                 let ends = m_disc
                     * (r * r / 2.0 + l * l / 4.0 + 4.0 * l * r / (3.0 * std::f64::consts::PI));

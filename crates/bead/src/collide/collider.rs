@@ -43,7 +43,10 @@ impl Collider {
         Ok(match shape {
             Shape::Disc { radius } => Collider::disc(positive("radius", *radius)?),
             Shape::Box { width, height } => {
-                let (w, h) = (positive("width", *width)? / 2.0, positive("height", *height)? / 2.0);
+                let (w, h) = (
+                    positive("width", *width)? / 2.0,
+                    positive("height", *height)? / 2.0,
+                );
                 let vertices = vec![[-w, -h], [w, -h], [w, h], [-w, h]];
                 Collider {
                     shape: SharedShape::cuboid(w, h),

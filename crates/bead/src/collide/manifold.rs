@@ -77,7 +77,11 @@ fn classify(
     let exact = |f: Option<(usize, f64)>| f.filter(|(_, defect)| *defect <= SAME_DIRECTION);
     let near = |f: Option<(usize, f64)>| f.filter(|(_, defect)| *defect <= NEAR_DIRECTION);
     let point_on_face = |first_is_a: bool, v: usize, f: usize| {
-        let (pc, fc, fk) = if first_is_a { (c1, c2, k2) } else { (c2, c1, k1) };
+        let (pc, fc, fk) = if first_is_a {
+            (c1, c2, k2)
+        } else {
+            (c2, c1, k1)
+        };
         let (ra, rb) = (pc.radius, fc.radius);
         ContactPoint {
             key: key(if first_is_a { 0 } else { 1 }, v, f),

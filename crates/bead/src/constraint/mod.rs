@@ -265,7 +265,7 @@ pub trait Constraint: Any + Debug + Send + Sync {
 /// let mut sys = System::new(2)?;
 /// let p = sys.add_particle(Particle::new(&[0.0, 0.0]))?;
 /// let floor = HalfPlane::new(p, Motion::fixed(&[0.0, 0.0]), &[0.0, 1.0], 0.0).friction(0.5);
-/// assert_eq!(floor.friction(1), Some(Friction { normal: 0, coefficient: 0.5 }));
+/// assert_eq!(Constraint::friction(&floor, 1), Some(Friction { normal: 0, coefficient: 0.5 }));
 /// # Ok::<(), bead::ModelError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]

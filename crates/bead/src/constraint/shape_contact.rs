@@ -76,7 +76,7 @@ pub enum Gap {
 /// let id = sys.add_constraint(contact)?;
 /// sys.add_force(Gravity::new(&[0.0, -9.81]))?;
 /// sys.step(1e-3).unwrap();
-/// let lambda = &sys.diagnostics().unwrap().constraint(id).unwrap().lambda;
+/// let lambda = sys.diagnostics().unwrap().constraint(id).unwrap().lambda.clone();
 /// assert!((lambda[0] - 9.81).abs() < 1e-9 && lambda[1].abs() < 1e-12);
 /// # Ok::<(), bead::ModelError>(())
 /// ```
@@ -92,7 +92,12 @@ impl ShapeContact {
     /// The contact of body (or particle) `a` with `b` at the features `gap`, whose cores are
     /// swept by `radii` (`[r_a, r_b]`, 0 for a polygon's vertex or face). Frictionless until
     /// [`ShapeContact::friction`].
-    pub fn new(a: impl Into<ContactBody>, b: impl Into<ContactBody>, gap: Gap, radii: [f64; 2]) -> Self {
+    pub fn new(
+        a: impl Into<ContactBody>,
+        b: impl Into<ContactBody>,
+        gap: Gap,
+        radii: [f64; 2],
+    ) -> Self {
         ShapeContact {
             operands: [a.into().0, b.into().0],
             gap,
@@ -173,7 +178,11 @@ fn rotate(angle: f64, x: [f64; 2]) -> [f64; 2] {
 
 fn side(eval: &ConstraintEval<'_>, i: usize, local: [f64; 2]) -> Side {
     let (x, v) = (eval.x(i), eval.v(i));
-    let (angle, omega) = if x.len() > 2 { (x[2], v[2]) } else { (0.0, 0.0) };
+    let (angle, omega) = if x.len() > 2 {
+        (x[2], v[2])
+    } else {
+        (0.0, 0.0)
+    };
     let rho = rotate(angle, local);
     Side {
         rho,
@@ -241,7 +250,10 @@ impl Constraint for ShapeContact {
         InvalidParameter::check_non_negative("radius", self.radii[0])?;
         InvalidParameter::check_non_negative("radius", self.radii[1])?;
         if self.operands[0].body() == self.operands[1].body() {
-            return Err(InvalidParameter::new("between", "needs two different bodies"));
+            return Err(InvalidParameter::new(
+                "between",
+                "needs two different bodies",
+            ));
         }
         let (a, b) = match self.gap {
             Gap::Round { a, b } => (a, b),
@@ -296,8 +308,7 @@ impl Constraint for ShapeContact {
                 let n = rotate(sb.angle, normal);
                 let pn = perp(n);
                 let n_dot = [sb.omega * pn[0], sb.omega * pn[1]];
-                let jdot = dot(n, [cb[0] - ca[0], cb[1] - ca[1]])
-                    - sb.omega * sb.omega * dot(n, d)
+                let jdot = dot(n, [cb[0] - ca[0], cb[1] - ca[1]]) - sb.omega * sb.omega * dot(n, d)
                     + 2.0 * sb.omega * dot(pn, d_dot);
                 (n, n_dot, dot(n, d) - r, jdot, Some(dot(pn, d)))
             }
@@ -332,7 +343,13 @@ impl Constraint for ShapeContact {
             let (oa, ob) = (off_dot(&sa, ra, -1.0), off_dot(&sb, rb, 1.0));
             let (pa, pb) = (perp(oa), perp(ob));
             let jdot_t = dot(t_dot, u)
-                + dot(t, [sa.omega * pa[0] - sb.omega * pb[0], sa.omega * pa[1] - sb.omega * pb[1]]);
+                + dot(
+                    t,
+                    [
+                        sa.omega * pa[0] - sb.omega * pb[0],
+                        sa.omega * pa[1] - sb.omega * pb[1],
+                    ],
+                );
             let ta = sa.gradient(t, off_a, size_a);
             let tb = sb.gradient([-t[0], -t[1]], off_b, size_b);
             eval.set_value(1, 0.0);

@@ -212,6 +212,16 @@ impl ActiveSet {
             // complementarity solve over the candidates, with the bounds from the last pass's
             // normal forces, until they agree (Baraff 1994's dependent bounds).
             self.bound_candidates(rows);
+            // A sticking contact's friction starts held: where contacts are redundant (a box's
+            // two corners on a floor) the held rows' least-squares solve gives the friction
+            // that is needed and no more, not a pair of opposite forces at the cone's edges.
+            for i in 0..m {
+                if rows.bounds.friction(i).is_some()
+                    && rows.slide.get(i).copied().unwrap_or(0.0) == 0.0
+                {
+                    self.state[i] = RowState::Solve;
+                }
+            }
             self.settle_friction(rows, lambda, |set, lambda| {
                 let info = set.solve(rows, solver, params, lambda, w)?;
                 effort.add(info);

@@ -127,7 +127,9 @@ impl ShapeGroup {
     }
 
     /// The pairs of members (smaller first) that each live contact joins, with its constraint.
-    pub(crate) fn contact_pairs(&self) -> impl Iterator<Item = ((usize, usize), ConstraintId)> + '_ {
+    pub(crate) fn contact_pairs(
+        &self,
+    ) -> impl Iterator<Item = ((usize, usize), ConstraintId)> + '_ {
         self.contacts.iter().map(|(&(i, j, _), &id)| ((i, j), id))
     }
 
@@ -150,13 +152,14 @@ impl ShapeGroup {
         for m in &self.members {
             let body = model.body(m.body);
             let (q, v) = (body.slice(&state.q), body.slice(&state.v));
-            let (angle, omega) = if q.len() > 2 { (q[2], v[2]) } else { (0.0, 0.0) };
+            let (angle, omega) = if q.len() > 2 {
+                (q[2], v[2])
+            } else {
+                (0.0, 0.0)
+            };
             let pose = Pose::new(Vector::new(q[0], q[1]), angle);
             let reach = m.collider.bounds(&Pose::IDENTITY, 0.0);
-            let extent = reach
-                .iter()
-                .flatten()
-                .fold(0.0_f64, |a, x| a.max(x.abs()));
+            let extent = reach.iter().flatten().fold(0.0_f64, |a, x| a.max(x.abs()));
             if !m.immovable {
                 fastest = fastest.max((v[0] * v[0] + v[1] * v[1]).sqrt() + omega.abs() * extent);
                 size = size.max(extent);
@@ -236,9 +239,9 @@ impl ShapeGroup {
                 }
                 continue;
             }
-            let mu = self.friction.unwrap_or_else(|| {
-                (self.members[i].friction * self.members[j].friction).sqrt()
-            });
+            let mu = self
+                .friction
+                .unwrap_or_else(|| (self.members[i].friction * self.members[j].friction).sqrt());
             let contact = ShapeContact::new(
                 crate::constraint::ContactBody(self.members[a].operand),
                 crate::constraint::ContactBody(self.members[b].operand),

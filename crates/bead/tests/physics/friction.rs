@@ -84,8 +84,13 @@ fn a_particle_sticks_below_the_friction_angle_and_slides_above_it() {
             "{name}: s {s}, ½ a t² = {}",
             0.5 * a
         );
+        let tol = if implicit(name) {
+            1e-7 * lambda[0]
+        } else {
+            1e-9
+        };
         assert!(
-            (lambda[1] + mu * lambda[0]).abs() < 1e-9,
+            (lambda[1] + mu * lambda[0]).abs() < tol,
             "{name}: λ {lambda:?}"
         );
     }
@@ -147,6 +152,292 @@ fn a_resting_particle_does_not_creep_in_ten_thousand_steps() {
         assert!(
             s.abs() < 1e-10 && v.abs() < 1e-12,
             "{name}: crept {s} m, {v} m/s"
+        );
+    }
+}
+
+// ----- Shapes that collide (issue 29) -----
+
+use bead::contact::ShapeContacts;
+use bead::{RigidBody, RigidBodyId, Shape};
+
+/// A static incline of `alpha` whose top face runs through the origin.
+fn incline_body(sys: &mut System, alpha: f64, length: f64) -> RigidBodyId {
+    let n = [-alpha.sin(), alpha.cos()];
+    sys.add_rigid_body(
+        RigidBody::new(&[-0.5 * n[0], -0.5 * n[1]], alpha)
+            .fixed()
+            .outline(Shape::Box {
+                width: length,
+                height: 1.0,
+            }),
+    )
+    .unwrap()
+}
+
+/// A 0.5 m crate resting on an incline of `alpha` with friction `mu`, after `steps` of 1 ms:
+/// (distance moved down the slope, speed down the slope, the group's summary).
+fn crate_on_incline(
+    integrator: &str,
+    alpha: f64,
+    mu: f64,
+    steps: usize,
+) -> (f64, f64, bead::contact::ContactSummary) {
+    let mut sys = System::new(2).unwrap();
+    sys.set_integrator_boxed(bead::integrate::by_name(integrator).unwrap());
+    let n = [-alpha.sin(), alpha.cos()];
+    // Down the slope.
+    let t = [-n[1], n[0]];
+    let ground = incline_body(&mut sys, alpha, 10.0);
+    let start = [0.25 * n[0], 0.25 * n[1]];
+    let b = sys
+        .add_rigid_body(RigidBody::new(&start, alpha).shape(
+            Shape::Box {
+                width: 0.5,
+                height: 0.5,
+            },
+            100.0,
+        ))
+        .unwrap();
+    let group = sys
+        .add_shape_contacts(ShapeContacts::new().body(ground, mu).body(b, mu))
+        .unwrap();
+    sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
+    for _ in 0..steps {
+        sys.step(1e-3).unwrap();
+    }
+    let (q, v) = (
+        sys.coordinates(b.body()).to_vec(),
+        sys.coordinate_velocities(b.body()).to_vec(),
+    );
+    let s = (q[0] - start[0]) * t[0] + (q[1] - start[1]) * t[1];
+    (
+        s,
+        v[0] * t[0] + v[1] * t[1],
+        sys.contact_summary(group).unwrap(),
+    )
+}
+
+#[test]
+fn a_crate_sticks_below_the_friction_angle_and_slides_above_it() {
+    let mu: f64 = 0.5;
+    let (m, critical) = (25.0, mu.atan());
+    for name in INTEGRATOR_NAMES {
+        // Below: held exactly, friction m g sin α up the slope, normal force m g cos α.
+        let alpha = critical - 1e-3;
+        let (s, v, sum) = crate_on_incline(name, alpha, mu, 500);
+        // The implicit steppers hold the contact to their Newton tolerance: 3e-13 m in 0.5 s.
+        let tol_v = if implicit(name) { 1e-9 } else { 1e-11 };
+        assert!(
+            s.abs() < 1e-11 && v.abs() < tol_v,
+            "{name}: crept {s} m, {v} m/s"
+        );
+        let tol = if implicit(name) { 1e-7 * m * G } else { 1e-9 };
+        assert!(
+            (sum.normal_force - m * G * alpha.cos()).abs() < tol,
+            "{name}: {sum:?}"
+        );
+        assert!(
+            (sum.friction_force - m * G * alpha.sin()).abs() < tol,
+            "{name}: {sum:?}"
+        );
+        assert_eq!(sum.contacts, 1, "{name}");
+        // Above: slides at g (sin α − μ cos α), friction μ times the normal force.
+        let alpha = critical + 1e-3;
+        let a = G * (alpha.sin() - mu * alpha.cos());
+        let (s, v, sum) = crate_on_incline(name, alpha, mu, 500);
+        let tol = if implicit(name) { 1e-8 * G } else { 1e-11 };
+        assert!(
+            (v - 0.5 * a).abs() < tol,
+            "{name}: v {v}, a t = {}",
+            0.5 * a
+        );
+        assert!(s > 0.0, "{name}: s {s}");
+        assert!(
+            (sum.friction_force - mu * sum.normal_force).abs() < 1e-6,
+            "{name}: {sum:?}"
+        );
+    }
+}
+
+#[test]
+fn a_disc_rolls_down_a_slope_without_slipping() {
+    // a = g sin α / (1 + I/(m r²)) = (2/3) g sin α for a uniform disc, and v = ω r.
+    let (alpha, r, mu): (f64, f64, f64) = (20f64.to_radians(), 0.2, 0.5);
+    let a = G * alpha.sin() / 1.5;
+    for name in INTEGRATOR_NAMES {
+        let mut sys = System::new(2).unwrap();
+        sys.set_integrator_boxed(bead::integrate::by_name(name).unwrap());
+        let n = [-alpha.sin(), alpha.cos()];
+        let down = [-n[1], n[0]];
+        let ground = incline_body(&mut sys, alpha, 20.0);
+        let start = [r * n[0], r * n[1]];
+        let disc = sys
+            .add_rigid_body(RigidBody::new(&start, 0.0).shape(Shape::Disc { radius: r }, 10.0))
+            .unwrap();
+        sys.add_shape_contacts(ShapeContacts::new().body(ground, mu).body(disc, mu))
+            .unwrap();
+        sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
+        for _ in 0..1000 {
+            sys.step(1e-3).unwrap();
+        }
+        let (q, v) = (
+            sys.coordinates(disc.body()),
+            sys.coordinate_velocities(disc.body()),
+        );
+        let s = (q[0] - start[0]) * down[0] + (q[1] - start[1]) * down[1];
+        let speed = v[0] * down[0] + v[1] * down[1];
+        // Rolling down the slope (to the left) turns the disc counter-clockwise: v = ω r.
+        assert!(
+            (speed - v[2] * r).abs() < 1e-9,
+            "{name}: slips at {} m/s",
+            speed - v[2] * r
+        );
+        let exact = matches!(name, "midpoint" | "rk4");
+        let (tol_v, tol_s) = if exact {
+            (1e-9, 1e-9)
+        } else {
+            (1e-7 * G, a * 1e-3)
+        };
+        assert!((speed - a).abs() < tol_v, "{name}: v {speed}, a t = {a}");
+        assert!(
+            (s - 0.5 * a).abs() < tol_s,
+            "{name}: s {s}, ½ a t² = {}",
+            0.5 * a
+        );
+    }
+}
+
+#[test]
+fn a_stack_of_ten_boxes_stands_still_with_each_contact_carrying_the_weight_above() {
+    let (n, m, mu) = (10, 25.0, 0.6);
+    for name in INTEGRATOR_NAMES {
+        let mut sys = System::new(2).unwrap();
+        sys.set_integrator_boxed(bead::integrate::by_name(name).unwrap());
+        let ground = sys
+            .add_rigid_body(
+                RigidBody::new(&[0.0, -0.5], 0.0)
+                    .fixed()
+                    .outline(Shape::Box {
+                        width: 20.0,
+                        height: 1.0,
+                    }),
+            )
+            .unwrap();
+        let mut group = ShapeContacts::new().body(ground, mu);
+        let mut boxes = Vec::new();
+        for k in 0..n {
+            let b = sys
+                .add_rigid_body(RigidBody::new(&[0.0, 0.25 + 0.5 * k as f64], 0.0).shape(
+                    Shape::Box {
+                        width: 0.5,
+                        height: 0.5,
+                    },
+                    100.0,
+                ))
+                .unwrap();
+            group = group.body(b, mu);
+            boxes.push(b);
+        }
+        let group = sys.add_shape_contacts(group).unwrap();
+        sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
+        for _ in 0..300 {
+            sys.step(1e-3).unwrap();
+        }
+        for (k, b) in boxes.iter().enumerate() {
+            let q = sys.coordinates(b.body());
+            let moved =
+                (q[0].powi(2) + (q[1] - 0.25 - 0.5 * k as f64).powi(2) + q[2].powi(2)).sqrt();
+            assert!(moved < 1e-11, "{name}: box {k} moved {moved}");
+        }
+        let diagnostics = sys.diagnostics().unwrap();
+        // Each contact point's force and gap: complementary, inside its cone.
+        for c in diagnostics
+            .constraints
+            .iter()
+            .filter(|c| c.lambda.len() == 2)
+        {
+            let (g, ln, lt) = (c.c[0], c.lambda[0], c.lambda[1]);
+            assert!(
+                ln >= -1e-9 && (g * ln).abs() <= 1e-9 && lt.abs() <= mu * ln + 1e-9,
+                "{name}: {c:?}"
+            );
+        }
+        // The k-th contact from the top carries the weight of the k boxes above it: all levels
+        // together carry m g (1 + 2 + … + 10), and nothing rubs sideways.
+        let sum = sys.contact_summary(group).unwrap();
+        assert_eq!(sum.contacts, n, "{name}");
+        // (The implicit steppers balance forces to 1e-8 of the step's.)
+        assert!(
+            (sum.normal_force - m * G * 55.0).abs() < 1e-8 * m * G * 55.0,
+            "{name}: {sum:?}"
+        );
+        assert!(
+            sum.friction_force < 1e-8 * sum.normal_force,
+            "{name}: {sum:?}"
+        );
+    }
+}
+
+#[test]
+fn colliding_discs_keep_their_momentum_and_never_gain_energy() {
+    // Two free discs with friction, one spinning, hit off-centre in empty space.
+    for name in INTEGRATOR_NAMES {
+        let mut sys = System::new(2).unwrap();
+        sys.set_integrator_boxed(bead::integrate::by_name(name).unwrap());
+        let a = sys
+            .add_rigid_body(
+                RigidBody::new(&[0.0, 0.0], 0.0)
+                    .shape(Shape::Disc { radius: 0.1 }, 10.0)
+                    .velocity(&[1.0, 0.0], 20.0),
+            )
+            .unwrap();
+        let b = sys
+            .add_rigid_body(RigidBody::new(&[0.3, 0.05], 0.0).shape(
+                Shape::Box {
+                    width: 0.2,
+                    height: 0.2,
+                },
+                5.0,
+            ))
+            .unwrap();
+        sys.add_shape_contacts(ShapeContacts::new().body(a, 0.8).body(b, 0.8))
+            .unwrap();
+        let momentum = |sys: &System| {
+            let mut p = [0.0; 2];
+            for (body, m) in [(a, 10.0 * std::f64::consts::PI * 0.01), (b, 5.0 * 0.04)] {
+                let v = sys.coordinate_velocities(body.body());
+                p[0] += m * v[0];
+                p[1] += m * v[1];
+            }
+            p
+        };
+        let p0 = momentum(&sys);
+        let e0 = sys.diagnostics().unwrap().total_energy();
+        let mut last = e0;
+        for _ in 0..400 {
+            sys.step(1e-3).unwrap();
+            let e = sys.diagnostics().unwrap().total_energy();
+            // BDF2's two-step formula is not dissipative step by step: through the hit it
+            // gives back a few millionths of the energy it takes (measured 4e-6); its energy
+            // still falls over the run. Every one-step method's never rises.
+            let slack = if name == "bdf2" { 1e-5 } else { 1e-9 };
+            assert!(
+                e <= last * (1.0 + slack) + 1e-12,
+                "{name}: energy rose from {last} to {e}"
+            );
+            last = e;
+        }
+        let p1 = momentum(&sys);
+        let vb = sys.coordinate_velocities(b.body());
+        assert!(vb[0] > 0.1, "{name}: the box was not hit: {vb:?}");
+        assert!(
+            (p1[0] - p0[0]).abs() < 1e-9 && (p1[1] - p0[1]).abs() < 1e-9,
+            "{name}: {p0:?} → {p1:?}"
+        );
+        assert!(
+            last < e0,
+            "{name}: an inelastic hit with friction loses energy"
         );
     }
 }

@@ -387,7 +387,10 @@ mod shape_contact {
     use bead::constraint::{Gap, ShapeContact};
 
     fn rot(a: Scalar, p: [f64; 2]) -> [Scalar; 2] {
-        [a.cos() * p[0] - a.sin() * p[1], a.sin() * p[0] + a.cos() * p[1]]
+        [
+            a.cos() * p[0] - a.sin() * p[1],
+            a.sin() * p[0] + a.cos() * p[1],
+        ]
     }
 
     /// The gap as a scalar function of `[x_a, y_a, θ_a, x_b, y_b, θ_b]`.

@@ -320,6 +320,25 @@ fn constraint_error(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> f64 
         }
         let (raw, mu) = (w.residual[r], w.mu[r]);
         let (lo, hi) = bounds.get(r, &w.mu);
+        if bounds.friction(r)
+            && let Role::Fixed(edge) = w.roles[r]
+        {
+            // A slide at the cone's edge, fixed at the edge its normal force gave when the
+            // roles were set: off by how far the slide runs the wrong way, and by how far the
+            // edge has moved since, as the displacement that difference makes.
+            // A contact that did not push had no friction (edge 0): fine while its cone stays
+            // shut; once it opens, the row must be chosen again.
+            let (at, wrong_way) = if edge > 0.0 {
+                (hi, raw > 0.0)
+            } else if edge < 0.0 {
+                (lo, raw < 0.0)
+            } else {
+                (0.0, hi > 0.0)
+            };
+            let off = if wrong_way { raw.abs() } else { 0.0 };
+            max_c = max_c.max(off).max((mu - at).abs() * w.mass[r]);
+            continue;
+        }
         let off = if (mu >= hi && raw <= 0.0) || (mu <= lo && raw >= 0.0) {
             0.0
         } else {
