@@ -130,6 +130,14 @@ impl ActiveSet {
     ) -> Result<Effort, Failure> {
         let m = rows.b.len();
         let mut effort = Effort::default();
+        if method.persistent()
+            && let Some(row) = (0..m).find(|&i| rows.bounds.friction(i).is_some())
+        {
+            return Err(Failure::NoFriction {
+                method: method.name(),
+                row,
+            });
+        }
         match method {
             InequalityMethod::Platt | InequalityMethod::Improved => {
                 if !self.initialized {

@@ -67,6 +67,12 @@ pub(crate) fn complementarity_error(layout: &Layout, model: &Model, failure: Fai
                 ),
             }
         }
+        Failure::NoFriction { method, row } => EvalError::Complementarity {
+            constraints: vec![name(row)],
+            reason: format!(
+                "the inequality method {method} does not carry friction; use jonquet or lcp"
+            ),
+        },
         Failure::PivotLimit { pivots, rows } => {
             let mut constraints: Vec<String> = rows.iter().map(|&r| name(r)).collect();
             constraints.dedup();

@@ -97,6 +97,15 @@ pub(crate) enum Failure {
         /// The friction rows whose bounds still moved.
         rows: Vec<usize>,
     },
+    /// The active-set method cannot carry friction (Platt's and the improved algorithm decide
+    /// their set from the last step, with no cone to bound): `row` is a friction row.
+    #[error("{method} does not carry friction")]
+    NoFriction {
+        /// The method's name.
+        method: &'static str,
+        /// A friction row.
+        row: usize,
+    },
     /// The pivot cap was reached (cycling on a degenerate problem).
     #[error("no complementary solution after {pivots} pivots")]
     PivotLimit {

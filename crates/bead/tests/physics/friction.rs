@@ -441,3 +441,26 @@ fn colliding_discs_keep_their_momentum_and_never_gain_energy() {
         );
     }
 }
+
+#[test]
+fn platt_and_the_improved_algorithm_refuse_friction_by_name() {
+    for method in [
+        bead::InequalityMethod::Platt,
+        bead::InequalityMethod::Improved,
+    ] {
+        let mut sys = System::new(2).unwrap();
+        let mut settings = sys.settings().clone();
+        settings.inequality = method;
+        sys.set_settings(settings).unwrap();
+        let p = sys.add_particle(Particle::new(&[0.0, 0.0])).unwrap();
+        let floor = HalfPlane::new(p, Motion::fixed(&[0.0, 0.0]), &[0.0, 1.0], 0.0).friction(0.5);
+        sys.add_constraint(floor).unwrap();
+        sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
+        let err = sys.step(1e-3).unwrap_err().to_string();
+        assert!(
+            err.contains(&format!("{} does not carry friction", method.name())),
+            "{err}"
+        );
+        assert!(err.contains("c0"), "names the constraint: {err}");
+    }
+}
