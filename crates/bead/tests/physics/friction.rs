@@ -449,7 +449,7 @@ fn platt_and_the_improved_algorithm_refuse_friction_by_name() {
         bead::InequalityMethod::Improved,
     ] {
         let mut sys = System::new(2).unwrap();
-        let mut settings = sys.settings().clone();
+        let mut settings = *sys.settings();
         settings.inequality = method;
         sys.set_settings(settings).unwrap();
         let p = sys.add_particle(Particle::new(&[0.0, 0.0])).unwrap();
