@@ -37,24 +37,49 @@ pub struct SceneFile {
     /// The constraints, in order (constraints.csv columns follow this order).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub constraints: Vec<ConstraintSpec>,
-    /// Groups of particles kept apart by generated non-penetration constraints.
+    /// Contact groups: particles kept apart by generated non-penetration constraints, or bodies'
+    /// shapes (and particles) colliding with friction.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub contacts: Vec<ContactsSpec>,
 }
 
-/// `[[contacts]]`: non-penetration among particles, generated for nearby pairs by a broad phase.
+/// `[[contacts]]`: a contact group, whose members collide pairwise. A group of particles alone,
+/// without friction, is kept apart by non-penetration constraints generated for nearby pairs by
+/// a broad phase (no output columns). A group that names `bodies`, or has friction (its own or
+/// `[simulation] friction`), collides shapes with Coulomb friction (2D): the bodies' shapes, and
+/// its particles as discs of their radius; its columns in constraints.csv are `NAME.contacts`
+/// (touching pairs), `NAME.normal_force` (sum of the normal forces, N), `NAME.friction_force`
+/// (sum of the friction forces' magnitudes, N) and `NAME.max_penetration` (m).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContactsSpec {
-    /// The particles' names, or `"all"`.
-    pub particles: ParticleSet,
+    /// Name, for the group's output columns (default `contacts<index>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The bodies' names, or `"all"` (every body with a shape; a body named here must have
+    /// one). Bodies without a `shape` take no part.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bodies: Option<ParticleSet>,
+    /// The particles' names, or `"all"`. In a group that collides shapes they are discs of
+    /// their radius (`"all"` leaves out those without one; a particle named here must have one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub particles: Option<ParticleSet>,
+    /// Coulomb coefficient μ of every contact of the group (default: the members' own,
+    /// combined as √(μ_a μ_b); a body's is its `friction`, and `[simulation] friction`
+    /// otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0))]
+    pub friction: Option<f64>,
     /// Coefficient of restitution, 0 to 1 (default: `[simulation] restitution`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0, max = 1.0))]
     pub restitution: Option<f64>,
+    /// Whether bodies joined by a constraint collide with each other (default `false`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub collide_connected: bool,
 }
 
-/// `"all"`, or a list of particle names.
+/// `"all"`, or a list of names.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum ParticleSet {
@@ -121,6 +146,12 @@ pub struct Simulation {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0, max = 1.0))]
     pub restitution: Option<f64>,
+    /// Default Coulomb coefficient μ of every contact: contact groups, bodies, `half-plane` and
+    /// `non-penetration` (default 0: frictionless). Friction is 2D; `platt` and `improved`
+    /// refuse a scene with friction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0))]
+    pub friction: Option<f64>,
     /// Write every n-th step (default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_every: Option<u64>,
@@ -206,12 +237,17 @@ pub struct BodySpec {
     /// Moment of inertia about the centre of mass, kg·m², or `"infinity"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inertia: Option<MassSpec>,
-    /// Outline (for drawing, and for mass and inertia with `density`).
+    /// Outline (for drawing, for contact groups, and for mass and inertia with `density`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shape: Option<ShapeSpec>,
     /// Density: kg/m² for areas, kg/m for a rod.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub density: Option<f64>,
+    /// Coulomb coefficient μ of its contacts (default: `[simulation] friction`); two bodies'
+    /// combine as √(μ_a μ_b) unless their contact group sets one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0))]
+    pub friction: Option<f64>,
 }
 
 /// `[[parametric]]`: an object in generalized coordinates `u0, u1, ...` whose mass points sit
@@ -267,9 +303,17 @@ pub enum ShapeSpec {
         /// Height, m.
         height: f64,
     },
-    /// A thin rod along the body's x axis.
+    /// A thin rod along the body's x axis (it collides as a capsule of radius 0).
     Rod {
         /// Length, m.
+        length: f64,
+    },
+    /// A capsule (a stadium): the segment of `length` along the body's x axis, centred, swept
+    /// by a disc of `radius`.
+    Capsule {
+        /// Radius, m.
+        radius: f64,
+        /// Distance between the centres of its two round ends, m.
         length: f64,
     },
     /// A convex polygon, counter-clockwise, centroid at the origin (a non-convex one is an
@@ -547,6 +591,12 @@ pub enum ConstraintSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schemars(range(min = 0.0, max = 1.0))]
         restitution: Option<f64>,
+        /// Coulomb coefficient μ (2D; default: `[simulation] friction`). With μ > 0 it has two
+        /// rows: `NAME.lambda0` the normal force, `NAME.lambda1` the friction force along the
+        /// boundary.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(range(min = 0.0))]
+        friction: Option<f64>,
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
@@ -559,6 +609,11 @@ pub enum ConstraintSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schemars(range(min = 0.0, max = 1.0))]
         restitution: Option<f64>,
+        /// Coulomb coefficient μ (2D; default: `[simulation] friction`). With μ > 0 it has two
+        /// rows: `NAME.lambda0` the normal force, `NAME.lambda1` the friction force.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(range(min = 0.0))]
+        friction: Option<f64>,
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,

@@ -57,7 +57,7 @@ pub mod start;
 
 use std::path::Path;
 
-pub use build::{Model, NamedConstraint, RunSettings};
+pub use build::{Model, NamedConstraint, NamedContacts, RunSettings};
 pub use error::SceneError;
 pub use format::SceneFile;
 

@@ -81,9 +81,12 @@ pub fn trajectory_row(model: &Model) -> Result<Vec<f64>, ModelError> {
 }
 
 /// Header of `constraints.csv`: `t`, then `NAME.C NAME.lambda` per constraint (`NAME.C0..
-/// NAME.lambda0..` for a constraint of several rows), `NAME.active` (0/1) for an inequality,
-/// then for a joint on rigid bodies the force and torque it exerts on each:
-/// `NAME.BODY.fx NAME.BODY.fy NAME.BODY.torque`.
+/// NAME.lambda0..` for a constraint of several rows: a contact with friction has `lambda0` its
+/// normal force and `lambda1` its friction force), `NAME.active` (0/1) for an inequality
+/// (`NAME.active0..` for one of several inequality rows; a friction row has none), then for a
+/// joint on rigid bodies the force and torque it exerts on each:
+/// `NAME.BODY.fx NAME.BODY.fy NAME.BODY.torque`; then per shape contact group `NAME.contacts
+/// NAME.normal_force NAME.friction_force NAME.max_penetration`.
 pub fn constraints_header(model: &Model) -> Vec<String> {
     let mut header = vec!["t".to_string()];
     for c in &model.constraints {
@@ -94,12 +97,14 @@ pub fn constraints_header(model: &Model) -> Vec<String> {
             header.extend((0..c.rows).map(|r| format!("{}.C{r}", c.name)));
             header.extend((0..c.rows).map(|r| format!("{}.lambda{r}", c.name)));
         }
-        if c.inequality {
-            if c.rows == 1 {
-                header.push(format!("{}.active", c.name));
-            } else {
-                header.extend((0..c.rows).map(|r| format!("{}.active{r}", c.name)));
-            }
+        if c.active_rows.len() == 1 {
+            header.push(format!("{}.active", c.name));
+        } else {
+            header.extend(
+                c.active_rows
+                    .iter()
+                    .map(|r| format!("{}.active{r}", c.name)),
+            );
         }
         for (body, _) in &c.reactions {
             header.extend(
@@ -109,32 +114,43 @@ pub fn constraints_header(model: &Model) -> Vec<String> {
             );
         }
     }
+    for group in &model.contacts {
+        header.extend(
+            [
+                "contacts",
+                "normal_force",
+                "friction_force",
+                "max_penetration",
+            ]
+            .iter()
+            .map(|k| format!("{}.{k}", group.name)),
+        );
+    }
     header
 }
 
 /// One row of `constraints.csv` from the diagnostics of the current state, in the order of
 /// [`constraints_header`]; `active` is 1.0 or 0.0. A constraint the diagnostics do not report
-/// gets NaN in each of its columns.
-pub fn constraints_row(model: &Model, diagnostics: &Diagnostics) -> Vec<f64> {
+/// gets NaN in each of its columns, and so does a contact group whose summary cannot be
+/// evaluated.
+pub fn constraints_row(model: &mut Model, diagnostics: &Diagnostics) -> Vec<f64> {
     let mut row = vec![model.system.time()];
     for c in &model.constraints {
         let Some(report) = diagnostics.constraint(c.id) else {
-            let width = 2 * c.rows + 3 * c.reactions.len() + if c.inequality { c.rows } else { 0 };
+            let width = 2 * c.rows + 3 * c.reactions.len() + c.active_rows.len();
             row.extend(std::iter::repeat_n(f64::NAN, width));
             continue;
         };
         row.extend_from_slice(&report.c);
         row.extend_from_slice(&report.lambda);
-        if c.inequality {
-            let active = report.active.as_deref().unwrap_or_default();
-            row.extend((0..c.rows).map(|r| {
-                if active.get(r).copied().unwrap_or(false) {
-                    1.0
-                } else {
-                    0.0
-                }
-            }));
-        }
+        let active = report.active.as_deref().unwrap_or_default();
+        row.extend(c.active_rows.iter().map(|&r| {
+            if active.get(r).copied().unwrap_or(false) {
+                1.0
+            } else {
+                0.0
+            }
+        }));
         for (_, body) in &c.reactions {
             let force = report
                 .forces
@@ -142,6 +158,18 @@ pub fn constraints_row(model: &Model, diagnostics: &Diagnostics) -> Vec<f64> {
                 .find(|(b, _)| b == body)
                 .map(|(_, f)| f.as_slice());
             row.extend((0..3).map(|k| force.and_then(|f| f.get(k).copied()).unwrap_or(0.0)));
+        }
+    }
+    for k in 0..model.contacts.len() {
+        let id = model.contacts[k].id;
+        match model.system.contact_summary(id) {
+            Some(s) => row.extend([
+                s.contacts as f64,
+                s.normal_force,
+                s.friction_force,
+                s.max_penetration,
+            ]),
+            None => row.extend([f64::NAN; 4]),
         }
     }
     row

@@ -95,6 +95,7 @@ impl Document {
                 inequality: None,
                 impacts: None,
                 restitution: None,
+                friction: None,
                 output_every: Some(10),
                 projection: None,
                 assemble: None,

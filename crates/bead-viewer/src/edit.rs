@@ -158,13 +158,25 @@ pub fn delete(file: &mut SceneFile, selection: &Selection) -> Result<(), String>
             file.constraints
                 .retain(|c| !c.references().contains(&name.as_str()));
             for group in &mut file.contacts {
-                if let ParticleSet::Names(names) = &mut group.particles {
-                    names.retain(|n| n != name);
+                for set in [&mut group.particles, &mut group.bodies]
+                    .into_iter()
+                    .flatten()
+                {
+                    if let ParticleSet::Names(names) = set {
+                        names.retain(|n| n != name);
+                    }
                 }
             }
-            file.contacts.retain(|g: &ContactsSpec| match &g.particles {
-                ParticleSet::Names(names) => names.len() >= 2,
-                ParticleSet::All(_) => true,
+            // A group of named members needs two of them; one that takes "all" stays.
+            file.contacts.retain(|g: &ContactsSpec| {
+                let mut named = 0;
+                for set in [&g.particles, &g.bodies].into_iter().flatten() {
+                    match set {
+                        ParticleSet::Names(names) => named += names.len(),
+                        ParticleSet::All(_) => return true,
+                    }
+                }
+                named >= 2
             });
         }
         Selection::Constraint(name) => {
@@ -254,8 +266,12 @@ mod tests {
         add_spring(&mut file, [p("p1"), p("p3")], 10.0, 0.1, 2.0).unwrap();
         toggle_nail(&mut file, &p("p1"), vec![0.0, 0.0]).unwrap();
         file.contacts.push(ContactsSpec {
-            particles: ParticleSet::Names(vec!["p1".into(), "p2".into()]),
+            name: None,
+            bodies: None,
+            particles: Some(ParticleSet::Names(vec!["p1".into(), "p2".into()])),
+            friction: None,
             restitution: None,
+            collide_connected: false,
         });
         delete(&mut file, &Selection::Particle("p1".into())).unwrap();
         let names: Vec<&str> = file.particles.iter().map(|p| p.name.as_str()).collect();
@@ -295,6 +311,7 @@ mod tests {
                 height: 0.1,
             }),
             density: Some(1.0),
+            friction: None,
         });
         let on = |x: f64| PointRef::OnBody {
             body: "plank".into(),

@@ -63,6 +63,10 @@ pub(super) fn add_body(system: &mut System, spec: &BodySpec, path: &str) -> Resu
             height: *height,
         },
         ShapeSpec::Rod { length } => Shape::Rod { length: *length },
+        ShapeSpec::Capsule { radius, length } => Shape::Capsule {
+            radius: *radius,
+            length: *length,
+        },
         ShapeSpec::Polygon { vertices } => Shape::Polygon {
             vertices: vertices.clone(),
         },

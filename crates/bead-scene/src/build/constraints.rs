@@ -5,10 +5,10 @@
 use std::collections::HashMap;
 
 use bead::constraint::{
-    Constraint, ConstraintKind, Distance, HalfPlane, Linear, Nail, NonPenetration, OnCircle,
-    OnLine, OnPlane, OnSphere, Revolute,
+    Constraint, ConstraintKind, ContactBody, Distance, Gap, HalfPlane, Linear, Nail,
+    NonPenetration, OnCircle, OnLine, OnPlane, OnSphere, Revolute, ShapeContact,
 };
-use bead::{BodyId, Motion, RigidBodyId, System};
+use bead::{BodyId, Motion, Point, RigidBodyId, System};
 
 use super::check::{location, refused, vector};
 use super::initial::{distance, position, radius_or_initial};
@@ -25,6 +25,7 @@ pub(super) fn add_constraints(
     names: &Names<'_>,
     system: &mut System,
     bodies: &[(String, RigidBodyId)],
+    friction: f64,
 ) -> Result<Vec<NamedConstraint>> {
     let dim = system.dim();
     let mut constraints: Vec<NamedConstraint> = Vec::with_capacity(file.constraints.len());
@@ -57,9 +58,16 @@ pub(super) fn add_constraints(
             names,
             system: &*system,
         };
-        let constraint = make_constraint(&mut resolved.constraints[i], &entry)?;
+        let constraint = make_constraint(&mut resolved.constraints[i], &entry, friction)?;
         let rows = constraint.rows(dim);
         let inequality = constraint.kind() == ConstraintKind::Inequality;
+        let active_rows = if inequality {
+            (0..rows)
+                .filter(|&r| constraint.row_kind(r) == ConstraintKind::Inequality)
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut reactions: Vec<(String, BodyId)> = Vec::new();
         for op in constraint.operands() {
             let body = op.body();
@@ -94,14 +102,20 @@ pub(super) fn add_constraints(
             rows,
             reactions,
             inequality,
+            active_rows,
         });
     }
     Ok(constraints)
 }
 
 /// The engine constraint of one entry; a default it takes from the geometry is written into
-/// `spec`. One arm per kind.
-fn make_constraint(spec: &mut ConstraintSpec, entry: &Entry<'_>) -> Result<Box<dyn Constraint>> {
+/// `spec`. One arm per kind; `friction` is `[simulation] friction`, the default of the contacts.
+fn make_constraint(
+    spec: &mut ConstraintSpec,
+    entry: &Entry<'_>,
+    friction: f64,
+) -> Result<Box<dyn Constraint>> {
+    let mu = super::friction::of_constraint(spec).unwrap_or(friction);
     match spec {
         ConstraintSpec::Nail { point, at, .. } => nail(entry, point, at),
         ConstraintSpec::Distance {
@@ -174,8 +188,8 @@ fn make_constraint(spec: &mut ConstraintSpec, entry: &Entry<'_>) -> Result<Box<d
             normal,
             radius,
             ..
-        } => half_plane(entry, point, through, normal, *radius),
-        ConstraintSpec::NonPenetration { between, .. } => non_penetration(entry, between),
+        } => half_plane(entry, point, through, normal, *radius, mu),
+        ConstraintSpec::NonPenetration { between, .. } => non_penetration(entry, between, mu),
         ConstraintSpec::Rope {
             between, length, ..
         } => rope(entry, between, length),
@@ -323,20 +337,52 @@ fn half_plane(
     through: &Location,
     normal: &[f64],
     radius: Option<f64>,
+    mu: f64,
 ) -> Result<Box<dyn Constraint>> {
     let dim = entry.dim();
     let p = entry.point("point", point)?;
     let through = location(&entry.field("through"), through, dim)?;
     let normal = vector(&entry.field("normal"), normal, dim)?;
     let radius = radius.unwrap_or_else(|| entry.names.radius(&p));
-    Ok(Box::new(HalfPlane::new(p, through, &normal, radius)))
+    let half_plane = HalfPlane::new(p, through, &normal, radius);
+    Ok(Box::new(if mu > 0.0 {
+        half_plane.friction(mu)
+    } else {
+        half_plane
+    }))
 }
 
-/// `non-penetration`: two points kept the sum of their radii apart.
-fn non_penetration(entry: &Entry<'_>, between: &[PointRef; 2]) -> Result<Box<dyn Constraint>> {
+/// `non-penetration`: two points kept the sum of their radii apart; with friction, the contact
+/// of two discs of those radii centred on the points ([`ShapeContact`]), with its friction row.
+fn non_penetration(
+    entry: &Entry<'_>,
+    between: &[PointRef; 2],
+    mu: f64,
+) -> Result<Box<dyn Constraint>> {
     let [a, b] = entry.pair(between)?;
-    let distance = entry.names.radius(&a) + entry.names.radius(&b);
-    Ok(Box::new(NonPenetration::new(a, b, distance)))
+    let (ra, rb) = (entry.names.radius(&a), entry.names.radius(&b));
+    if mu == 0.0 {
+        return Ok(Box::new(NonPenetration::new(a, b, ra + rb)));
+    }
+    let side = |k: usize, p: &Point| -> Result<(ContactBody, [f64; 2])> {
+        match *p {
+            Point::Particle(id) => Ok((id.into(), [0.0, 0.0])),
+            Point::OnBody { body, local } => Ok((body.into(), [local[0], local[1]])),
+            _ => Err(SceneError::at(
+                entry.field(&format!("between[{k}]")),
+                "friction takes particles and points of rigid bodies",
+            )
+            .hint("leave friction out (friction = 0) for a parametric object's point")),
+        }
+    };
+    let ((body_a, core_a), (body_b, core_b)) = (side(0, &a)?, side(1, &b)?);
+    let gap = Gap::Round {
+        a: core_a,
+        b: core_b,
+    };
+    Ok(Box::new(
+        ShapeContact::new(body_a, body_b, gap, [ra, rb]).friction(mu),
+    ))
 }
 
 /// `rope`: two points kept at most `length` apart, by default as far as they start.

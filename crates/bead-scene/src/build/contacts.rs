@@ -1,40 +1,54 @@
-//! `[[contacts]]`: groups of particles that collide with each other, their pairs found by the
-//! engine's broad phase as they move.
+//! `[[contacts]]`: groups whose members collide with each other, their pairs found by the
+//! engine's broad phase as they move. A group of particles alone, without friction, is the
+//! engine's particle group (generated non-penetration constraints); a group that names bodies,
+//! or has friction, is a shape group (issue 29): bodies' shapes and particles' discs colliding
+//! with Coulomb friction, reported in the output by its name.
 
-use bead::{ParticleId, System};
+use std::collections::HashSet;
 
-use super::Result;
+use bead::contact::{ShapeContacts, ShapeGroupId};
+use bead::{ParticleId, RigidBodyId, System};
+
 use super::names::{Entity, Names};
+use super::{NamedConstraint, Result, friction};
 use crate::error::SceneError;
-use crate::format::{ParticleSet, SceneFile};
+use crate::format::{BodySpec, ContactsSpec, ParticleSet, SceneFile};
 
-/// Adds the file's contact groups; `particles` are the scene's, in file order, for `"all"`.
+/// A shape contact group of the model, with the name its output columns use
+/// (`NAME.contacts NAME.normal_force NAME.friction_force NAME.max_penetration`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedContacts {
+    /// Name (`contacts<index>` unless the file gives one).
+    pub name: String,
+    /// Handle in the system.
+    pub id: ShapeGroupId,
+}
+
+/// What the contact groups read from the rest of the model.
+pub(super) struct Members<'a> {
+    /// The scene's particles, in file order, for `"all"`.
+    pub(super) particles: &'a [(String, ParticleId)],
+    /// The scene's bodies, in file order, for `"all"`.
+    pub(super) bodies: &'a [(String, RigidBodyId)],
+    /// The constraints, whose names a group's may not take.
+    pub(super) constraints: &'a [NamedConstraint],
+    /// `[simulation] friction`, checked.
+    pub(super) friction: f64,
+}
+
+/// Adds the file's contact groups, naming each shape group (`contacts<index>` unless the file
+/// does) in `resolved`; returns the shape groups, whose columns the output writes.
 pub(super) fn add_contacts(
     file: &SceneFile,
-    particles: &[(String, ParticleId)],
+    resolved: &mut SceneFile,
+    members: &Members<'_>,
     names: &Names<'_>,
     system: &mut System,
-) -> Result<()> {
+) -> Result<Vec<NamedContacts>> {
+    let mut groups: Vec<NamedContacts> = Vec::new();
+    let mut taken: HashSet<String> = members.constraints.iter().map(|c| c.name.clone()).collect();
     for (i, spec) in file.contacts.iter().enumerate() {
         let path = format!("contacts[{i}]");
-        let members: Vec<ParticleId> = match &spec.particles {
-            ParticleSet::All(word) if word == "all" => particles.iter().map(|(_, p)| *p).collect(),
-            ParticleSet::All(word) => {
-                return Err(SceneError::at(
-                    format!("{path}.particles"),
-                    format!("'{word}' is not a list of particles"),
-                )
-                .hint("particles = \"all\", or a list like [\"a\", \"b\"]"));
-            }
-            ParticleSet::Names(list) => list
-                .iter()
-                .enumerate()
-                .map(|(k, n)| match names.names.get(n.as_str()) {
-                    Some((Entity::Particle(p), _)) => Ok(*p),
-                    _ => Err(names.unknown(&format!("{path}.particles[{k}]"), n, "particle")),
-                })
-                .collect::<Result<_>>()?,
-        };
         if let Some(e) = spec.restitution
             && !(0.0..=1.0).contains(&e)
         {
@@ -43,9 +57,166 @@ pub(super) fn add_contacts(
                 format!("must be in [0, 1], got {e}"),
             ));
         }
-        system
-            .add_contacts(&members, spec.restitution)
-            .map_err(|e| SceneError::at(&path, e.to_string()))?;
+        let mu = match spec.friction {
+            Some(mu) => friction::coefficient(&format!("{path}.friction"), mu)?,
+            None => members.friction,
+        };
+        if spec.bodies.is_none() && mu == 0.0 {
+            let Some(set) = &spec.particles else {
+                return Err(
+                    SceneError::at(&path, "a contact group needs bodies or particles")
+                        .hint("bodies = \"all\", or particles = \"all\", or lists of names"),
+                );
+            };
+            let list = particles(&path, set, members, names, false)?;
+            system
+                .add_contacts(&list, spec.restitution)
+                .map_err(|e| SceneError::at(&path, e.to_string()))?;
+            continue;
+        }
+        let name = spec.name.clone().unwrap_or_else(|| format!("contacts{i}"));
+        if name.is_empty() {
+            return Err(SceneError::at(
+                format!("{path}.name"),
+                "a name cannot be empty",
+            ));
+        }
+        if !taken.insert(name.clone()) {
+            return Err(
+                SceneError::at(format!("{path}.name"), format!("duplicate name '{name}'")).hint(
+                    "a contact group's name is its output columns' prefix: it differs from every \
+                 constraint's and every other group's (unnamed groups are contacts<index>)",
+                ),
+            );
+        }
+        let id = shape_group(&path, spec, &file.bodies, members, names, system)?;
+        resolved.contacts[i].name = Some(name.clone());
+        groups.push(NamedContacts { name, id });
     }
-    Ok(())
+    Ok(groups)
+}
+
+/// The shape group of entry `path`: its bodies (each with its coefficient), then its
+/// particles (discs of their radius).
+fn shape_group(
+    path: &str,
+    spec: &ContactsSpec,
+    file_bodies: &[BodySpec],
+    members: &Members<'_>,
+    names: &Names<'_>,
+    system: &mut System,
+) -> Result<ShapeGroupId> {
+    if system.dim() != 2 {
+        return Err(SceneError::at(
+            path,
+            "shape contacts and friction are two-dimensional for now",
+        )
+        .hint("a 3D scene's contact groups take particles alone, without friction"));
+    }
+    let mut group = ShapeContacts::new();
+    if let Some(set) = &spec.bodies {
+        let field = format!("{path}.bodies");
+        let chosen: Vec<(usize, RigidBodyId)> = match set {
+            ParticleSet::All(word) if word == "all" => members
+                .bodies
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| file_bodies[*k].shape.is_some())
+                .map(|(k, (_, id))| (k, *id))
+                .collect(),
+            ParticleSet::All(word) => {
+                return Err(
+                    SceneError::at(&field, format!("'{word}' is not a list of bodies"))
+                        .hint("bodies = \"all\", or a list like [\"ground\", \"crate\"]"),
+                );
+            }
+            ParticleSet::Names(list) => {
+                let mut chosen = Vec::with_capacity(list.len());
+                for (k, n) in list.iter().enumerate() {
+                    let Some((Entity::Body(id), at)) = names.names.get(n.as_str()) else {
+                        return Err(names.unknown(&format!("{field}[{k}]"), n, "body"));
+                    };
+                    let index = members
+                        .bodies
+                        .iter()
+                        .position(|(_, b)| b == id)
+                        .expect("a named body is one of the scene's");
+                    if file_bodies[index].shape.is_none() {
+                        return Err(SceneError::at(
+                            &field,
+                            format!("body '{n}' has no shape: a contact group collides shapes"),
+                        )
+                        .hint(format!(
+                            "give {at} a shape (disc, box, polygon, capsule or rod), or leave \
+                             it out of the group"
+                        )));
+                    }
+                    chosen.push((index, *id));
+                }
+                chosen
+            }
+        };
+        for (index, id) in chosen {
+            let own = file_bodies[index].friction.unwrap_or(members.friction);
+            group = group.body(id, own);
+        }
+    }
+    if let Some(set) = &spec.particles {
+        for p in particles(path, set, members, names, true)? {
+            group = group.body(p, members.friction);
+        }
+    }
+    if let Some(mu) = spec.friction {
+        group = group.friction(mu);
+    }
+    if let Some(e) = spec.restitution {
+        group = group.restitution(e);
+    }
+    group = group.collide_connected(spec.collide_connected);
+    system
+        .add_shape_contacts(group)
+        .map_err(|e| SceneError::at(path, e.to_string()))
+}
+
+/// The particles `set` names. In a shape group (`discs`) each must have a radius: `"all"`
+/// leaves out those without, a particle named explicitly without one is an error.
+fn particles(
+    path: &str,
+    set: &ParticleSet,
+    members: &Members<'_>,
+    names: &Names<'_>,
+    discs: bool,
+) -> Result<Vec<ParticleId>> {
+    let field = format!("{path}.particles");
+    let radius = |id: &ParticleId| names.radii.get(&id.body().index()).copied().unwrap_or(0.0);
+    match set {
+        ParticleSet::All(word) if word == "all" => Ok(members
+            .particles
+            .iter()
+            .map(|(_, p)| *p)
+            .filter(|p| !discs || radius(p) > 0.0)
+            .collect()),
+        ParticleSet::All(word) => Err(SceneError::at(
+            field,
+            format!("'{word}' is not a list of particles"),
+        )
+        .hint("particles = \"all\", or a list like [\"a\", \"b\"]")),
+        ParticleSet::Names(list) => list
+            .iter()
+            .enumerate()
+            .map(|(k, n)| match names.names.get(n.as_str()) {
+                Some((Entity::Particle(p), at)) => {
+                    if discs && !(radius(p) > 0.0) {
+                        return Err(SceneError::at(
+                            &field,
+                            format!("particle '{n}' has no radius: it collides as a disc"),
+                        )
+                        .hint(format!("give {at} a radius, or leave it out of the group")));
+                    }
+                    Ok(*p)
+                }
+                _ => Err(names.unknown(&format!("{field}[{k}]"), n, "particle")),
+            })
+            .collect(),
+    }
 }

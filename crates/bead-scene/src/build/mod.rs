@@ -12,6 +12,7 @@ mod constraints;
 mod contacts;
 mod expression;
 mod forces;
+mod friction;
 mod initial;
 mod joints;
 mod names;
@@ -25,6 +26,7 @@ use bead::{BodyId, ConstraintId, ParametricId, ParticleId, RigidBodyId, System};
 
 use crate::error::SceneError;
 use crate::format::SceneFile;
+pub use contacts::NamedContacts;
 use names::{Entity, Names, claim_name};
 pub use settings::RunSettings;
 
@@ -45,6 +47,9 @@ pub struct Model {
     pub forces: Vec<ForceId>,
     /// Constraints in file order.
     pub constraints: Vec<NamedConstraint>,
+    /// The shape contact groups (those that name bodies or have friction), in file order: their
+    /// columns follow the constraints'. Groups of particles alone without friction have none.
+    pub contacts: Vec<NamedContacts>,
     /// How to run it.
     pub run: RunSettings,
     /// What moving the start onto the constraints did, when `[simulation] assemble = true`.
@@ -85,6 +90,10 @@ pub struct NamedConstraint {
     pub reactions: Vec<(String, BodyId)>,
     /// Whether it is an inequality (its rows report `active`).
     pub inequality: bool,
+    /// The rows whose activity its `active` columns report: an inequality's own rows, not the
+    /// friction row of a contact with friction (`NAME.active` when there is one, `NAME.active0
+    /// …` when there are several).
+    pub active_rows: Vec<usize>,
 }
 
 type Result<T> = std::result::Result<T, SceneError>;
@@ -103,6 +112,7 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
         SceneError::at("simulation.dimension", format!("must be 2 or 3, got {dim}"))
     })?;
     let run = settings::run_settings(sim)?;
+    let friction = friction::check(file)?;
     settings::apply_settings(&mut system, &run)?;
 
     // Particles, bodies and parametric objects share one namespace, claimed in file order.
@@ -158,8 +168,14 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
     let mut resolved = file.clone();
     let forces = forces::add_forces(file, &mut resolved, &lookup, &mut system)?;
     let constraints =
-        constraints::add_constraints(file, &mut resolved, &lookup, &mut system, &rigid)?;
-    contacts::add_contacts(file, &particles, &lookup, &mut system)?;
+        constraints::add_constraints(file, &mut resolved, &lookup, &mut system, &rigid, friction)?;
+    let members = contacts::Members {
+        particles: &particles,
+        bodies: &rigid,
+        constraints: &constraints,
+        friction,
+    };
+    let contacts = contacts::add_contacts(file, &mut resolved, &members, &lookup, &mut system)?;
     // Last, once every constraint is there (their defaults read the file's geometry, before it
     // moves).
     let assembly = if run.assemble {
@@ -182,6 +198,7 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
         objects,
         forces,
         constraints,
+        contacts,
         run,
         assembly,
         resolved,
