@@ -84,6 +84,8 @@ pub(crate) struct Acceleration {
     eps: f64,
     /// Each friction row's slide at the last chosen state (see [`Rows::slide`]).
     slide: Vec<f64>,
+    /// Each row's tolerance on `w` (see [`Rows::slack_w`]).
+    slack: Vec<f64>,
 }
 
 impl Acceleration {
@@ -109,6 +111,7 @@ impl Acceleration {
             allowance: Vec::new(),
             eps: 0.0,
             slide: Vec::new(),
+            slack: Vec::new(),
         }
     }
 
@@ -153,6 +156,8 @@ impl Acceleration {
         self.allowance.resize(m, 0.0);
         self.slide.clear();
         self.slide.resize(m, 0.0);
+        self.slack.clear();
+        self.slack.resize(m, 0.0);
         for v in [&mut self.applied, &mut self.constraint_force, &mut self.tmp] {
             v.clear();
             v.resize(ndof, 0.0);
@@ -286,6 +291,13 @@ impl Acceleration {
             ..*params
         };
         self.eps = threshold(&self.rhs);
+        for (s, f) in self.slack.iter_mut().zip(&layout.friction) {
+            *s = if f.is_some() {
+                crate::solve::complementarity::DEPENDENT_ROUNDING * self.eps
+            } else {
+                0.0
+            };
+        }
         self.last_solve = SolveInfo::default();
         // Without a bounded row (an inequality, a motor's limit) every row holds: nothing to
         // choose.
@@ -304,7 +316,7 @@ impl Acceleration {
         } else {
             if mode.choose {
                 self.find_candidates(ev, settings);
-                self.find_allowances(ev, settings);
+                self.find_allowances(ev, settings, mode.velocity_rate);
                 self.find_slides(ev, settings, mode);
             }
             let rows = Rows {
@@ -315,6 +327,7 @@ impl Acceleration {
                 allowance: &self.allowance,
                 eps: self.eps,
                 slide: &self.slide,
+                slack_w: &self.slack,
             };
             let outcome = if mode.choose {
                 self.active.choose(
@@ -505,12 +518,18 @@ impl Acceleration {
     /// Each row's allowance: for an inequality, the size of its target's terms that are not in
     /// the range of `J` (see [`Acceleration::allowance`]), and ε; 0 for every other row, which
     /// must hold to the solve's tolerance.
-    fn find_allowances(&mut self, ev: &Evaluator, settings: &Settings) {
+    fn find_allowances(&mut self, ev: &Evaluator, settings: &Settings, rate: f64) {
         let (c, jdot_qdot, inequality) = (ev.c(), ev.jdot_qdot(), &ev.layout().inequality);
+        let (c_dot, friction) = (ev.c_dot(), &ev.layout().friction);
         for i in 0..c.len() {
             let g = c[i];
             self.allowance[i] = if inequality[i] {
                 jdot_qdot[i].abs() + settings.feedback.ks * g.abs() + self.eps
+            } else if friction[i].is_some() {
+                // A friction row's target has the same kind of terms: its curvature and the
+                // feedback on its own slip, which redundant contacts (a box's two corners on
+                // another box) need not share.
+                jdot_qdot[i].abs() + rate * c_dot[i].abs() + self.eps
             } else {
                 0.0
             };

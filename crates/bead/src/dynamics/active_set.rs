@@ -50,6 +50,10 @@ pub(crate) struct Rows<'a> {
     /// anywhere in the cone that holds the contact's tangential acceleration at zero). Empty
     /// without friction.
     pub(crate) slide: &'a [f64],
+    /// How far each row's `w` may be from zero and count as zero: the friction rows', the
+    /// rounding of the nearly singular held solves of redundant contacts (see
+    /// [`complementarity`]); empty for ε everywhere.
+    pub(crate) slack_w: &'a [f64],
 }
 
 /// Passes of the friction iteration before it gives up: each solves the multipliers with the
@@ -95,6 +99,9 @@ pub(crate) struct ActiveSet {
     lo: Vec<f64>,
     hi: Vec<f64>,
     workspace: complementarity::Workspace,
+    /// Whether this step's contacts all choose their friction within their cones, slides
+    /// included: set when edge forces against the slides wedged the bodies (see `choose`).
+    stick: bool,
 }
 
 impl ActiveSet {
@@ -230,11 +237,32 @@ impl ActiveSet {
                     self.state[i] = RowState::Solve;
                 }
             }
-            self.settle_friction(rows, lambda, |set, lambda| {
-                let info = set.solve(rows, solver, params, lambda, w)?;
-                effort.add(info);
-                Ok(())
-            })?;
+            self.stick = false;
+            let start: Vec<f64> = lambda.to_vec();
+            let mut settle = |set: &mut Self, lambda: &mut [f64]| {
+                set.settle_friction(rows, lambda, |set, lambda| {
+                    let info = set.solve(rows, solver, params, lambda, w)?;
+                    effort.add(info);
+                    Ok(())
+                })
+            };
+            match settle(self, lambda) {
+                // Edge forces against slides can wedge bodies (an arch's voussoirs, a box
+                // jammed between walls): the normal forces they raise raise them in turn, and at
+                // the level of accelerations no forces agree (Painlevé's paradox). What happens
+                // is a tangential impact: the slides stop. The contacts then choose their
+                // friction within their cones, as sticking ones do, and a slide that cannot
+                // stop takes the edge against its tendency.
+                Err(Failure::Friction { .. }) if rows.slide.iter().any(|s| *s != 0.0) => {
+                    self.stick = true;
+                    lambda.copy_from_slice(&start);
+                    for i in (0..m).filter(|&i| rows.bounds.friction(i).is_some()) {
+                        self.state[i] = RowState::Solve;
+                    }
+                    settle(self, lambda)?;
+                }
+                other => other?,
+            }
         }
         for i in 0..m {
             self.fixed[i] = if self.state[i] == RowState::Solve {
@@ -286,7 +314,11 @@ impl ActiveSet {
         for i in 0..rows.b.len() {
             if let Some((n, mu)) = rows.bounds.friction(i) {
                 let limit = mu * lambda[n].max(0.0);
-                let slide = rows.slide.get(i).copied().unwrap_or(0.0);
+                let slide = if self.stick {
+                    0.0
+                } else {
+                    rows.slide.get(i).copied().unwrap_or(0.0)
+                };
                 (self.lo[i], self.hi[i]) = if slide != 0.0 {
                     (-slide * limit, -slide * limit)
                 } else {
@@ -350,6 +382,7 @@ impl ActiveSet {
             lo: &self.lo,
             hi: &self.hi,
             allowance: rows.allowance,
+            slack: rows.slack_w,
         };
         let info = complementarity::solve_fixed(
             &p,
@@ -380,6 +413,7 @@ impl ActiveSet {
                     lo: &set.lo,
                     hi: &set.hi,
                     allowance: rows.allowance,
+                    slack: rows.slack_w,
                 };
                 let info = complementarity::solve_fixed(
                     &p,
@@ -470,6 +504,7 @@ impl ActiveSet {
             lo: &self.lo,
             hi: &self.hi,
             allowance: rows.allowance,
+            slack: rows.slack_w,
         };
         complementarity::solve(
             &p,

@@ -60,6 +60,8 @@ pub(crate) struct Problem<'a> {
     /// their targets disagree (see [`solve_held`]); 0 for a row that must hold to the solve's
     /// tolerance.
     pub(crate) allowance: &'a [f64],
+    /// How far from zero each row's `w` may be and still count as zero (empty: ε for all).
+    pub(crate) slack: &'a [f64],
 }
 
 /// What a solve did.
@@ -175,7 +177,7 @@ const DEPENDENT: f64 = 1e-10;
 /// How many times ε a dependent row may be off its target and still count as agreeing with the
 /// rows it depends on: the rounding of held sets whose condition number reaches ~1e10 (a pile's
 /// contacts), still a millionth of the accelerations involved.
-const DEPENDENT_ROUNDING: f64 = 1e3;
+pub(crate) const DEPENDENT_ROUNDING: f64 = 1e3;
 
 /// Changes of λ or w along a drive direction below this fraction of its largest one are the
 /// rounding of the held rows' solve, not motion. Redundant contacts make that solve nearly
@@ -354,7 +356,7 @@ fn satisfied(p: &Problem<'_>, ws: &Workspace, i: usize, w: f64, eps: f64) -> boo
     let eps = if ws.excused[i] {
         DEPENDENT_ROUNDING * eps
     } else {
-        eps
+        eps.max(p.slack.get(i).copied().unwrap_or(0.0))
     };
     p.lo[i] == p.hi[i] || complementary(ws.status[i], w, eps)
 }
@@ -695,6 +697,7 @@ mod tests {
             lo,
             hi,
             allowance: &allowance,
+            slack: &[],
         };
         let mut results = Vec::new();
         for solver in [
@@ -784,6 +787,7 @@ mod tests {
             lo: &lo,
             hi: &hi,
             allowance: &[0.0; 2],
+            slack: &[],
         };
         let (mut state, mut lambda, mut w) = (vec![RowState::Solve; 2], vec![0.0; 2], vec![0.0; 2]);
         let err = solve(

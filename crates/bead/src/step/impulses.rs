@@ -258,6 +258,7 @@ fn finish_inelastic(
         lo: &lo,
         hi: &hi,
         allowance: &allowance,
+        slack: &[],
     };
     let (mut impulse, mut w) = (vec![0.0; m], vec![0.0; m]);
     let mut state_of_rows = vec![RowState::Lower; m];

@@ -215,6 +215,7 @@ fn solve_mu(
         lo: &work.lo,
         hi: &work.hi,
         allowance: &work.allowance,
+        slack: &[],
     };
     work.mu.fill(0.0);
     work.state.fill(RowState::Lower);
