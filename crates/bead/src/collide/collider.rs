@@ -1,32 +1,49 @@
-//! A body's shape as collision geometry: parry's shape for the manifolds, and the shape's core
-//! (its vertices and face normals, swept by a radius) to classify the features that touch.
-
-use parry2d_f64::math::{Pose, Vector};
-use parry2d_f64::shape::SharedShape;
+//! A body's shape as collision geometry: its *core* (a point, a segment or a convex polygon)
+//! swept by a radius, as Box2D v3 represents every shape.
 
 use crate::body::Shape;
 
-/// A shape ready to collide.
-#[derive(Clone)]
+/// A shape ready to collide: its core's vertices and face normals in the body's frame, and the
+/// radius that sweeps the core.
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Collider {
-    /// parry's shape, in the body's frame.
-    pub(crate) shape: SharedShape,
-    /// The core's vertices in the body's frame, counter-clockwise (one, the centre, for a disc;
-    /// two for a capsule's segment).
+    /// The core's vertices, counter-clockwise: one (the centre) for a disc, two for a capsule's
+    /// segment, three or more for a polygon.
     pub(crate) vertices: Vec<[f64; 2]>,
     /// The outward unit normal of each face of the core (face `k` runs from vertex `k` to
-    /// `k + 1`); none for a disc.
+    /// `k + 1`); none for a disc, the segment's two sides for a capsule.
     pub(crate) normals: Vec<[f64; 2]>,
     /// The radius that sweeps the core (0 for a box or a polygon).
     pub(crate) radius: f64,
 }
 
-impl std::fmt::Debug for Collider {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Collider")
-            .field("vertices", &self.vertices)
-            .field("radius", &self.radius)
-            .finish()
+/// A body's placement: position and angle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Pose {
+    pub(crate) position: [f64; 2],
+    pub(crate) cos: f64,
+    pub(crate) sin: f64,
+}
+
+impl Pose {
+    /// The pose at `position` turned by `angle`.
+    pub(crate) fn new(position: [f64; 2], angle: f64) -> Pose {
+        let (sin, cos) = angle.sin_cos();
+        Pose { position, cos, sin }
+    }
+
+    /// A point of the body's frame in the world.
+    pub(crate) fn apply(&self, p: [f64; 2]) -> [f64; 2] {
+        let r = self.rotate(p);
+        [self.position[0] + r[0], self.position[1] + r[1]]
+    }
+
+    /// A direction of the body's frame in the world.
+    pub(crate) fn rotate(&self, d: [f64; 2]) -> [f64; 2] {
+        [
+            self.cos * d[0] - self.sin * d[1],
+            self.sin * d[0] + self.cos * d[1],
+        ]
     }
 }
 
@@ -47,39 +64,30 @@ impl Collider {
                     positive("width", *width)? / 2.0,
                     positive("height", *height)? / 2.0,
                 );
-                let vertices = vec![[-w, -h], [w, -h], [w, h], [-w, h]];
-                Collider {
-                    shape: SharedShape::cuboid(w, h),
-                    normals: normals(&vertices),
-                    vertices,
-                    radius: 0.0,
-                }
+                Collider::polygon(vec![[-w, -h], [w, -h], [w, h], [-w, h]])
             }
             Shape::Capsule { radius, length } => {
                 Collider::capsule(positive("radius", *radius)?, *length)?
             }
             Shape::Rod { length } => Collider::capsule(0.0, *length)?,
-            Shape::Polygon { vertices } => {
-                let points = vertices.iter().map(|v| Vector::new(v[0], v[1])).collect();
-                let shape = SharedShape::convex_polyline_unmodified(points)
-                    .ok_or("the polygon is not convex or is degenerate")?;
-                Collider {
-                    shape,
-                    normals: normals(vertices),
-                    vertices: vertices.clone(),
-                    radius: 0.0,
-                }
-            }
+            Shape::Polygon { vertices } => Collider::polygon(vertices.clone()),
         })
     }
 
     /// A disc of `radius`: a particle's collider.
     pub(crate) fn disc(radius: f64) -> Collider {
         Collider {
-            shape: SharedShape::ball(radius),
             vertices: vec![[0.0, 0.0]],
             normals: Vec::new(),
             radius,
+        }
+    }
+
+    fn polygon(vertices: Vec<[f64; 2]>) -> Collider {
+        Collider {
+            normals: normals(&vertices),
+            vertices,
+            radius: 0.0,
         }
     }
 
@@ -88,26 +96,44 @@ impl Collider {
             return Err(format!("length must be positive and finite, got {length}"));
         }
         let h = length / 2.0;
+        let vertices = vec![[-h, 0.0], [h, 0.0]];
         Ok(Collider {
-            shape: SharedShape::capsule_x(h, radius),
-            vertices: vec![[-h, 0.0], [h, 0.0]],
-            // The segment's two sides.
-            normals: vec![[0.0, -1.0], [0.0, 1.0]],
+            normals: normals(&vertices),
+            vertices,
             radius,
         })
     }
 
+    /// Whether the core is a single point (a disc).
+    pub(crate) fn is_round(&self) -> bool {
+        self.vertices.len() == 1
+    }
+
     /// The axis-aligned box around the shape at `pose`, grown by `margin`: `[min, max]`.
     pub(crate) fn bounds(&self, pose: &Pose, margin: f64) -> [[f64; 2]; 2] {
-        let b = self.shape.compute_aabb(pose);
-        [
-            [b.mins.x - margin, b.mins.y - margin],
-            [b.maxs.x + margin, b.maxs.y + margin],
-        ]
+        let grow = self.radius + margin;
+        let mut b = [[f64::INFINITY; 2], [f64::NEG_INFINITY; 2]];
+        for v in &self.vertices {
+            let w = pose.apply(*v);
+            for k in 0..2 {
+                b[0][k] = b[0][k].min(w[k] - grow);
+                b[1][k] = b[1][k].max(w[k] + grow);
+            }
+        }
+        b
+    }
+
+    /// The largest distance of the shape from its body's origin.
+    pub(crate) fn extent(&self) -> f64 {
+        self.vertices
+            .iter()
+            .map(|v| (v[0] * v[0] + v[1] * v[1]).sqrt())
+            .fold(0.0_f64, f64::max)
+            + self.radius
     }
 }
 
-/// The outward unit normals of a counter-clockwise polygon's faces.
+/// The outward unit normals of a counter-clockwise polygon's faces (of a segment's two sides).
 fn normals(v: &[[f64; 2]]) -> Vec<[f64; 2]> {
     (0..v.len())
         .map(|k| {

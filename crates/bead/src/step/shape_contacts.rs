@@ -9,17 +9,14 @@
 //! warm start; a new one gets a constraint, and one no longer reported loses it. Within the step
 //! the features stay fixed in their bodies, so the gap is exact there.
 //!
-//! Sort and sweep rather than parry's BVH: the members move every step, the sweep re-sorts
-//! an almost sorted list in about linear time, and it is the broad phase the particle groups
-//! already use.
+//! Sort and sweep rather than a bounding-volume hierarchy: the members move every step, the
+//! sweep re-sorts an almost sorted list in about linear time, and it is the broad phase the
+//! particle groups already use.
 
 use std::collections::{HashMap, HashSet};
 
-use parry2d_f64::math::{Pose, Vector};
-use parry2d_f64::query::ContactManifold;
-
 use crate::body::{BodyKind, Shape};
-use crate::collide::{Collider, ContactPoint, manifold};
+use crate::collide::{Collider, ContactPoint, Pose, manifold};
 use crate::constraint::{ConstraintId, ShapeContact};
 use crate::contact::ShapeContacts;
 use crate::error::ModelError;
@@ -49,7 +46,6 @@ pub(crate) struct ShapeGroup {
     connected: Option<HashSet<(usize, usize)>>,
     /// The live contacts, keyed by members (smaller first) and the features' key.
     contacts: HashMap<(usize, usize, u64), ConstraintId>,
-    scratch: Vec<ContactManifold<(), ()>>,
 }
 
 impl ShapeGroup {
@@ -122,7 +118,6 @@ impl ShapeGroup {
             collide_connected: spec.collide_connected,
             connected: None,
             contacts: HashMap::new(),
-            scratch: Vec::new(),
         })
     }
 
@@ -157,9 +152,8 @@ impl ShapeGroup {
             } else {
                 (0.0, 0.0)
             };
-            let pose = Pose::new(Vector::new(q[0], q[1]), angle);
-            let reach = m.collider.bounds(&Pose::IDENTITY, 0.0);
-            let extent = reach.iter().flatten().fold(0.0_f64, |a, x| a.max(x.abs()));
+            let pose = Pose::new([q[0], q[1]], angle);
+            let extent = m.collider.extent();
             if !m.immovable {
                 fastest = fastest.max((v[0] * v[0] + v[1] * v[1]).sqrt() + omega.abs() * extent);
                 size = size.max(extent);
@@ -201,10 +195,8 @@ impl ShapeGroup {
                     (&mi.collider, &poses[i]),
                     (&mj.collider, &poses[j]),
                     margin,
-                    &mut self.scratch,
                     &mut points,
-                )
-                .map_err(|e| ModelError::Setting(format!("members {i} and {j}: {e}")))?;
+                );
                 for p in &points {
                     found.insert((i, j, p.key), *p);
                 }
