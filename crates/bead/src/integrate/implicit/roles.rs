@@ -57,6 +57,7 @@ pub(super) fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) 
     let mut changed = 0;
     // The largest change when only one is allowed: (row, its new role, how far off it is).
     let mut largest: Option<(usize, Role, f64)> = None;
+    let shut = 1e-9 * w.mu.iter().fold(0.0_f64, |a, m| a.max(m.abs()));
     for r in 0..m {
         if w.interior && w.contact[r] {
             // The barrier sets these (see `barrier_rows`).
@@ -66,6 +67,11 @@ pub(super) fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) 
         let (lo, hi) = bounds.get(r, &w.mu);
         let (role, off) = if lo == f64::NEG_INFINITY && hi == f64::INFINITY {
             (Role::Held, 0.0)
+        } else if bounds.friction(r) && hi <= shut {
+            // A cone that rounding alone keeps open (a contact whose normal force is a
+            // billionth of the others') has no friction to give: holding its slip with that
+            // budget would only flip it in and out of the cone at every iteration.
+            (Role::Fixed(0.0), 0.0)
         } else {
             let effective = if w.mass[r] > 0.0 {
                 1.0 / w.mass[r]
@@ -84,10 +90,11 @@ pub(super) fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) 
                 (Role::Held, off)
             }
         };
-        // A friction row at the same edge of its cone keeps its role as its normal force
-        // moves the edge: the value is new, the matrix (the row is out of it) is not.
-        let same_edge = bounds.friction(r)
-            && matches!((role, w.roles[r]), (Role::Fixed(a), Role::Fixed(b)) if (a < 0.0) == (b < 0.0) && (a == 0.0) == (b == 0.0));
+        // A friction row fixed at an edge of its cone stays out of the matrix as its normal
+        // force moves the edge, or as it goes over to the other edge: the value is new, the
+        // matrix is not.
+        let same_edge =
+            bounds.friction(r) && matches!((role, w.roles[r]), (Role::Fixed(_), Role::Fixed(_)));
         if role != w.roles[r] && !same_edge {
             changed += 1;
             if one_at_a_time {
