@@ -496,7 +496,9 @@ impl System {
         &mut self,
         group: crate::contact::ShapeContacts,
     ) -> Result<crate::contact::ShapeGroupId, ModelError> {
-        let index = self.pipeline.add_shape_contacts(&self.model, &group)?;
+        let index = self
+            .pipeline
+            .add_shape_contacts(&mut self.model, &self.state, &group)?;
         Ok(crate::contact::ShapeGroupId(index))
     }
 

@@ -518,12 +518,23 @@ impl Pipeline {
     }
 
     /// Adds a shape contact group.
+    /// The group finds the contacts of the state it starts from at once, so that what a run
+    /// reports at its start (forces, touching pairs) includes them.
     pub(crate) fn add_shape_contacts(
         &mut self,
-        model: &Model,
+        model: &mut Model,
+        state: &State,
         spec: &crate::contact::ShapeContacts,
     ) -> Result<usize, ModelError> {
-        self.shape_groups.push(ShapeGroup::new(model, spec)?);
+        let mut group = ShapeGroup::new(model, spec)?;
+        let mut changed = false;
+        group.update(model, state, 0.0, &mut changed)?;
+        // Joints added after the group still count as joints at its first step.
+        group.forget_joints();
+        self.shape_groups.push(group);
+        if changed {
+            self.structure_changed();
+        }
         Ok(self.shape_groups.len() - 1)
     }
 

@@ -121,6 +121,11 @@ impl ShapeGroup {
         })
     }
 
+    /// Forgets which bodies are joined, to find them again at the next update.
+    pub(crate) fn forget_joints(&mut self) {
+        self.connected = None;
+    }
+
     /// The pairs of members (smaller first) that each live contact joins, with its constraint.
     pub(crate) fn contact_pairs(
         &self,
