@@ -520,16 +520,20 @@ impl Acceleration {
     /// must hold to the solve's tolerance.
     fn find_allowances(&mut self, ev: &Evaluator, settings: &Settings, rate: f64) {
         let (c, jdot_qdot, inequality) = (ev.c(), ev.jdot_qdot(), &ev.layout().inequality);
-        let (c_dot, friction) = (ev.c_dot(), &ev.layout().friction);
+        let (c_dot, velocity) = (ev.c_dot(), &ev.layout().velocity);
         for i in 0..c.len() {
             let g = c[i];
             self.allowance[i] = if inequality[i] {
                 jdot_qdot[i].abs() + settings.feedback.ks * g.abs() + self.eps
-            } else if friction[i].is_some() {
-                // A friction row's target has the same kind of terms: its curvature and the
-                // feedback on its own slip, which redundant contacts (a box's two corners on
-                // another box) need not share.
-                jdot_qdot[i].abs() + rate * c_dot[i].abs() + self.eps
+            } else if velocity[i] {
+                // A velocity row's target (a friction row's, a motor's) has the same kind of
+                // terms: its curvature and the feedback on its own speed error, which redundant
+                // rows need not share (a box's two corners on another box; a car's two driven
+                // wheels gripping one road). Such loops are also nearly singular, and their
+                // least-squares rounding is that of dependent rows (see `slack`).
+                jdot_qdot[i].abs()
+                    + rate * c_dot[i].abs()
+                    + crate::solve::complementarity::DEPENDENT_ROUNDING * self.eps
             } else {
                 0.0
             };

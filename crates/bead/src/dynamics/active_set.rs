@@ -288,11 +288,17 @@ impl ActiveSet {
         for _ in 0..FRICTION_PASSES {
             self.friction_bounds(rows, lambda);
             solve(self, lambda)?;
-            let scale = 1.0 + lambda.iter().fold(0.0_f64, |a, l| a.max(l.abs()));
+            // To the solve's own precision (that of its multipliers, 1e-9 of the largest), and
+            // only where it matters: a sticking row inside its cone by more than that does not
+            // care where exactly the edge is.
+            let tol = 1e-9 * (1.0 + lambda.iter().fold(0.0_f64, |a, l| a.max(l.abs())));
             let moved = |i: usize| {
                 rows.bounds.friction(i).is_some_and(|(n, mu)| {
                     let limit = mu * lambda[n].max(0.0);
-                    (limit - self.hi[i].abs().max(self.lo[i].abs())).abs() > 1e-12 * scale
+                    let old = self.hi[i].abs().max(self.lo[i].abs());
+                    let inside =
+                        self.state[i] == RowState::Solve && lambda[i].abs() < limit.min(old) - tol;
+                    !inside && (limit - old).abs() > tol
                 })
             };
             if !(0..m).any(moved) {

@@ -480,3 +480,84 @@ fn platt_and_the_improved_algorithm_refuse_friction_by_name() {
         assert!(err.contains("c0"), "names the constraint: {err}");
     }
 }
+
+/// A car (a chassis on two discs on revolute joints, each driven by a motor) on a 15° slope with
+/// friction `mu`: (speed up the slope after `seconds`, the road group's summary).
+fn car(integrator: &str, mu: f64, seconds: f64) -> (f64, bead::contact::ContactSummary) {
+    use bead::Point;
+    use bead::constraint::{Motor, Revolute};
+    let a = 15f64.to_radians();
+    let (n, up) = ([-a.sin(), a.cos()], [a.cos(), a.sin()]);
+    let mut sys = System::new(2).unwrap();
+    sys.set_integrator_boxed(bead::integrate::by_name(integrator).unwrap());
+    let road = incline_body(&mut sys, a, 40.0);
+    let r = 0.15;
+    let at = |s: f64, h: f64| [s * up[0] + h * n[0], s * up[1] + h * n[1]];
+    let wheel = |sys: &mut System, s: f64| {
+        sys.add_rigid_body(RigidBody::new(&at(s, r), 0.0).shape(Shape::Disc { radius: r }, 50.0))
+            .unwrap()
+    };
+    let (rear, front) = (wheel(&mut sys, -0.4), wheel(&mut sys, 0.4));
+    let chassis = sys
+        .add_rigid_body(RigidBody::new(&at(0.0, r + 0.15), a).shape(
+            Shape::Box {
+                width: 1.2,
+                height: 0.2,
+            },
+            100.0,
+        ))
+        .unwrap();
+    for (w, x) in [(rear, -0.4), (front, 0.4)] {
+        let axle = Revolute::new(
+            Point::on_body(chassis, [x, -0.15]),
+            Point::on_body(w, [0.0, 0.0]),
+        );
+        sys.add_constraint(axle).unwrap();
+        // Clockwise, relative to the chassis: up the slope.
+        sys.add_constraint(Motor::new(chassis, w, -10.0).max_torque(50.0))
+            .unwrap();
+    }
+    let group = ShapeContacts::new()
+        .body(road, mu)
+        .body(rear, mu)
+        .body(front, mu)
+        .body(chassis, mu);
+    let group = sys.add_shape_contacts(group).unwrap();
+    sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
+    let steps = (seconds / 1e-3).round() as usize;
+    for _ in 0..steps {
+        sys.step(1e-3).unwrap();
+    }
+    let v = sys.coordinate_velocities(chassis.body());
+    (
+        v[0] * up[0] + v[1] * up[1],
+        sys.contact_summary(group).unwrap(),
+    )
+}
+
+#[test]
+fn a_car_with_traction_climbs_at_its_wheels_speed_and_one_without_slides_back() {
+    // μ = 0.9: the wheels grip; at the motors' 10 rad/s the car climbs at ω r = 1.5 m/s. (Not
+    // implicit Euler: its semismooth iteration cycles between the motors' limits and the
+    // wheels' cones at t = 0.29 s, issue 29's notes.)
+    for name in ["euler", "symplectic-euler", "midpoint", "rk4", "bdf2"] {
+        let (v, road) = car(name, 0.9, 2.0);
+        let tol = if name == "bdf2" { 1e-7 } else { 1e-9 };
+        assert!((v - 1.5).abs() < tol, "{name}: climbs at {v} m/s");
+        assert!(
+            road.friction_force < 0.9 * road.normal_force,
+            "{name}: {road:?}"
+        );
+    }
+    for name in ["euler", "symplectic-euler", "midpoint", "rk4"] {
+        // μ = 0.1 cannot hold the car on 15° (tan 15° = 0.27): the wheels spin at their limit
+        // and it slides back, each wheel's friction at μ times its load.
+        let (v, road) = car(name, 0.1, 1.0);
+        assert!(v < -1.0, "{name}: {v}");
+        let tol = 1e-9 * road.normal_force;
+        assert!(
+            (road.friction_force - 0.1 * road.normal_force).abs() < tol,
+            "{name}: {road:?}"
+        );
+    }
+}
