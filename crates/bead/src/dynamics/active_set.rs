@@ -227,14 +227,15 @@ impl ActiveSet {
             // complementarity solve over the candidates, with the bounds from the last pass's
             // normal forces, until they agree (Baraff 1994's dependent bounds).
             self.bound_candidates(rows);
-            // A sticking contact's friction starts held: where contacts are redundant (a box's
-            // two corners on a floor) the held rows' least-squares solve gives the friction
-            // that is needed and no more, not a pair of opposite forces at the cone's edges.
+            // A sticking contact's friction starts at zero, inside its cone, and enters the
+            // solve only if it must: where contacts are redundant (a box's two corners on a
+            // floor) the first corner's gives the friction needed and the second's stays
+            // pinned, not a pair of opposite forces at the cones' edges.
             for i in 0..m {
                 if rows.bounds.friction(i).is_some()
                     && rows.slide.get(i).copied().unwrap_or(0.0) == 0.0
                 {
-                    self.state[i] = RowState::Solve;
+                    self.state[i] = RowState::Pinned;
                 }
             }
             self.stick = false;
@@ -257,7 +258,7 @@ impl ActiveSet {
                     self.stick = true;
                     lambda.copy_from_slice(&start);
                     for i in (0..m).filter(|&i| rows.bounds.friction(i).is_some()) {
-                        self.state[i] = RowState::Solve;
+                        self.state[i] = RowState::Pinned;
                     }
                     settle(self, lambda)?;
                 }
@@ -296,8 +297,8 @@ impl ActiveSet {
                 rows.bounds.friction(i).is_some_and(|(n, mu)| {
                     let limit = mu * lambda[n].max(0.0);
                     let old = self.hi[i].abs().max(self.lo[i].abs());
-                    let inside =
-                        self.state[i] == RowState::Solve && lambda[i].abs() < limit.min(old) - tol;
+                    let inside = matches!(self.state[i], RowState::Solve | RowState::Pinned)
+                        && lambda[i].abs() < limit.min(old) - tol;
                     !inside && (limit - old).abs() > tol
                 })
             };
@@ -405,11 +406,12 @@ impl ActiveSet {
             // A friction row at its cone's edge follows the normal force of this stage.
             self.settle_friction(rows, lambda, |set, lambda| {
                 for i in 0..lambda.len() {
-                    if rows.bounds.friction(i).is_some() && set.state[i] != RowState::Solve {
-                        lambda[i] = if set.state[i] == RowState::Upper {
-                            set.hi[i]
-                        } else {
-                            set.lo[i]
+                    if rows.bounds.friction(i).is_some() {
+                        lambda[i] = match set.state[i] {
+                            RowState::Upper => set.hi[i],
+                            RowState::Lower => set.lo[i],
+                            RowState::Pinned => lambda[i].clamp(set.lo[i], set.hi[i]),
+                            RowState::Solve => lambda[i],
                         };
                     }
                 }

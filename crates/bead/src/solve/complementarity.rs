@@ -43,6 +43,11 @@ pub(crate) enum RowState {
     Lower,
     /// λ at its upper bound.
     Upper,
+    /// λ kept where it is, strictly inside its bounds, out of the solve: a boxed row (friction)
+    /// that depends on the held ones and agrees with them (a box's second corner on a floor,
+    /// whose friction the first corner's already gives). Held, it would make the held rows
+    /// singular; at a bound, it would push against the first.
+    Pinned,
 }
 
 /// A problem `w = A λ − b` with bounds on λ.
@@ -314,6 +319,7 @@ pub(crate) fn solve(
         state[i] = match ws.status[i] {
             Status::Lower => RowState::Lower,
             Status::Upper => RowState::Upper,
+            Status::Pending if ws.excused[i] && boxed(p, i) => RowState::Pinned,
             Status::Solve | Status::Pending => RowState::Solve,
         };
     }
@@ -338,11 +344,17 @@ pub(crate) fn solve_fixed(
             RowState::Solve => Status::Solve,
             RowState::Lower => Status::Lower,
             RowState::Upper => Status::Upper,
+            RowState::Pinned => Status::Pending,
         };
     }
     let mut info = Info::default();
     solve_held(p, solver, params, lambda, w, ws, &mut info)?;
     Ok(info)
+}
+
+/// Whether a row is boxed: both its bounds finite and apart (friction, a limited motor).
+fn boxed(p: &Problem<'_>, i: usize) -> bool {
+    p.lo[i].is_finite() && p.hi[i].is_finite() && p.lo[i] < p.hi[i]
 }
 
 /// Whether a row with bounds is a complementarity row (rather than free or pinned).
@@ -551,6 +563,9 @@ fn drive(
                 Status::Lower
             } else if lambda[d] >= p.hi[d] {
                 Status::Upper
+            } else if boxed(p, d) {
+                // Pinned where it is (see `RowState::Pinned`).
+                Status::Pending
             } else {
                 Status::Solve
             };
