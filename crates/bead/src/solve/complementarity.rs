@@ -191,6 +191,9 @@ pub(crate) const DEPENDENT_ROUNDING: f64 = 1e3;
 /// the sign of that rounding, forever.
 const ROUNDING: f64 = 1e-7;
 
+/// How many times ε the final solve's rounding may leave a row off complementarity.
+const FINAL_ROUNDING: f64 = 10.0;
+
 /// Passes over the pending rows at most, before giving up on a degenerate problem.
 const MAX_ROUNDS: usize = 8;
 
@@ -280,9 +283,14 @@ pub(crate) fn solve(
         for &d in &queue {
             drive(p, solver, params, eps, d, lambda, w, ws, &mut info)?;
             if info.pivots > cap {
-                let rows = (0..m)
+                let rows: Vec<usize> = (0..m)
                     .filter(|&i| !satisfied(p, ws, i, w[i], eps))
                     .collect();
+                // Every row complementary already (the queue's later rows were satisfied on the
+                // way): the final solve below confirms it.
+                if rows.is_empty() {
+                    break;
+                }
                 return Err(Failure::PivotLimit {
                     pivots: info.pivots,
                     rows,
@@ -306,8 +314,11 @@ pub(crate) fn solve(
             }
         }
     }
+    // The rounds end with a fresh solve of the held rows, whose rounding on nearly singular sets
+    // (an arch's wedged joints) can leave a row a little beyond ε: up to FINAL_ROUNDING ε is
+    // that rounding, not a violation.
     let remaining: Vec<usize> = (0..m)
-        .filter(|&i| !satisfied(p, ws, i, w[i], eps))
+        .filter(|&i| !satisfied(p, ws, i, w[i], FINAL_ROUNDING * eps))
         .collect();
     if !remaining.is_empty() {
         return Err(Failure::PivotLimit {
