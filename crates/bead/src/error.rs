@@ -428,7 +428,9 @@ fn no_convergence_advice(role_changes: usize) -> String {
         format!(
             "the contacts' active set was still changing ({role_changes} rows in the last \
              iteration): a pile packing many contacts at once can take more iterations than \
-             allowed; raise newton_iterations (docs/implicit.md)"
+             allowed (raise newton_iterations, docs/implicit.md); contacts with friction whose \
+             forces are indeterminate (a body gripped at several points) can cycle, which the \
+             explicit integrators avoid (docs/friction.md)"
         )
     }
 }

@@ -89,7 +89,7 @@ pub(super) fn add_contacts(
                 ),
             );
         }
-        let id = shape_group(&path, spec, &file.bodies, members, names, system)?;
+        let id = shape_group(&path, &name, spec, &file.bodies, members, names, system)?;
         resolved.contacts[i].name = Some(name.clone());
         groups.push(NamedContacts { name, id });
     }
@@ -98,8 +98,10 @@ pub(super) fn add_contacts(
 
 /// The shape group of entry `path`: its bodies (each with its coefficient), then its
 /// particles (discs of their radius).
+#[allow(clippy::too_many_arguments)]
 fn shape_group(
     path: &str,
+    group_name: &str,
     spec: &ContactsSpec,
     file_bodies: &[BodySpec],
     members: &Members<'_>,
@@ -114,6 +116,7 @@ fn shape_group(
         .hint("a 3D scene's contact groups take particles alone, without friction"));
     }
     let mut group = ShapeContacts::new();
+    let mut labels: Vec<String> = Vec::new();
     if let Some(set) = &spec.bodies {
         let field = format!("{path}.bodies");
         let chosen: Vec<(usize, RigidBodyId)> = match set {
@@ -159,13 +162,17 @@ fn shape_group(
         for (index, id) in chosen {
             let own = file_bodies[index].friction.unwrap_or(members.friction);
             group = group.body(id, own);
+            labels.push(file_bodies[index].name.clone());
         }
     }
     if let Some(set) = &spec.particles {
         for p in particles(path, set, members, names, true)? {
             group = group.body(p, members.friction);
+            labels.push(names.name_of_particle(p));
         }
     }
+    let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+    group = group.named(group_name, &labels);
     if let Some(mu) = spec.friction {
         group = group.friction(mu);
     }

@@ -60,6 +60,14 @@ pub(super) struct Names<'a> {
 }
 
 impl Names<'_> {
+    /// The name the file gives particle `p`.
+    pub(super) fn name_of_particle(&self, p: ParticleId) -> String {
+        self.names
+            .iter()
+            .find(|(_, (e, _))| matches!(e, Entity::Particle(q) if *q == p))
+            .map_or_else(|| format!("{p:?}"), |(n, _)| (*n).to_string())
+    }
+
     /// An unknown name, with the names there are as a hint.
     pub(super) fn unknown(&self, path: &str, name: &str, what: &str) -> SceneError {
         let mut known: Vec<&str> = self.names.keys().copied().collect();

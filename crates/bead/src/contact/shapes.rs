@@ -35,6 +35,10 @@ use crate::constraint::ContactBody;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ShapeContacts {
     pub(crate) members: Vec<(ContactBody, f64)>,
+    /// The members' names in messages (by index; `None`: "member k").
+    pub(crate) labels: Vec<Option<String>>,
+    /// The group's name in messages (`None`: "contact").
+    pub(crate) name: Option<String>,
     pub(crate) friction: Option<f64>,
     pub(crate) restitution: Option<f64>,
     pub(crate) collide_connected: bool,
@@ -50,6 +54,31 @@ impl ShapeContacts {
     /// Coulomb coefficient `mu`.
     pub fn body(mut self, body: impl Into<ContactBody>, mu: f64) -> Self {
         self.members.push((body.into(), mu));
+        self.labels.push(None);
+        self
+    }
+
+    /// Names the group and its members in messages: a contact between the second and the
+    /// first member of a group named `road` is `road: rear/road` when they are labelled so
+    /// (`labels` in the order the members were added), `road: member 1/member 0` otherwise.
+    ///
+    /// ```
+    /// use bead::contact::ShapeContacts;
+    /// use bead::{Particle, System};
+    /// let mut sys = System::new(2)?;
+    /// let a = sys.add_particle(Particle::new(&[0.0, 0.0]).radius(0.1))?;
+    /// let b = sys.add_particle(Particle::new(&[0.2, 0.0]).radius(0.1))?;
+    /// let group = ShapeContacts::new().body(a, 0.5).body(b, 0.5).named("pile", &["a", "b"]);
+    /// sys.add_shape_contacts(group)?;
+    /// let names: Vec<String> = sys.diagnostics().unwrap().constraints.iter().map(|c| c.name.clone()).collect();
+    /// assert_eq!(names, ["pile: a/b"]);
+    /// # Ok::<(), bead::ModelError>(())
+    /// ```
+    pub fn named(mut self, name: &str, labels: &[&str]) -> Self {
+        self.name = Some(name.to_string());
+        for (slot, label) in self.labels.iter_mut().zip(labels) {
+            *slot = Some(label.to_string());
+        }
         self
     }
 

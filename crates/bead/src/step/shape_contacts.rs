@@ -46,6 +46,9 @@ pub(crate) struct ShapeGroup {
     connected: Option<HashSet<(usize, usize)>>,
     /// The live contacts, keyed by members (smaller first) and the features' key.
     contacts: HashMap<(usize, usize, u64), ConstraintId>,
+    /// The group's name and its members' labels, for the contacts' names.
+    name: String,
+    labels: Vec<String>,
 }
 
 impl ShapeGroup {
@@ -118,6 +121,16 @@ impl ShapeGroup {
             collide_connected: spec.collide_connected,
             connected: None,
             contacts: HashMap::new(),
+            name: spec.name.clone().unwrap_or_else(|| "contact".into()),
+            labels: (0..spec.members.len())
+                .map(|k| {
+                    spec.labels
+                        .get(k)
+                        .cloned()
+                        .flatten()
+                        .unwrap_or_else(|| format!("member {k}"))
+                })
+                .collect(),
         })
     }
 
@@ -247,6 +260,8 @@ impl ShapeGroup {
             )
             .friction(mu);
             let id = model.add_constraint(Box::new(contact))?;
+            model.entry_mut(id)?.name =
+                format!("{}: {}/{}", self.name, self.labels[a], self.labels[b]);
             if let Some(e) = self.restitution {
                 model.set_restitution(id, e)?;
             }
