@@ -136,6 +136,14 @@ impl App {
             });
             sim.baumgarte_tau = None;
         }
+        if let Some(mu) = self.doc.friction()
+            && let Some(new) = number(ui, "friction μ", mu, "", 0.0)
+        {
+            match self.doc.edit_friction(new) {
+                Ok(()) => self.info(format!("every contact now has μ = {new}")),
+                Err(e) => self.error(e.to_string()),
+            }
+        }
         let mut projection = settings.projection.is_some();
         if ui
             .checkbox(&mut projection, "project onto the constraints")

@@ -502,6 +502,39 @@ impl System {
         Ok(crate::contact::ShapeGroupId(index))
     }
 
+    /// Gives every contact of shape group `group` the Coulomb coefficient `mu` from now on (as
+    /// [`ShapeContacts::friction`](crate::contact::ShapeContacts::friction) would have): for a
+    /// viewer's μ control, or a sweep that changes it mid-run.
+    ///
+    /// ```
+    /// use bead::contact::ShapeContacts;
+    /// use bead::{force::Gravity, RigidBody, Shape, System};
+    /// let mut sys = System::new(2)?;
+    /// let a = 0.3_f64; // an incline of 0.3 rad: tan 0.3 = 0.31
+    /// let slope = sys.add_rigid_body(
+    ///     RigidBody::new(&[0.5 * a.sin(), -0.5 * a.cos()], a).fixed().outline(Shape::Box { width: 10.0, height: 1.0 }),
+    /// )?;
+    /// let crate_ = sys.add_rigid_body(
+    ///     RigidBody::new(&[-0.25 * a.sin(), 0.25 * a.cos()], a).shape(Shape::Box { width: 0.5, height: 0.5 }, 100.0),
+    /// )?;
+    /// let group = sys.add_shape_contacts(ShapeContacts::new().body(slope, 0.5).body(crate_, 0.5))?;
+    /// sys.add_force(Gravity::new(&[0.0, -9.81]))?;
+    /// sys.step(1e-3).unwrap();
+    /// assert!(sys.coordinate_velocities(crate_.body())[0].abs() < 1e-12); // μ = 0.5 holds it
+    /// sys.set_contact_friction(group, 0.2)?;
+    /// sys.step(1e-3).unwrap();
+    /// assert!(sys.coordinate_velocities(crate_.body())[0] < -1e-4); // μ = 0.2 lets it slide
+    /// # Ok::<(), bead::ModelError>(())
+    /// ```
+    pub fn set_contact_friction(
+        &mut self,
+        group: crate::contact::ShapeGroupId,
+        mu: f64,
+    ) -> Result<(), ModelError> {
+        self.pipeline
+            .set_contact_friction(&mut self.model, &self.state, group.0, mu)
+    }
+
     /// What a shape contact group's contacts do now: touching pairs, the sums of their normal
     /// and friction forces, the deepest penetration (`None` for an unknown group).
     pub fn contact_summary(

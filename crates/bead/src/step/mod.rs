@@ -538,6 +538,29 @@ impl Pipeline {
         Ok(self.shape_groups.len() - 1)
     }
 
+    /// Sets the friction of shape group `group` and finds its contacts again at `state`.
+    pub(crate) fn set_contact_friction(
+        &mut self,
+        model: &mut Model,
+        state: &State,
+        group: usize,
+        mu: f64,
+    ) -> Result<(), ModelError> {
+        let g = self
+            .shape_groups
+            .get_mut(group)
+            .ok_or_else(|| ModelError::Setting(format!("no shape contact group {group}")))?;
+        let mut changed = false;
+        let result = g
+            .set_friction(model, mu, &mut changed)
+            .and_then(|()| g.update(model, state, 0.0, &mut changed));
+        g.forget_joints();
+        if changed {
+            self.structure_changed();
+        }
+        result
+    }
+
     /// The shape contact groups.
     pub(crate) fn shape_groups(&self) -> &[ShapeGroup] {
         &self.shape_groups

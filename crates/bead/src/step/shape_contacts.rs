@@ -134,6 +134,29 @@ impl ShapeGroup {
         })
     }
 
+    /// Gives every contact of the group the coefficient `mu` from now on: the live contacts are
+    /// removed (the narrow phase makes them again, with it); sets `changed` if any was.
+    pub(crate) fn set_friction(
+        &mut self,
+        model: &mut Model,
+        mu: f64,
+        changed: &mut bool,
+    ) -> Result<(), ModelError> {
+        if !(mu >= 0.0 && mu.is_finite()) {
+            return Err(ModelError::Setting(format!(
+                "the friction coefficient must be zero or more, got {mu}"
+            )));
+        }
+        self.friction = Some(mu);
+        let mut live: Vec<((usize, usize, u64), ConstraintId)> = self.contacts.drain().collect();
+        live.sort_unstable_by_key(|(k, _)| *k);
+        for (_, id) in live {
+            model.constraints.remove(id);
+            *changed = true;
+        }
+        Ok(())
+    }
+
     /// Forgets which bodies are joined, to find them again at the next update.
     pub(crate) fn forget_joints(&mut self) {
         self.connected = None;
