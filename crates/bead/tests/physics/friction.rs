@@ -624,3 +624,25 @@ fn a_pyramid_of_boxes_stands_without_creeping_at_a_sixtieth_of_a_second() {
         assert!(sum.friction_force < 1e-9 * weight, "{name}: {sum:?}");
     }
 }
+
+#[test]
+fn a_resting_crate_does_not_creep_in_ten_thousand_steps() {
+    // A crate on an incline at 95 % of its friction angle (μ = 0.8), 10⁴ steps of 1 ms.
+    let mu: f64 = 0.8;
+    let alpha = 0.95 * mu.atan();
+    for name in INTEGRATOR_NAMES {
+        let (s, v, sum) = crate_on_incline(name, alpha, mu, 10_000);
+        // The explicit integrators hold it to rounding; the implicit steppers to their Newton
+        // tolerance (3e-13 m in half a second above).
+        let (tol, tol_v) = if implicit(name) {
+            (1e-10, 1e-9)
+        } else {
+            (1e-12, 1e-12)
+        };
+        assert!(
+            s.abs() < tol && v.abs() < tol_v,
+            "{name}: crept {s} m, {v} m/s"
+        );
+        assert_eq!(sum.contacts, 1, "{name}");
+    }
+}
