@@ -224,7 +224,36 @@ fn load(path: &std::path::Path, overrides: &Overrides) -> Result<Model, Failure>
     if let Some(name) = &overrides.inequality {
         sim.inequality = Some(name.clone());
     }
-    scene.build().map_err(|e| Failure::Input(e.into()))
+    // A bad value given as an option is not where the file's line would point.
+    let given: Vec<&str> = [
+        (overrides.dt.is_some(), "simulation.dt"),
+        (overrides.duration.is_some(), "simulation.duration"),
+        (overrides.integrator.is_some(), "simulation.integrator"),
+        (overrides.solver.is_some(), "simulation.solver"),
+        (
+            overrides.newton_tolerance.is_some(),
+            "simulation.newton_tolerance",
+        ),
+        (
+            overrides.newton_relative_tolerance.is_some(),
+            "simulation.newton_relative_tolerance",
+        ),
+        (
+            overrides.newton_iterations.is_some(),
+            "simulation.newton_iterations",
+        ),
+        (overrides.inequality.is_some(), "simulation.inequality"),
+    ]
+    .into_iter()
+    .filter_map(|(set, field)| set.then_some(field))
+    .collect();
+    scene.build().map_err(|mut e| {
+        if e.field.as_deref().is_some_and(|f| given.contains(&f)) {
+            (e.line, e.column) = (None, None);
+            e.message = format!("{} (given on the command line)", e.message);
+        }
+        Failure::Input(e.into())
+    })
 }
 
 /// What to say of a model that starts off its constraints (see `bead_scene::start`), or of one

@@ -1182,3 +1182,26 @@ fn an_explicit_integrator_from_the_command_line_leaves_the_scenes_newton_setting
     assert!(summary["newton"].is_null(), "{summary}");
     assert!(summary["max_abs_C"].as_f64().unwrap() < 1e-6, "{summary}");
 }
+
+/// A setting given on the command line that the scene refuses is reported as the option's, not
+/// at the file's `[simulation]` line, which never said it (user review of issue 29).
+#[test]
+fn a_refused_option_is_named_as_given_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = bead()
+        .args(["run", "--quiet", "--inequality", "platt", "--out"])
+        .arg(dir.path().join("out"))
+        .arg(scene("incline-crate.toml"))
+        .assert()
+        .failure()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("simulation.inequality: platt does not carry friction")
+            && stderr.contains("(given on the command line)")
+            // The file, without a line and column.
+            && stderr.contains("incline-crate.toml: simulation.inequality"),
+        "{stderr}"
+    );
+}
