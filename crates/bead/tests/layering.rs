@@ -20,7 +20,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "ids", "error", "view", "draw", "point", "body", "motion", "schedule",
         ],
     ),
-    ("pieces", &["constraint", "force", "autodiff"]),
+    ("pieces", &["constraint", "force", "autodiff", "collide"]),
     (
         "model",
         &[
