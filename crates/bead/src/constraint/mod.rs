@@ -277,6 +277,27 @@ pub struct Friction {
     pub coefficient: f64,
 }
 
+impl Friction {
+    /// The kind of row `row` of a contact with friction: its normal row 0 an inequality, its
+    /// friction row 1 a velocity row.
+    pub(crate) fn contact_row_kind(row: usize) -> ConstraintKind {
+        if row == 0 {
+            ConstraintKind::Inequality
+        } else {
+            ConstraintKind::Velocity
+        }
+    }
+
+    /// Row `row`'s coupling in a contact whose row 1 is friction `mu` on its normal row 0
+    /// (none without friction).
+    pub(crate) fn of_contact(row: usize, mu: f64) -> Option<Friction> {
+        (row == 1 && mu > 0.0).then_some(Friction {
+            normal: 0,
+            coefficient: mu,
+        })
+    }
+}
+
 /// A constraint that is the separation of its two point operands, one row
 /// `C = sign · (|x₀ − x₁| − length)` with gradient `±sign · u`, `u` the unit vector from `x₁` to
 /// `x₀` (see [`Constraint::separation`]).

@@ -225,18 +225,11 @@ impl Constraint for ShapeContact {
     }
 
     fn row_kind(&self, row: usize) -> ConstraintKind {
-        if row == 0 {
-            ConstraintKind::Inequality
-        } else {
-            ConstraintKind::Velocity
-        }
+        Friction::contact_row_kind(row)
     }
 
     fn friction(&self, row: usize) -> Option<Friction> {
-        (row == 1 && self.friction > 0.0).then_some(Friction {
-            normal: 0,
-            coefficient: self.friction,
-        })
+        Friction::of_contact(row, self.friction)
     }
 
     fn check(&self, dim: usize) -> Result<(), InvalidParameter> {

@@ -383,23 +383,7 @@ impl ActiveSet {
                 lambda[i] = self.fixed[i];
             }
         }
-        let p = Problem {
-            a: rows.a,
-            b: rows.b,
-            lo: &self.lo,
-            hi: &self.hi,
-            allowance: rows.allowance,
-            slack: rows.slack_w,
-        };
-        let info = complementarity::solve_fixed(
-            &p,
-            solver,
-            params,
-            &self.state,
-            lambda,
-            w,
-            &mut self.workspace,
-        )?;
+        let info = self.solve_kept(rows, solver, params, lambda, w)?;
         let mut effort = Effort::default();
         effort.add(info);
         if rows.bounds.any_friction() {
@@ -415,28 +399,33 @@ impl ActiveSet {
                         };
                     }
                 }
-                let p = Problem {
-                    a: rows.a,
-                    b: rows.b,
-                    lo: &set.lo,
-                    hi: &set.hi,
-                    allowance: rows.allowance,
-                    slack: rows.slack_w,
-                };
-                let info = complementarity::solve_fixed(
-                    &p,
-                    solver,
-                    params,
-                    &set.state,
-                    lambda,
-                    w,
-                    &mut set.workspace,
-                )?;
+                let info = set.solve_kept(rows, solver, params, lambda, w)?;
                 effort.add(info);
                 Ok(())
             })?;
         }
         Ok(effort)
+    }
+
+    /// Solves the held rows with the states and bounds as they are, every other λ as it is.
+    fn solve_kept(
+        &mut self,
+        rows: &Rows<'_>,
+        solver: &mut dyn LinearSolver,
+        params: &SolveParams,
+        lambda: &mut [f64],
+        w: &mut [f64],
+    ) -> Result<Info, Failure> {
+        let p = problem(rows, &self.lo, &self.hi);
+        complementarity::solve_fixed(
+            &p,
+            solver,
+            params,
+            &self.state,
+            lambda,
+            w,
+            &mut self.workspace,
+        )
     }
 
     /// Seed 004 Alg. 1 (Platt) and Alg. 2 (improved), lines 3-9, after a step: a handled row whose
@@ -506,14 +495,7 @@ impl ActiveSet {
         lambda: &mut [f64],
         w: &mut [f64],
     ) -> Result<Info, Failure> {
-        let p = Problem {
-            a: rows.a,
-            b: rows.b,
-            lo: &self.lo,
-            hi: &self.hi,
-            allowance: rows.allowance,
-            slack: rows.slack_w,
-        };
+        let p = problem(rows, &self.lo, &self.hi);
         complementarity::solve(
             &p,
             solver,
@@ -534,4 +516,16 @@ pub(crate) struct StepStart {
     pub(crate) w: Vec<f64>,
     pub(crate) candidates: Vec<bool>,
     pub(crate) eps: f64,
+}
+
+/// The complementarity problem of `rows` with the bounds `lo` and `hi`.
+fn problem<'a>(rows: &Rows<'a>, lo: &'a [f64], hi: &'a [f64]) -> Problem<'a> {
+    Problem {
+        a: rows.a,
+        b: rows.b,
+        lo,
+        hi,
+        allowance: rows.allowance,
+        slack: rows.slack_w,
+    }
 }
