@@ -133,7 +133,7 @@ pub fn constraints_header(model: &Model) -> Vec<String> {
 /// [`constraints_header`]; `active` is 1.0 or 0.0. A constraint the diagnostics do not report
 /// gets NaN in each of its columns, and so does a contact group whose summary cannot be
 /// evaluated.
-pub fn constraints_row(model: &mut Model, diagnostics: &Diagnostics) -> Vec<f64> {
+pub fn constraints_row(model: &Model, diagnostics: &Diagnostics) -> Vec<f64> {
     let mut row = vec![model.system.time()];
     for c in &model.constraints {
         let Some(report) = diagnostics.constraint(c.id) else {
@@ -162,7 +162,7 @@ pub fn constraints_row(model: &mut Model, diagnostics: &Diagnostics) -> Vec<f64>
     }
     for k in 0..model.contacts.len() {
         let id = model.contacts[k].id;
-        match model.system.contact_summary(id) {
+        match model.system.contact_summary(id, diagnostics) {
             Some(s) => row.extend([
                 s.contacts as f64,
                 s.normal_force,

@@ -535,20 +535,16 @@ impl System {
             .set_contact_friction(&mut self.model, &self.state, group.0, mu)
     }
 
-    /// What a shape contact group's contacts do now: touching pairs, the sums of their normal
-    /// and friction forces, the deepest penetration (`None` for an unknown group).
+    /// What a shape contact group's contacts do in `diagnostics` (of the current state, from
+    /// [`System::diagnostics`]): touching pairs, the sums of their normal and friction forces,
+    /// the deepest penetration (`None` for an unknown group).
     pub fn contact_summary(
-        &mut self,
+        &self,
         group: crate::contact::ShapeGroupId,
+        diagnostics: &Diagnostics,
     ) -> Option<crate::contact::ContactSummary> {
-        let pairs: Vec<((usize, usize), ConstraintId)> = self
-            .pipeline
-            .shape_groups()
-            .get(group.0)?
-            .contact_pairs()
-            .collect();
         let tolerance = self.settings.contact_tolerance;
-        let diagnostics = self.diagnostics().ok()?;
+        let pairs = self.pipeline.shape_groups().get(group.0)?.contact_pairs();
         let mut summary = crate::contact::ContactSummary::default();
         let mut touching = std::collections::HashSet::new();
         for (pair, id) in pairs {

@@ -294,8 +294,8 @@ impl ActiveSet {
             // care where exactly the edge is.
             let tol = 1e-9 * (1.0 + lambda.iter().fold(0.0_f64, |a, l| a.max(l.abs())));
             let moved = |i: usize| {
-                rows.bounds.friction(i).is_some_and(|(n, mu)| {
-                    let limit = mu * lambda[n].max(0.0);
+                rows.bounds.friction(i).is_some_and(|_| {
+                    let limit = rows.bounds.coupled(i, lambda).1;
                     let old = self.hi[i].abs().max(self.lo[i].abs());
                     let inside = matches!(self.state[i], RowState::Solve | RowState::Pinned)
                         && lambda[i].abs() < limit.min(old) - tol;
@@ -319,8 +319,8 @@ impl ActiveSet {
     /// cone's edge against a slide, the whole cone where the contact sticks.
     fn friction_bounds(&mut self, rows: &Rows<'_>, lambda: &[f64]) {
         for i in 0..rows.b.len() {
-            if let Some((n, mu)) = rows.bounds.friction(i) {
-                let limit = mu * lambda[n].max(0.0);
+            if rows.bounds.friction(i).is_some() {
+                let limit = rows.bounds.coupled(i, lambda).1;
                 let slide = if self.stick {
                     0.0
                 } else {

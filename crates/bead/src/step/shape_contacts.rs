@@ -30,6 +30,8 @@ struct Member {
     operand: Operand,
     body: usize,
     collider: Collider,
+    /// The shape's reach from its body's origin, for the broad phase's margin.
+    extent: f64,
     friction: f64,
     /// Whether nothing can move it (infinite mass and inertia): two such never collide.
     immovable: bool,
@@ -99,6 +101,7 @@ impl ShapeGroup {
             members.push(Member {
                 operand,
                 body: id.0,
+                extent: collider.extent(),
                 collider,
                 friction: *mu,
                 immovable,
@@ -162,11 +165,17 @@ impl ShapeGroup {
         self.connected = None;
     }
 
-    /// The pairs of members (smaller first) that each live contact joins, with its constraint.
-    pub(crate) fn contact_pairs(
-        &self,
-    ) -> impl Iterator<Item = ((usize, usize), ConstraintId)> + '_ {
-        self.contacts.iter().map(|(&(i, j, _), &id)| ((i, j), id))
+    /// The pairs of members (smaller first) that each live contact joins, with its constraint,
+    /// in the order of their keys: sums over them come out the same from run to run (a hash
+    /// map's order does not).
+    pub(crate) fn contact_pairs(&self) -> Vec<((usize, usize), ConstraintId)> {
+        let mut pairs: Vec<((usize, usize, u64), ConstraintId)> =
+            self.contacts.iter().map(|(&k, &id)| (k, id)).collect();
+        pairs.sort_unstable_by_key(|(k, _)| *k);
+        pairs
+            .into_iter()
+            .map(|((i, j, _), id)| ((i, j), id))
+            .collect()
     }
 
     /// Brings the contacts up to date for a step of `dt` from `state`; sets `changed` when a
@@ -194,7 +203,7 @@ impl ShapeGroup {
                 (0.0, 0.0)
             };
             let pose = Pose::new([q[0], q[1]], angle);
-            let extent = m.collider.extent();
+            let extent = m.extent;
             if !m.immovable {
                 fastest = fastest.max((v[0] * v[0] + v[1] * v[1]).sqrt() + omega.abs() * extent);
                 size = size.max(extent);

@@ -211,11 +211,10 @@ fn crate_on_incline(
         sys.coordinate_velocities(b.body()).to_vec(),
     );
     let s = (q[0] - start[0]) * t[0] + (q[1] - start[1]) * t[1];
-    (
-        s,
-        v[0] * t[0] + v[1] * t[1],
-        sys.contact_summary(group).unwrap(),
-    )
+    (s, v[0] * t[0] + v[1] * t[1], {
+        let diagnostics = sys.diagnostics().unwrap();
+        sys.contact_summary(group, &diagnostics).unwrap()
+    })
 }
 
 #[test]
@@ -319,16 +318,8 @@ fn a_stack_of_ten_boxes_stands_still_with_each_contact_carrying_the_weight_above
     for name in INTEGRATOR_NAMES {
         let mut sys = System::new(2).unwrap();
         sys.set_integrator_boxed(bead::integrate::by_name(name).unwrap());
-        let ground = sys
-            .add_rigid_body(
-                RigidBody::new(&[0.0, -0.5], 0.0)
-                    .fixed()
-                    .outline(Shape::Box {
-                        width: 20.0,
-                        height: 1.0,
-                    }),
-            )
-            .unwrap();
+        // A floor: an incline of 0 whose top face is y = 0.
+        let ground = incline_body(&mut sys, 0.0, 20.0);
         let mut group = ShapeContacts::new().body(ground, mu);
         let mut boxes = Vec::new();
         for k in 0..n {
@@ -374,7 +365,7 @@ fn a_stack_of_ten_boxes_stands_still_with_each_contact_carrying_the_weight_above
         }
         // The k-th contact from the top carries the weight of the k boxes above it: all levels
         // together carry m g (1 + 2 + … + 10), and nothing rubs sideways.
-        let sum = sys.contact_summary(group).unwrap();
+        let sum = sys.contact_summary(group, &diagnostics).unwrap();
         assert_eq!(sum.contacts, n, "{name}");
         // The implicit steppers balance forces to 1e-8 of the step's. BDF2's multipliers are
         // its second difference of positions, (3 q₊ − 4 q + q₋)/(2h)-like: the 1e-11 m its
@@ -529,10 +520,10 @@ fn car(integrator: &str, mu: f64, seconds: f64) -> (f64, bead::contact::ContactS
         sys.step(1e-3).unwrap();
     }
     let v = sys.coordinate_velocities(chassis.body());
-    (
-        v[0] * up[0] + v[1] * up[1],
-        sys.contact_summary(group).unwrap(),
-    )
+    (v[0] * up[0] + v[1] * up[1], {
+        let diagnostics = sys.diagnostics().unwrap();
+        sys.contact_summary(group, &diagnostics).unwrap()
+    })
 }
 
 #[test]
@@ -571,16 +562,8 @@ fn a_pyramid_of_boxes_stands_without_creeping_at_a_sixtieth_of_a_second() {
     for name in ["rk4", "midpoint"] {
         let mut sys = System::new(2).unwrap();
         sys.set_integrator_boxed(bead::integrate::by_name(name).unwrap());
-        let floor = sys
-            .add_rigid_body(
-                RigidBody::new(&[0.0, -0.5], 0.0)
-                    .fixed()
-                    .outline(Shape::Box {
-                        width: 20.0,
-                        height: 1.0,
-                    }),
-            )
-            .unwrap();
+        // A floor: an incline of 0 whose top face is y = 0.
+        let floor = incline_body(&mut sys, 0.0, 20.0);
         let mut ground = ShapeContacts::new().body(floor, mu);
         let mut stack = ShapeContacts::new();
         let mut boxes = Vec::new();
@@ -615,7 +598,8 @@ fn a_pyramid_of_boxes_stands_without_creeping_at_a_sixtieth_of_a_second() {
             let moved = ((q[0] - at[0]).powi(2) + (q[1] - at[1]).powi(2) + q[2].powi(2)).sqrt();
             assert!(moved < 1e-9, "{name}: a box moved {moved} m in a second");
         }
-        let sum = sys.contact_summary(ground).unwrap();
+        let diagnostics = sys.diagnostics().unwrap();
+        let sum = sys.contact_summary(ground, &diagnostics).unwrap();
         let weight = m * G * boxes.len() as f64;
         assert!(
             (sum.normal_force - weight).abs() < 1e-9 * weight,
@@ -654,16 +638,8 @@ fn a_disc_dropped_on_a_box_rebounds_to_e_squared_of_its_height() {
     for name in ["midpoint", "rk4"] {
         let mut sys = System::new(2).unwrap();
         sys.set_integrator_boxed(bead::integrate::by_name(name).unwrap());
-        let floor = sys
-            .add_rigid_body(
-                RigidBody::new(&[0.0, -0.5], 0.0)
-                    .fixed()
-                    .outline(Shape::Box {
-                        width: 4.0,
-                        height: 1.0,
-                    }),
-            )
-            .unwrap();
+        // A floor: an incline of 0 whose top face is y = 0.
+        let floor = incline_body(&mut sys, 0.0, 4.0);
         let r = 0.1;
         let disc = sys
             .add_rigid_body(
