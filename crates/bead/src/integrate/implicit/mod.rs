@@ -57,16 +57,26 @@
 //! that grows like `1/ĥ²` (a 1e-10 m residual at `h = 1e-6` reversed a pendulum rod's force).
 //! Where it starts is [`warm_start`]'s.
 //!
+//! Friction rows have no barrier in the interior-point iteration: their cone `±μ_f μ_n` follows
+//! another row's multiplier. A step with friction whose roles have not settled after
+//! [`INTERIOR_AFTER`](interior_point::INTERIOR_AFTER) iterations (redundant frictional contacts:
+//! an arch, a pyramid, a box's two corners) starts again instead with its bounded rows solved
+//! at each iteration as a complementarity problem of their own, on the iteration's own
+//! linearization ([`contact_lcp`], [`contact_problem`]).
+//!
 //! The files: [`newton`] (the iteration and the step framing), [`roles`] (the semismooth active
-//! set), [`interior_point`], [`residual`] (the residuals' measures), [`warm_start`], and one
-//! file per stepper.
+//! set) and [`row_bounds`], [`interior_point`], [`contact_lcp`] and [`contact_problem`],
+//! [`residual`] (the residuals' measures), [`warm_start`], and one file per stepper.
 
 mod bdf2;
+mod contact_lcp;
+mod contact_problem;
 mod implicit_euler;
 mod interior_point;
 mod newton;
 mod residual;
 mod roles;
+mod row_bounds;
 mod warm_start;
 mod work;
 

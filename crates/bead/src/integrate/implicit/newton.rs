@@ -5,20 +5,24 @@
 //! [`super::interior_point`]'s, the bounded rows' roles [`super::roles`]'s, the residuals'
 //! measures [`super::residual`]'s.
 
+use super::contact_lcp::{contact_step, split_at_end};
 use super::interior_point::{
     CONTACT_COMPLIANCE, INTERIOR_AFTER, RETRY_ACTIVE_SET, barrier_rows, centering, interior_row,
     interior_step, recenter, start_interior,
 };
 use super::residual::{measured_momentum_residual, momentum_residual, row_masses};
-use super::roles::{RowBounds, choose_roles};
+use super::roles::choose_roles;
+use super::row_bounds::RowBounds;
 use super::work::Work;
 use crate::error::EvalError;
-use crate::integrate::{
-    ConstrainedModel, Dynamics, Factorization, NewtonSystem, PastState, Role, resize,
-};
+use crate::integrate::{ConstrainedModel, Dynamics, Factorization, PastState, Role, resize};
 use crate::math::vector::max_abs;
 use crate::solve::Bounds;
 use crate::solve::kkt::PROXIMAL;
+
+/// How close to its cone's edge, relative to the edge, a friction row's multiplier counts as
+/// at it (the precision of the multipliers), when the rows are solved as their own problem.
+const EDGE: f64 = 1e-9;
 
 /// When the Newton iteration of a step stops, and when it gives up.
 #[derive(Clone, Copy, Debug)]
@@ -213,6 +217,9 @@ fn newton(
             return Err(EvalError::NonFinite("the implicit step's residual".into()));
         }
         if max_c <= c_tolerance && momentum <= momentum_tolerance {
+            if w.contact_lcp {
+                split_at_end(model, w, h2, c_tolerance);
+            }
             break;
         }
         let residual = max_c.max(momentum);
@@ -223,6 +230,18 @@ fn newton(
             return Err(stalled(model, w, (max_c, momentum), c_tolerance));
         }
         w.iterations += 1;
+        if restart_contact_lcp(model, w, q, h2) {
+            it.previous = f64::INFINITY;
+            it.slow_steps = 0;
+            continue;
+        }
+        if w.contact_lcp {
+            contact_step(model, w, h2, c_tolerance)?;
+            take_fixed(model, w, q, h2);
+            step(model, w, q, (Factorization::Reuse, h2, tolerance))?;
+            it.trial = None;
+            continue;
+        }
         if restart_interior(model, w, q, h2) {
             it.start_barrier = true;
             it.previous = f64::INFINITY;
@@ -273,6 +292,7 @@ fn begin(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64, history
     w.interior = w.interior_steps > 0
         && !w.interior_steps.is_multiple_of(RETRY_ACTIVE_SET)
         && (0..m).any(|r| interior_row(model, r));
+    w.contact_lcp = false;
     w.start_q.clear();
     w.start_q.extend_from_slice(q);
     w.start_mu.clone_from(&w.mu);
@@ -320,6 +340,24 @@ fn constraint_error(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> f64 
         }
         let (raw, mu) = (w.residual[r], w.mu[r]);
         let (lo, hi) = bounds.get(r, &w.mu);
+        if bounds.friction(r) && w.contact_lcp {
+            // Whatever the roles: inside the cone the slip must vanish; at an edge it may run
+            // only against the force.
+            let near = |edge: f64| (mu - edge).abs() <= EDGE * edge.abs();
+            let off = if hi <= lo {
+                // A shut cone: no friction, and the slip is free.
+                0.0
+            } else if hi > 0.0 && (mu >= hi || near(hi)) {
+                raw.max(0.0)
+            } else if lo < 0.0 && (mu <= lo || near(lo)) {
+                (-raw).max(0.0)
+            } else {
+                raw.abs()
+            };
+            let beyond = ((mu - hi).max(lo - mu)).max(0.0) * w.mass[r];
+            max_c = max_c.max(off).max(beyond);
+            continue;
+        }
         if bounds.friction(r)
             && let Role::Fixed(edge) = w.roles[r]
         {
@@ -411,6 +449,23 @@ fn stalled(
     }
 }
 
+/// Whether the step goes over to solving its bounded rows as their own complementarity problem
+/// ([`contact_step`]) now: its roles have not settled after [`INTERIOR_AFTER`] iterations and
+/// some row is a friction row, whose cone the interior-point iteration has no barrier for. It
+/// starts again from where this step started.
+fn restart_contact_lcp(model: &dyn ConstrainedModel, w: &mut Work, q: &mut [f64], h2: f64) -> bool {
+    if w.contact_lcp
+        || w.interior
+        || w.iterations <= INTERIOR_AFTER
+        || !model.friction_rows().iter().any(Option::is_some)
+    {
+        return false;
+    }
+    w.contact_lcp = true;
+    w.restart(q, h2);
+    true
+}
+
 /// Whether the step goes over to the interior-point iteration now: the contacts' active set
 /// has not settled after [`INTERIOR_AFTER`] iterations (packed, redundant contacts make the
 /// semismooth iteration cycle). The interior-point iteration, which has no active set to
@@ -425,11 +480,7 @@ fn restart_interior(model: &dyn ConstrainedModel, w: &mut Work, q: &mut [f64], h
         return false;
     }
     w.interior = true;
-    q.copy_from_slice(&w.start_q);
-    w.mu.clone_from(&w.start_mu);
-    for (l, mu) in w.lambda.iter_mut().zip(&w.mu) {
-        *l = mu / h2;
-    }
+    w.restart(q, h2);
     true
 }
 
@@ -445,7 +496,15 @@ fn set_roles(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64) -> 
         0
     };
     w.role_changes = changed;
-    if w.bounded && w.roles.iter().any(|r| matches!(r, Role::Fixed(_))) {
+    if w.bounded {
+        take_fixed(model, w, q, h2);
+    }
+    changed > 0
+}
+
+/// Each fixed row's multiplier takes its value, and the momentum residual with them.
+fn take_fixed(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64) {
+    if w.roles.iter().any(|r| matches!(r, Role::Fixed(_))) {
         for r in 0..w.mu.len() {
             if let Role::Fixed(target) = w.roles[r] {
                 w.mu[r] = target;
@@ -455,7 +514,6 @@ fn set_roles(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64) -> 
         total_force(model, w, h2);
         momentum_residual(model.inv_mass(), q, w);
     }
-    changed > 0
 }
 
 /// Chord iterations: the factor is kept, across steps too, while it keeps the residual falling
@@ -496,12 +554,12 @@ fn step(
         };
     }
     let complementarity = if w.interior { barrier_rows(w) } else { 0.0 };
-    let factored = newton_step(model, w, factorization, h2)?;
+    let factored = w.newton_step(model, factorization, h2)?;
     w.refactor = false;
     w.factorizations += usize::from(factored);
     let barrier = if w.interior {
         let barrier = centering(w, complementarity, tolerance);
-        newton_step(model, w, Factorization::Reuse, h2)?;
+        w.newton_step(model, Factorization::Reuse, h2)?;
         barrier
     } else {
         0.0
@@ -511,6 +569,15 @@ fn step(
     } else {
         1.0
     };
+    apply_step(w, q, alpha, h2);
+    if w.interior {
+        recenter(w, h2, tolerance);
+    }
+    Ok(())
+}
+
+/// Takes `alpha` of the step in `w.dq` and `w.dmu`.
+fn apply_step(w: &mut Work, q: &mut [f64], alpha: f64, h2: f64) {
     for (qi, dq) in q.iter_mut().zip(&w.dq) {
         *qi += alpha * dq;
     }
@@ -520,10 +587,6 @@ fn step(
     for (l, mu) in w.lambda.iter_mut().zip(&w.mu) {
         *l = mu / h2;
     }
-    if w.interior {
-        recenter(w, h2, tolerance);
-    }
-    Ok(())
 }
 
 /// Ends a converged step: counts the steps that needed the interior-point iteration, and
@@ -539,25 +602,6 @@ fn finish(model: &mut dyn ConstrainedModel, w: &mut Work) {
         }
     }
     model.record(&w.lambda);
-}
-
-/// One Newton step for the residuals and roles in `w`, into `w.dq` and `w.dmu`; returns whether
-/// it factored.
-fn newton_step(
-    model: &mut dyn ConstrainedModel,
-    w: &mut Work,
-    factorization: Factorization,
-    h2: f64,
-) -> Result<bool, EvalError> {
-    let system = NewtonSystem {
-        h2,
-        proximal: w.proximal,
-        lambda: &w.lambda,
-        roles: &w.roles,
-        momentum: &w.momentum,
-        rows: &w.rows,
-    };
-    model.newton_step(factorization, system, &mut w.dq, &mut w.dmu)
 }
 
 /// `Jᵀμ + ĥ² Q` into `w.force`: the forces of the momentum residual at the iterate.

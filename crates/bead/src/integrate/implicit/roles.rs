@@ -3,48 +3,10 @@
 //! within its bounds and fixed at the bound it crosses otherwise ([`Role`]), a semismooth Newton
 //! method for the complementarity.
 
+use super::row_bounds::RowBounds;
 use super::work::Work;
 use crate::integrate::ConstrainedModel;
-use crate::solve::{Bounds, Role};
-
-/// Each row's bounds on `μ = h² λ`: its own (a motor's limit), and `μ ≥ 0` for an inequality.
-pub(super) struct RowBounds<'a> {
-    bounds: Bounds<'a>,
-    h2: f64,
-}
-
-impl<'a> RowBounds<'a> {
-    pub(super) fn of(model: &'a dyn ConstrainedModel, h2: f64) -> Self {
-        RowBounds {
-            bounds: Bounds::new(
-                model.inequality_rows(),
-                model.multiplier_bounds(),
-                model.friction_rows(),
-            ),
-            h2,
-        }
-    }
-
-    /// Whether any row has a bound (an inequality, a motor's limit).
-    pub(super) fn any_bounded(&self) -> bool {
-        self.bounds.any()
-    }
-
-    /// Row `r`'s bounds on `μ` when the multipliers are `mu`: a friction row's follow its
-    /// normal row's `μ_n` (`±μ_f μ_n`, Coulomb's cone).
-    pub(super) fn get(&self, r: usize, mu: &[f64]) -> (f64, f64) {
-        if self.bounds.friction(r).is_some() {
-            return self.bounds.coupled(r, mu);
-        }
-        let (lo, hi) = self.bounds.get(r);
-        (lo * self.h2, hi * self.h2)
-    }
-
-    /// Whether row `r` is a friction row.
-    pub(super) fn friction(&self, r: usize) -> bool {
-        self.bounds.friction(r).is_some()
-    }
-}
+use crate::solve::Role;
 
 /// Sets each row's role for the next Newton step (see [`Role`]); returns how many changed.
 /// A bounded row's effective mass, `1 / (J W Jᵀ)_rr`, turns its gap into a multiplier: it reads

@@ -2,6 +2,8 @@
 //! next: the warm start, whether the contacts needed the interior-point iteration, the counts.
 
 use super::warm_start::WarmStart;
+use crate::error::EvalError;
+use crate::integrate::{ConstrainedModel, Factorization, NewtonSystem};
 use crate::solve::Role;
 
 /// The Newton solve's buffers and what it carries from step to step.
@@ -40,6 +42,11 @@ pub(super) struct Work {
     pub(super) start_mu: Vec<f64>,
     /// Whether this step's contacts are solved by the interior-point iteration.
     pub(super) interior: bool,
+    /// Whether this step's bounded rows are solved as their own complementarity problem at each
+    /// iteration (see [`super::contact_lcp`]).
+    pub(super) contact_lcp: bool,
+    /// That problem's buffers.
+    pub(super) contact_problem: super::contact_problem::ContactProblem,
     /// Whether any row of this step has a bound (an inequality, a motor's limit): without,
     /// every row is held, and the roles need no choosing.
     pub(super) bounded: bool,
@@ -86,5 +93,33 @@ impl Work {
     /// continues from there (see [`crate::integrate::Integrator::projected`]).
     pub(super) fn projected(&mut self, q: &[f64], v: &[f64]) {
         self.warm.moved_end(q, v);
+    }
+
+    /// One Newton step for the residuals and roles here, into `dq` and `dmu`; returns whether
+    /// it factored.
+    pub(super) fn newton_step(
+        &mut self,
+        model: &mut dyn ConstrainedModel,
+        factorization: Factorization,
+        h2: f64,
+    ) -> Result<bool, EvalError> {
+        let system = NewtonSystem {
+            h2,
+            proximal: self.proximal,
+            lambda: &self.lambda,
+            roles: &self.roles,
+            momentum: &self.momentum,
+            rows: &self.rows,
+        };
+        model.newton_step(factorization, system, &mut self.dq, &mut self.dmu)
+    }
+
+    /// Back to where this step started, `q` and `μ` (and `λ = μ/ĥ²`): a new iteration begins.
+    pub(super) fn restart(&mut self, q: &mut [f64], h2: f64) {
+        q.copy_from_slice(&self.start_q);
+        self.mu.clone_from(&self.start_mu);
+        for (l, mu) in self.lambda.iter_mut().zip(&self.mu) {
+            *l = mu / h2;
+        }
     }
 }

@@ -1,0 +1,140 @@
+//! The bounded rows of one Newton iteration solved as a complementarity problem of their own,
+//! where the semismooth active set ([`super::roles`]) cycles on frictional contacts.
+//!
+//! Redundant contacts with friction (an arch's joints, dominoes leaning on one another, a box's
+//! two corners on a floor) leave the split of their forces free. The semismooth iteration holds
+//! the rows whose trial multipliers lie inside their bounds, and the KKT solve splits the force
+//! of a redundant held set by least norm, which can put one corner's friction past its cone;
+//! fixed at the edge, the corner's trial comes back inside; held again, past it: the roles cycle
+//! and Newton's method never ends. The interior-point iteration, which ends such cycles among
+//! frictionless contacts, has no barrier for a cone whose size follows another row's multiplier.
+//!
+//! So each iteration here linearizes the rows at the iterate, exactly as the Newton step does,
+//! and solves the bounded rows' complementarity on that linearization as a problem of its own:
+//!
+//! ```text
+//! r(μ_b) = c + A (μ_b − μ_b⁰),    A = J_b K⁻¹ J_bᵀ,   c = r + J_b Δq₀
+//! ```
+//!
+//! where `K` is the Newton matrix with every bounded row at a fixed multiplier and the other
+//! rows (joints, motors) held, `Δq₀` the Newton step with the bounded multipliers where they
+//! are, and `A` the Delassus matrix of the bounded rows (one column per row, from the same
+//! factor). The rows' conditions — a contact's `r ≥ 0 ⊥ μ_n ≥ 0`, a friction row's slip opposite
+//! its force at the cone's edge `|μ_t| = μ_f μ_n` and zero inside it, a motor's limit — are
+//! solved by projected Gauss–Seidel (Moreau and Jean's nonsmooth contact dynamics; in 2D the cone
+//! is the box `±μ_f μ_n`), which needs no active set and converges where the rows depend on one
+//! another, to the residual's tolerance. The Newton step then takes the bounded rows at those
+//! multipliers. Near the solution the linearization is the step's own, so the outer iteration
+//! keeps Newton's rate; the answer is a solution of the same equations, to the same tolerance.
+
+use super::contact_problem::{gauss_seidel, settle_split};
+use super::row_bounds::RowBounds;
+use super::work::Work;
+use crate::error::EvalError;
+use crate::integrate::{ConstrainedModel, Factorization, NewtonSystem, Role};
+
+/// The bounded rows' multipliers for the next Newton step, solved as their own complementarity
+/// problem (see the module's notes), as their roles: fixed at the multipliers found, with the
+/// KKT matrix factored for those roles. `tolerance` is the rows' (metres): the sweeps go to a
+/// tenth of it, or as far as they can (the Newton iteration's own test decides the step).
+pub(super) fn contact_step(
+    model: &mut dyn ConstrainedModel,
+    w: &mut Work,
+    h2: f64,
+    tolerance: f64,
+) -> Result<(), EvalError> {
+    let m = w.mu.len();
+    let n = w.dq.len();
+    let mut p = std::mem::take(&mut w.contact_problem);
+    {
+        let bounds = RowBounds::of(model, h2);
+        p.rows.clear();
+        p.rows.extend((0..m).filter(|&r| {
+            let (lo, hi) = bounds.get(r, &w.mu);
+            lo > f64::NEG_INFINITY || hi < f64::INFINITY
+        }));
+    }
+    // The Newton matrix with every bounded row at its multiplier now: the step Δq₀, and from
+    // it each bounded row's residual after the step, c.
+    for r in 0..m {
+        w.roles[r] = Role::Held;
+    }
+    for &r in &p.rows {
+        w.roles[r] = Role::Fixed(w.mu[r]);
+    }
+    for r in 0..m {
+        w.rows[r] = match w.roles[r] {
+            Role::Fixed(_) => 0.0,
+            _ => w.residual[r],
+        };
+    }
+    let factored = w.newton_step(model, Factorization::Fresh, h2)?;
+    w.factorizations += usize::from(factored);
+    let b = p.rows.len();
+    p.j_dq.resize(m, 0.0);
+    model.jacobian().mul(&w.dq, &mut p.j_dq);
+    p.residual.clear();
+    p.residual
+        .extend(p.rows.iter().map(|&r| w.residual[r] + p.j_dq[r]));
+    // A's columns: the response of every bounded row to a unit multiplier on one.
+    p.delassus.clear();
+    p.delassus.resize(b * b, 0.0);
+    p.unit.clear();
+    p.unit.resize(m, 0.0);
+    p.zero_lambda.clear();
+    p.zero_lambda.resize(m, 0.0);
+    p.dq.resize(n, 0.0);
+    p.dmu.resize(m, 0.0);
+    p.force.resize(n, 0.0);
+    for k in 0..b {
+        // A fixed row's multiplier is out of the matrix: its force is in the momentum residual
+        // `M (q − q̃) − ĥ² Q − Jᵀμ`, which a unit more of it lowers by the row of `J`.
+        p.unit[p.rows[k]] = 1.0;
+        model.jacobian().mul_transpose(&p.unit, &mut p.force);
+        p.unit[p.rows[k]] = 0.0;
+        for f in &mut p.force {
+            *f = -*f;
+        }
+        let system = NewtonSystem {
+            h2,
+            proximal: 0.0,
+            lambda: &p.zero_lambda,
+            roles: &w.roles,
+            momentum: &p.force,
+            rows: &p.unit,
+        };
+        model.newton_step(Factorization::Reuse, system, &mut p.dq, &mut p.dmu)?;
+        model.jacobian().mul(&p.dq, &mut p.j_dq);
+        for (j, &r) in p.rows.iter().enumerate() {
+            p.delassus[j * b + k] = p.j_dq[r];
+        }
+    }
+    p.mu.clone_from(&w.mu);
+    gauss_seidel(&mut p, &RowBounds::of(model, h2), 0.1 * tolerance);
+    // The step itself takes the bounded rows at the multipliers found, the others held.
+    for &r in &p.rows {
+        w.roles[r] = Role::Fixed(p.mu[r]);
+    }
+    w.contact_problem = p;
+    Ok(())
+}
+
+/// At the end of a step solved with these problems: the least-norm split ([`settle_split`])
+/// of the multipliers in `w`, on the last iteration's matrix. A move along the split changes
+/// neither the rows' residuals nor the bodies' forces, so the step stays converged; what it
+/// changes is what the contacts report, and where the next step starts.
+pub(super) fn split_at_end(model: &dyn ConstrainedModel, w: &mut Work, h2: f64, tolerance: f64) {
+    let mut p = std::mem::take(&mut w.contact_problem);
+    if p.rows.iter().all(|&r| r < w.mu.len()) && p.delassus.len() == p.rows.len().pow(2) {
+        let bounds = RowBounds::of(model, h2);
+        p.mu.clone_from(&w.mu);
+        p.residual.clear();
+        p.residual.extend(p.rows.iter().map(|&r| w.residual[r]));
+        settle_split(&mut p, &bounds, tolerance);
+        for &r in &p.rows {
+            w.mu[r] = p.mu[r];
+            w.lambda[r] = p.mu[r] / h2;
+        }
+    }
+    w.contact_problem = p;
+}

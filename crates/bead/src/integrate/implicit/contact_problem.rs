@@ -1,0 +1,349 @@
+//! The bounded rows of one Newton iteration as a complementarity problem of their own, and its
+//! solver (see [`super::contact_lcp`] for where it comes from and why): nonsmooth Gauss–Seidel
+//! over the contacts — each contact's normal and friction rows solved together by the cases of
+//! Coulomb's law, as in Moreau and Jean's nonsmooth contact dynamics — accelerated by direct
+//! solves of the rows inside their bounds, and the least-norm split of redundant rows' forces.
+//!
+//! ```text
+//! r(μ_b) = c + A (μ_b − μ_b⁰):   r_n ≥ 0 ⊥ μ_n ≥ 0,   |μ_t| ≤ μ_f μ_n,  r_t = 0 inside the cone,
+//!                                r_t opposite μ_t at its edge
+//! ```
+
+use super::row_bounds::RowBounds;
+
+/// The buffers of the bounded rows' problem.
+#[derive(Clone, Debug, Default)]
+pub(super) struct ContactProblem {
+    /// The bounded rows, in row order.
+    pub(super) rows: Vec<usize>,
+    /// The sweeps' blocks: a row (its position in `rows`) and, for a contact's normal row, its
+    /// friction row's position and coefficient.
+    blocks: Vec<(usize, Option<(usize, f64)>)>,
+    /// `A`, row-major, `rows.len()²`.
+    pub(super) delassus: Vec<f64>,
+    /// `r` of every bounded row at the multipliers of `mu` (kept up to date as they change).
+    pub(super) residual: Vec<f64>,
+    /// The multipliers of every row (the bounded rows' as they are solved for).
+    pub(super) mu: Vec<f64>,
+    /// Scratch: a unit multiplier, its force `−Jᵀe`, zero multipliers, a column's `Δq` and
+    /// `J Δq`.
+    pub(super) unit: Vec<f64>,
+    pub(super) force: Vec<f64>,
+    pub(super) zero_lambda: Vec<f64>,
+    pub(super) dq: Vec<f64>,
+    pub(super) dmu: Vec<f64>,
+    pub(super) j_dq: Vec<f64>,
+}
+
+/// Projected Gauss–Seidel on `r = residual + A Δμ` over the bounded rows, in place on `p.mu`
+/// (and `p.residual` with it): a row's multiplier moves to where its residual vanishes, then
+/// back within its bounds (a friction row's from its normal row's multiplier as it stands).
+/// Where the sweeps slow down (an arch's stiff loop of blocks: the sweeps need about as many
+/// passes as the matrix's condition number), the rows strictly inside their bounds are solved
+/// together directly ([`subspace`]) and the sweeps resume from there, which ends them once
+/// those rows are the right ones. Returns whether every row's complementarity error, as a
+/// displacement, fell below `tolerance`.
+pub(super) fn gauss_seidel(p: &mut ContactProblem, bounds: &RowBounds<'_>, tolerance: f64) -> bool {
+    blocks(p, bounds);
+    for _ in 0..SUBSPACE_ROUNDS {
+        for _ in 0..SWEEPS_PER_ROUND {
+            if sweep(p, bounds) <= tolerance {
+                return true;
+            }
+        }
+        subspace(p, bounds, false);
+    }
+    false
+}
+
+/// Rounds of sweeps and direct solves before the iteration gives up.
+const SUBSPACE_ROUNDS: usize = 60;
+/// Sweeps between two direct solves of the rows inside their bounds.
+const SWEEPS_PER_ROUND: usize = 30;
+
+/// One nonsmooth Gauss–Seidel sweep over the blocks (see [`blocks`]); returns the largest
+/// change of a row's residual it made.
+fn sweep(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
+    let mut worst = 0.0_f64;
+    for block in 0..p.blocks.len() {
+        let (k, friction) = p.blocks[block];
+        let next = match friction {
+            Some((t, coefficient)) => contact(p, k, t, coefficient),
+            None => {
+                let a = p.delassus[k * p.rows.len() + k];
+                if !(a > 0.0) {
+                    continue;
+                }
+                let r = p.rows[k];
+                let (lo, hi) = bounds.get(r, &p.mu);
+                [
+                    (k, (p.mu[r] - p.residual[k] / a).clamp(lo, hi)),
+                    (usize::MAX, 0.0),
+                ]
+            }
+        };
+        for (k, value) in next {
+            if k == usize::MAX {
+                continue;
+            }
+            let delta = value - p.mu[p.rows[k]];
+            worst = worst.max((delta * p.delassus[k * p.rows.len() + k]).abs());
+            move_row(p, k, delta);
+        }
+    }
+    worst
+}
+
+/// Changes bounded row `k`'s multiplier by `delta`, and every residual with it.
+fn move_row(p: &mut ContactProblem, k: usize, delta: f64) {
+    if delta == 0.0 {
+        return;
+    }
+    let b = p.rows.len();
+    p.mu[p.rows[k]] += delta;
+    for j in 0..b {
+        p.residual[j] += p.delassus[j * b + k] * delta;
+    }
+}
+
+/// One contact's normal row `k` and friction row `t` solved together, the other rows where they
+/// are: the 2D Coulomb law's cases in turn — sticking (both residuals zero, inside the cone),
+/// sliding either way (normal residual zero, friction at the edge against the slip), apart
+/// (no force, the gap opening) — and the first that holds.
+fn contact(p: &ContactProblem, k: usize, t: usize, coefficient: f64) -> [(usize, f64); 2] {
+    let b = p.rows.len();
+    let (nn, nt, tn, tt) = (
+        p.delassus[k * b + k],
+        p.delassus[k * b + t],
+        p.delassus[t * b + k],
+        p.delassus[t * b + t],
+    );
+    let (mu_n, mu_t) = (p.mu[p.rows[k]], p.mu[p.rows[t]]);
+    // Residuals with this contact's force taken out: r(μ) = free + A_loc μ.
+    let free_n = p.residual[k] - nn * mu_n - nt * mu_t;
+    let free_t = p.residual[t] - tn * mu_n - tt * mu_t;
+    let det = nn * tt - nt * tn;
+    if det > 0.0 {
+        let n = (-free_n * tt + nt * free_t) / det;
+        let f = (-tt * 0.0 - free_t * nn + tn * free_n) / det;
+        if n >= 0.0 && f.abs() <= coefficient * n {
+            return [(k, n), (t, f)];
+        }
+    }
+    for side in [1.0, -1.0] {
+        // μ_t = side μ_f μ_n; the normal residual zero.
+        let slope = nn + nt * side * coefficient;
+        if slope > 0.0 {
+            let n = -free_n / slope;
+            let slip = free_t + (tn + tt * side * coefficient) * n;
+            if n >= 0.0 && side * slip <= 0.0 {
+                return [(k, n), (t, side * coefficient * n)];
+            }
+        }
+    }
+    [(k, 0.0), (t, 0.0)]
+}
+
+/// The bounded rows' blocks for the sweeps: each contact's normal row with its friction row
+/// (by their positions in `rows`), every other bounded row alone.
+fn blocks(p: &mut ContactProblem, bounds: &RowBounds<'_>) {
+    let mut index = vec![usize::MAX; p.mu.len()];
+    for (k, &r) in p.rows.iter().enumerate() {
+        index[r] = k;
+    }
+    let mut friction_of = vec![None; p.rows.len()];
+    let mut paired = vec![false; p.rows.len()];
+    for (t, &r) in p.rows.iter().enumerate() {
+        if let Some((normal, coefficient)) = bounds.cone(r)
+            && let Some(&k) = index.get(normal)
+            && k != usize::MAX
+        {
+            friction_of[k] = Some((t, coefficient));
+            paired[t] = true;
+        }
+    }
+    p.blocks.clear();
+    for k in 0..p.rows.len() {
+        if !paired[k] {
+            p.blocks.push((k, friction_of[k]));
+        }
+    }
+}
+
+/// The rows strictly inside their bounds solved together, the others where they are, but for
+/// a friction row at its cone's edge, which follows its normal row: `μ_t = ±μ_f μ_n`. With `F`
+/// the free rows and `E` the edges, the change `Δ_F` solves `(A_FF + A_FE S) Δ_F = −r_F`, `S`
+/// the edges' coupling; its least-norm solution (from the singular values) moves the
+/// multipliers no further than the rows need, so that redundant rows keep their split.
+fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>, least_norm: bool) -> f64 {
+    let b = p.rows.len();
+    let mut index = vec![usize::MAX; p.mu.len()];
+    for (k, &r) in p.rows.iter().enumerate() {
+        index[r] = k;
+    }
+    let largest_mu = p.rows.iter().fold(0.0_f64, |m, &r| m.max(p.mu[r].abs()));
+    let margin = INSIDE * largest_mu;
+    let inside = |k: usize, mu: &[f64]| {
+        let r = p.rows[k];
+        let (lo, hi) = bounds.get(r, mu);
+        p.delassus[k * b + k] > 0.0 && mu[r] > lo + margin && mu[r] < hi - margin
+    };
+    let free: Vec<usize> = (0..b).filter(|&k| inside(k, &p.mu)).collect();
+    let f = free.len();
+    if f == 0 {
+        return 1.0;
+    }
+    let mut column = vec![usize::MAX; b];
+    for (i, &k) in free.iter().enumerate() {
+        column[k] = i;
+    }
+    // Each edge: its row, the free column of its normal row, and ±μ_f.
+    let edges: Vec<(usize, usize, f64)> = (0..b)
+        .filter_map(|k| {
+            let r = p.rows[k];
+            let (normal, coefficient) = bounds.cone(r)?;
+            let n = *index.get(normal)?;
+            let j = *column.get(n)?;
+            if j == usize::MAX || inside(k, &p.mu) || p.mu[r] == 0.0 {
+                return None;
+            }
+            Some((k, j, coefficient * p.mu[r].signum()))
+        })
+        .collect();
+    // The least-norm split weighs the friction rows alone (the normal forces follow from the
+    // loads; it is friction that a redundant set can squeeze): columns scaled by `1/√w`.
+    let scale: Vec<f64> = free
+        .iter()
+        .map(|&k| {
+            if !least_norm || bounds.cone(p.rows[k]).is_some() {
+                1.0
+            } else {
+                1.0 / NORMAL_WEIGHT.sqrt()
+            }
+        })
+        .collect();
+    let a = faer::Mat::<f64>::from_fn(f, f, |i, j| {
+        let (row, col) = (free[i], free[j]);
+        scale[j]
+            * (p.delassus[row * b + col]
+                + edges
+                    .iter()
+                    .filter(|e| e.1 == j)
+                    .map(|&(k, _, s)| p.delassus[row * b + k] * s)
+                    .sum::<f64>())
+    });
+    let Ok(svd) = a.thin_svd() else {
+        return 1.0;
+    };
+    let (u, s, v) = (svd.U(), svd.S(), svd.V());
+    let largest = (0..f).fold(0.0_f64, |m, i| m.max(s[i].abs()));
+    let mut delta = vec![0.0; f];
+    for e in 0..f {
+        let null = !(s[e] > SUBSPACE_CUTOFF * largest);
+        let along = if least_norm && null {
+            // Out of the free split: the multipliers' own component along it.
+            (0..f)
+                .map(|i| v[(i, e)] * p.mu[p.rows[free[i]]] / scale[i])
+                .sum::<f64>()
+        } else if !least_norm && !null {
+            (0..f).map(|i| u[(i, e)] * p.residual[free[i]]).sum::<f64>() / s[e]
+        } else {
+            continue;
+        };
+        for i in 0..f {
+            delta[i] -= scale[i] * v[(i, e)] * along;
+        }
+    }
+    let mut change = vec![0.0; b];
+    for (i, &k) in free.iter().enumerate() {
+        change[k] = delta[i];
+    }
+    for &(k, j, s) in &edges {
+        change[k] = s * delta[j];
+    }
+    // As far along Δ as every free row stays within its bounds (a friction row's move with its
+    // normal row's multiplier): the rows the step would carry past a bound stop at it, and the
+    // sweeps that follow decide whether they stay there.
+    let mut alpha = 1.0_f64;
+    for &k in &free {
+        let r = p.rows[k];
+        let d = change[k];
+        if let Some((normal, coefficient)) = bounds.cone(r) {
+            let n = index.get(normal).copied().unwrap_or(usize::MAX);
+            let (mu_n, d_n) = if n == usize::MAX {
+                (p.mu[normal], 0.0)
+            } else {
+                (p.mu[normal], change[n])
+            };
+            let room_hi = coefficient * mu_n - p.mu[r];
+            let room_lo = p.mu[r] + coefficient * mu_n;
+            let rate_hi = d - coefficient * d_n;
+            let rate_lo = -d - coefficient * d_n;
+            if rate_hi > 0.0 {
+                alpha = alpha.min(room_hi.max(0.0) / rate_hi);
+            }
+            if rate_lo > 0.0 {
+                alpha = alpha.min(room_lo.max(0.0) / rate_lo);
+            }
+        } else {
+            let (lo, hi) = bounds.get(r, &p.mu);
+            if d < 0.0 && lo > f64::NEG_INFINITY {
+                alpha = alpha.min((p.mu[r] - lo).max(0.0) / -d);
+            }
+            if d > 0.0 && hi < f64::INFINITY {
+                alpha = alpha.min((hi - p.mu[r]).max(0.0) / d);
+            }
+        }
+    }
+    for k in 0..b {
+        change[k] *= alpha;
+        if change[k] == 0.0 {
+            continue;
+        }
+        p.mu[p.rows[k]] += change[k];
+        for j in 0..b {
+            p.residual[j] += p.delassus[j * b + k] * change[k];
+        }
+    }
+    alpha
+}
+
+/// The least-norm split of the redundant rows' forces, once the rows are solved: the
+/// multipliers' component along the free split taken out, as far as the bounds allow (a box
+/// on two others pressing them apart with its two corners' friction is as good a solution as
+/// one that does not, and reads 0 N instead). Kept only if the rows stay solved.
+pub(super) fn settle_split(p: &mut ContactProblem, bounds: &RowBounds<'_>, tolerance: f64) {
+    let (mu, residual) = (p.mu.clone(), p.residual.clone());
+    // A row the move stops at leaves the free rows; the rest move on.
+    for _ in 0..SPLIT_PASSES {
+        if subspace(p, bounds, true) >= 1.0 {
+            break;
+        }
+    }
+    let b = p.rows.len();
+    let solved = (0..b).all(|k| {
+        let a = p.delassus[k * b + k];
+        let r = p.rows[k];
+        let (lo, hi) = bounds.get(r, &p.mu);
+        !(a > 0.0) || ((p.mu[r] - p.residual[k] / a).clamp(lo, hi) - p.mu[r]).abs() * a <= tolerance
+    });
+    if !solved {
+        p.mu = mu;
+        p.residual = residual;
+    }
+}
+
+/// How far inside its bounds, relative to the largest multiplier, a row must be to count as
+/// free (rounding leaves rows a hair from the bound they belong at).
+const INSIDE: f64 = 1e-12;
+
+/// Passes of the least-norm split, each until a row reaches a bound.
+const SPLIT_PASSES: usize = 8;
+
+/// The weight of a normal row's multiplier, against a friction row's 1, in the least-norm
+/// split.
+const NORMAL_WEIGHT: f64 = 1e-6;
+
+/// Eigenvalues of the free rows' matrix below this fraction of the largest are its null space:
+/// the free split of redundant rows, and rounding.
+const SUBSPACE_CUTOFF: f64 = 1e-10;
