@@ -420,7 +420,18 @@ impl Pipeline {
         settings: &Settings,
     ) -> Result<(), StepError> {
         if self.step_lambda.is_none() {
-            return self.evaluate_current(model, state, settings);
+            let full = self.evaluate_current(model, state, settings);
+            if full.is_ok() || !self.integrator.implicit() {
+                return full;
+            }
+            // An implicit run before its first step: the acceleration-level forces are only a
+            // report, and where they have no solution the explicit way (an arch's joints,
+            // whose friction the accelerations leave indeterminate and wedged) the step itself,
+            // which solves at its end, may still have one. No forces until it has run.
+            self.evaluate_constraints(model, state)?;
+            let rows = self.evaluator.layout().rows();
+            self.acceleration.set_lambda(&vec![0.0; rows]);
+            return Ok(());
         }
         self.evaluate_constraints(model, state)
     }
