@@ -428,9 +428,7 @@ fn no_convergence_advice(role_changes: usize) -> String {
         format!(
             "the contacts' active set was still changing ({role_changes} rows in the last \
              iteration): a pile packing many contacts at once can take more iterations than \
-             allowed (raise newton_iterations, docs/implicit.md); contacts with friction whose \
-             forces are indeterminate (a body gripped at several points) can cycle, which the \
-             explicit integrators avoid (docs/friction.md)"
+             allowed (raise newton_iterations, docs/implicit.md)"
         )
     }
 }
@@ -510,6 +508,20 @@ pub enum EvalError {
         /// Contact and bounded rows whose role (held, or at a bound) the last iteration was
         /// still changing: when nonzero, the active set cycled rather than converged slowly.
         role_changes: usize,
+    },
+    /// The implicit stepper's contacts, solved as their own complementarity problem at each
+    /// Newton iteration (redundant contacts with friction), did not settle.
+    #[error(
+        "the contacts' forces did not settle in {iterations} Newton iterations \
+         (max |C| = {max_abs_c:.3e}): contacts with friction that lean on one another and slide \
+         (a row of dominoes coming to rest) can leave their problem without a solution its \
+         sweeps find (docs/friction.md, Limits); a smaller dt can carry the run further"
+    )]
+    ContactsUnsettled {
+        /// Iterations done.
+        iterations: usize,
+        /// Largest constraint error at the last iterate (complementarity aware).
+        max_abs_c: f64,
     },
     /// The constraint error grew past [`Settings::divergence_limit`](crate::Settings::divergence_limit): the integration is
     /// unstable, and the numbers that follow would mean nothing.

@@ -35,9 +35,10 @@ pub(super) struct ContactProblem {
     pub(super) j_dq: Vec<f64>,
 }
 
-/// Projected Gauss–Seidel on `r = residual + A Δμ` over the bounded rows, in place on `p.mu`
-/// (and `p.residual` with it): a row's multiplier moves to where its residual vanishes, then
-/// back within its bounds (a friction row's from its normal row's multiplier as it stands).
+/// Nonsmooth Gauss–Seidel on `r = residual + A Δμ` over the bounded rows, in place on `p.mu`
+/// (and `p.residual` with it): a contact's two rows move together to where Coulomb's law holds
+/// for them ([`contact`]), any other bounded row to where its residual vanishes, then back
+/// within its bounds.
 /// Where the sweeps slow down (an arch's stiff loop of blocks: the sweeps need about as many
 /// passes as the matrix's condition number), the rows strictly inside their bounds are solved
 /// together directly ([`subspace`]) and the sweeps resume from there, which ends them once
@@ -347,3 +348,117 @@ const NORMAL_WEIGHT: f64 = 1e-6;
 /// Eigenvalues of the free rows' matrix below this fraction of the largest are its null space:
 /// the free split of redundant rows, and rounding.
 const SUBSPACE_CUTOFF: f64 = 1e-10;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::Bounds;
+
+    /// A problem of `rows` bounded rows (all of the model's rows) with matrix `a` and residuals
+    /// `r` at multipliers zero.
+    fn problem(a: &[f64], r: &[f64]) -> ContactProblem {
+        let b = r.len();
+        ContactProblem {
+            rows: (0..b).collect(),
+            delassus: a.to_vec(),
+            residual: r.to_vec(),
+            mu: vec![0.0; b],
+            ..ContactProblem::default()
+        }
+    }
+
+    /// Coulomb's law on row pairs `(normal, friction)`, as displacements: the largest
+    /// violation.
+    fn violation(p: &ContactProblem, pairs: &[(usize, usize)], mu_f: f64) -> f64 {
+        let mut worst = 0.0_f64;
+        for &(n, t) in pairs {
+            let (rn, rt, ln, lt) = (p.residual[n], p.residual[t], p.mu[n], p.mu[t]);
+            worst = worst.max((-rn).max(0.0)).max((-ln).max(0.0));
+            if ln > 0.0 {
+                worst = worst.max(rn.abs());
+            }
+            worst = worst.max((lt.abs() - mu_f * ln).max(0.0));
+            if lt.abs() < mu_f * ln * (1.0 - 1e-12) {
+                worst = worst.max(rt.abs());
+            } else if lt != 0.0 {
+                // At the edge the slip runs against the force.
+                worst = worst.max((rt * lt.signum()).max(0.0));
+            }
+        }
+        worst
+    }
+
+    #[test]
+    fn one_contact_sticks_slides_or_parts_as_coulomb_says() {
+        let inequality = [true, false];
+        let own = [(0.0, f64::INFINITY), (f64::NEG_INFINITY, f64::INFINITY)];
+        let friction = [None, Some((0, 0.5))];
+        let bounds = RowBounds::new(Bounds::new(&inequality, &own, &friction), 1.0);
+        // A coupled 2 × 2 block, symmetric positive definite.
+        let a = [2.0, 0.3, 0.3, 1.0];
+        // Pressed in (r_n < 0) and pushed sideways a little: it sticks, both residuals zero.
+        let mut p = problem(&a, &[-1.0, 0.1]);
+        assert!(gauss_seidel(&mut p, &bounds, 1e-14));
+        assert!(
+            p.residual.iter().all(|r| r.abs() < 1e-14),
+            "{:?}",
+            p.residual
+        );
+        assert!(p.mu[1].abs() < 0.5 * p.mu[0]);
+        // Pushed sideways hard: it slides, at the cone's edge against the slip.
+        let mut p = problem(&a, &[-1.0, 2.0]);
+        assert!(gauss_seidel(&mut p, &bounds, 1e-14));
+        assert!((p.mu[1] + 0.5 * p.mu[0]).abs() < 1e-14, "{:?}", p.mu);
+        assert!(p.residual[0].abs() < 1e-14 && p.residual[1] > 0.0);
+        // Pulled apart: no force.
+        let mut p = problem(&a, &[1.0, 2.0]);
+        assert!(gauss_seidel(&mut p, &bounds, 1e-14));
+        assert_eq!(p.mu, vec![0.0, 0.0]);
+        assert!(violation(&p, &[(0, 1)], 0.5) == 0.0);
+    }
+
+    #[test]
+    fn redundant_contacts_settle_and_their_free_friction_goes_to_the_least_norm_split() {
+        // A body on two contacts whose rows repeat one another: contact 2's rows equal
+        // contact 1's, so A is singular and any split of the load between them holds.
+        let inequality = [true, false, true, false];
+        let own = [(0.0, f64::INFINITY), (f64::NEG_INFINITY, f64::INFINITY)].repeat(2);
+        let friction = [None, Some((0, 0.5)), None, Some((2, 0.5))];
+        let bounds = RowBounds::new(Bounds::new(&inequality, &own, &friction), 1.0);
+        let block = [1.0, 0.2, 0.2, 1.5];
+        let mut a = vec![0.0; 16];
+        for i in 0..4 {
+            for j in 0..4 {
+                a[i * 4 + j] = block[(i % 2) * 2 + j % 2];
+            }
+        }
+        let mut p = problem(&a, &[-1.0, 0.0, -1.0, 0.0]);
+        // Start with the two frictions squeezing against each other, inside their cones.
+        p.mu = vec![0.5, 0.2, 0.5, -0.2];
+        for k in 0..4 {
+            for j in 0..4 {
+                p.residual[j] += a[j * 4 + k] * p.mu[k];
+            }
+        }
+        assert!(gauss_seidel(&mut p, &bounds, 1e-13));
+        assert!(
+            violation(&p, &[(0, 1), (2, 3)], 0.5) < 1e-12,
+            "{:?} {:?}",
+            p.mu,
+            p.residual
+        );
+        settle_split(&mut p, &bounds, 1e-13);
+        assert!(
+            violation(&p, &[(0, 1), (2, 3)], 0.5) < 1e-12,
+            "{:?} {:?}",
+            p.mu,
+            p.residual
+        );
+        // Statics fixes the sums (the coupling A_nt asks for friction F = f₁ + f₂ with
+        // A_tn N + A_tt F = 0 and A_nn N + A_nt F = 1); the squeeze f₁ − f₂ is free, and the
+        // least-norm split takes it out: the two contacts share the friction equally.
+        let (n, f) = (p.mu[0] + p.mu[2], p.mu[1] + p.mu[3]);
+        assert!((0.2 * n + 1.5 * f).abs() < 1e-12 && (n + 0.2 * f - 1.0).abs() < 1e-12);
+        assert!((p.mu[1] - p.mu[3]).abs() < 1e-12, "{:?}", p.mu);
+    }
+}

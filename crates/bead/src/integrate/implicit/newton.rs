@@ -441,6 +441,12 @@ fn stalled(
     {
         return conflict;
     }
+    if w.contact_lcp {
+        return EvalError::ContactsUnsettled {
+            iterations: w.iterations,
+            max_abs_c: max_c,
+        };
+    }
     EvalError::NoConvergence {
         iterations: w.iterations,
         max_abs_c: max_c,

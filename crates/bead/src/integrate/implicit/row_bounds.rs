@@ -12,15 +12,21 @@ pub(super) struct RowBounds<'a> {
 }
 
 impl<'a> RowBounds<'a> {
+    /// The model's rows at the step's `h2`.
     pub(super) fn of(model: &'a dyn ConstrainedModel, h2: f64) -> Self {
-        RowBounds {
-            bounds: Bounds::new(
+        RowBounds::new(
+            Bounds::new(
                 model.inequality_rows(),
                 model.multiplier_bounds(),
                 model.friction_rows(),
             ),
             h2,
-        }
+        )
+    }
+
+    /// The rows of `bounds` (in `λ`) at `h2`.
+    pub(super) fn new(bounds: Bounds<'a>, h2: f64) -> Self {
+        RowBounds { bounds, h2 }
     }
 
     /// Whether any row has a bound (an inequality, a motor's limit).
