@@ -21,13 +21,17 @@
 //! are, and `A` the Delassus matrix of the bounded rows (one column per row, from the same
 //! factor). The rows' conditions — a contact's `r ≥ 0 ⊥ μ_n ≥ 0`, a friction row's slip opposite
 //! its force at the cone's edge `|μ_t| = μ_f μ_n` and zero inside it, a motor's limit — are
-//! solved by projected Gauss–Seidel (Moreau and Jean's nonsmooth contact dynamics; in 2D the cone
-//! is the box `±μ_f μ_n`), which needs no active set and converges where the rows depend on one
-//! another, to the residual's tolerance. The Newton step then takes the bounded rows at those
+//! solved by nonsmooth Gauss–Seidel over the contacts (Moreau and Jean's nonsmooth contact
+//! dynamics; in 2D the cone is the box `±μ_f μ_n`) with direct solves of the rows inside their
+//! bounds ([`super::contact_problem`]), which needs no active set and converges where the rows
+//! depend on one another, to the residual's tolerance; where it stalls, Lemke's pivoting
+//! ([`super::lemke`]) finds the rows' states and the sweeps polish its answer. The Newton step
+//! then takes the bounded rows at those
 //! multipliers. Near the solution the linearization is the step's own, so the outer iteration
 //! keeps Newton's rate; the answer is a solution of the same equations, to the same tolerance.
 
 use super::contact_problem::{gauss_seidel, settle_split};
+use super::lemke;
 use super::row_bounds::RowBounds;
 use super::work::Work;
 use crate::error::EvalError;
@@ -110,7 +114,14 @@ pub(super) fn contact_step(
         }
     }
     p.mu.clone_from(&w.mu);
-    gauss_seidel(&mut p, &RowBounds::of(model, h2), 0.1 * tolerance);
+    let bounds = RowBounds::of(model, h2);
+    // Where the sweeps do not settle, Lemke's pivoting finds the rows' states, to its own
+    // rounding, and the sweeps and direct solves polish its answer.
+    if !gauss_seidel(&mut p, &bounds, 0.1 * tolerance)
+        && lemke::solve(&mut p, &bounds, LEMKE_ACCEPT * tolerance)
+    {
+        gauss_seidel(&mut p, &bounds, 0.1 * tolerance);
+    }
     // The step itself takes the bounded rows at the multipliers found, the others held.
     for &r in &p.rows {
         w.roles[r] = Role::Fixed(p.mu[r]);
@@ -138,3 +149,8 @@ pub(super) fn split_at_end(model: &dyn ConstrainedModel, w: &mut Work, h2: f64, 
     }
     w.contact_problem = p;
 }
+
+/// How far from solved, relative to the rows' tolerance, Lemke's answer may be and still be
+/// taken as the start of the polishing sweeps (its tableau's rounding; an answer further off is
+/// a failed one, and the sweeps' own stands).
+const LEMKE_ACCEPT: f64 = 1e3;

@@ -65,14 +65,15 @@
 //! linearization ([`contact_lcp`], [`contact_problem`]).
 //!
 //! The files: [`newton`] (the iteration and the step framing), [`roles`] (the semismooth active
-//! set) and [`row_bounds`], [`interior_point`], [`contact_lcp`] and [`contact_problem`],
-//! [`residual`] (the residuals' measures), [`warm_start`], and one file per stepper.
+//! set) and [`row_bounds`], [`interior_point`], [`contact_lcp`], [`contact_problem`] and
+//! [`lemke`], [`residual`] (the residuals' measures), [`warm_start`], and one file per stepper.
 
 mod bdf2;
 mod contact_lcp;
 mod contact_problem;
 mod implicit_euler;
 mod interior_point;
+mod lemke;
 mod newton;
 mod residual;
 mod roles;

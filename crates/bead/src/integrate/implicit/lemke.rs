@@ -1,0 +1,332 @@
+//! The bounded rows' problem of [`super::contact_problem`] as a linear complementarity problem in
+//! the manner of Stewart and Trinkle (1996) and Anitescu and Potra (1997), solved by Lemke's
+//! pivoting: where the Gauss–Seidel sweeps do not settle (dominoes that lean on one another and
+//! slide), a pivoting method that ends with a solution when the problem has one.
+//!
+//! Each contact's friction `μ_t = β⁺ − β⁻` and a slip magnitude `σ` make Coulomb's 2D law four
+//! complementarity pairs:
+//!
+//! ```text
+//! r_n ≥ 0 ⊥ μ_n ≥ 0          r_t + σ ≥ 0 ⊥ β⁺ ≥ 0
+//! μ_f μ_n − β⁺ − β⁻ ≥ 0 ⊥ σ ≥ 0        −r_t + σ ≥ 0 ⊥ β⁻ ≥ 0
+//! ```
+//!
+//! (inside the cone `σ = 0` and `r_t = 0`; at its edge the slip runs against the force), with
+//! `r = r⁰ + A (μ − μ⁰)`. A row with bounds of its own (a motor's limit) is `μ = lo + u`,
+//! `r + s ≥ 0 ⊥ u ≥ 0`, `hi − lo − u ≥ 0 ⊥ s ≥ 0`. The matrix `A` is positive semidefinite, so the
+//! problem's matrix is copositive-plus, and Lemke's method with the lexicographic ratio test
+//! (which cannot cycle) ends either with a solution or on a ray, which it reports.
+
+use super::contact_problem::ContactProblem;
+use super::row_bounds::RowBounds;
+
+/// How a bounded row's multiplier is made of the problem's variables: `μ = offset + Σ c z`.
+#[derive(Clone, Debug)]
+struct Multiplier {
+    offset: f64,
+    terms: Vec<(usize, f64)>,
+}
+
+/// Solves the bounded rows of `p` (their residuals `p.residual` at the multipliers `p.mu`) by
+/// Lemke's method, in place; returns whether it found a solution whose every row meets
+/// Coulomb's law (or its bounds) to `tolerance`, as a displacement. Otherwise `p` is left as it
+/// was.
+pub(super) fn solve(p: &mut ContactProblem, bounds: &RowBounds<'_>, tolerance: f64) -> bool {
+    let b = p.rows.len();
+    let mut index = vec![usize::MAX; p.mu.len()];
+    for (k, &r) in p.rows.iter().enumerate() {
+        index[r] = k;
+    }
+    // The variables, and each bounded row's multiplier in them.
+    let mut multiplier: Vec<Multiplier> = vec![
+        Multiplier {
+            offset: 0.0,
+            terms: Vec::new()
+        };
+        b
+    ];
+    // Each complementarity row w = q + M z: (constant, terms in z, terms in r (by row k)).
+    struct Row {
+        constant: f64,
+        z: Vec<(usize, f64)>,
+        r: Vec<(usize, f64)>,
+    }
+    let mut rows: Vec<Row> = Vec::new();
+    let mut n = 0;
+    let mut next = || {
+        n += 1;
+        n - 1
+    };
+    let mut paired = vec![false; b];
+    let mut cones = Vec::new();
+    for (t, &r) in p.rows.iter().enumerate() {
+        if let Some((normal, coefficient)) = bounds.cone(r)
+            && let Some(&k) = index.get(normal)
+            && k != usize::MAX
+        {
+            paired[t] = true;
+            paired[k] = true;
+            cones.push((k, t, coefficient));
+        }
+    }
+    for &(k, t, coefficient) in &cones {
+        let (normal, plus, minus, slip) = (next(), next(), next(), next());
+        multiplier[k].terms.push((normal, 1.0));
+        multiplier[t].terms = vec![(plus, 1.0), (minus, -1.0)];
+        rows.push(Row {
+            constant: 0.0,
+            z: vec![],
+            r: vec![(k, 1.0)],
+        });
+        rows.push(Row {
+            constant: 0.0,
+            z: vec![(slip, 1.0)],
+            r: vec![(t, 1.0)],
+        });
+        rows.push(Row {
+            constant: 0.0,
+            z: vec![(slip, 1.0)],
+            r: vec![(t, -1.0)],
+        });
+        rows.push(Row {
+            constant: 0.0,
+            z: vec![(normal, coefficient), (plus, -1.0), (minus, -1.0)],
+            r: vec![],
+        });
+    }
+    for k in (0..b).filter(|&k| !paired[k]) {
+        let (lo, hi) = bounds.get(p.rows[k], &p.mu);
+        if lo > f64::NEG_INFINITY {
+            let u = next();
+            multiplier[k] = Multiplier {
+                offset: lo,
+                terms: vec![(u, 1.0)],
+            };
+            if hi < f64::INFINITY {
+                let s = next();
+                rows.push(Row {
+                    constant: 0.0,
+                    z: vec![(s, 1.0)],
+                    r: vec![(k, 1.0)],
+                });
+                rows.push(Row {
+                    constant: hi - lo,
+                    z: vec![(u, -1.0)],
+                    r: vec![],
+                });
+            } else {
+                rows.push(Row {
+                    constant: 0.0,
+                    z: vec![],
+                    r: vec![(k, 1.0)],
+                });
+            }
+        } else if hi < f64::INFINITY {
+            let v = next();
+            multiplier[k] = Multiplier {
+                offset: hi,
+                terms: vec![(v, -1.0)],
+            };
+            rows.push(Row {
+                constant: 0.0,
+                z: vec![],
+                r: vec![(k, -1.0)],
+            });
+        } else {
+            // Free: no complementarity; kept where it is.
+            multiplier[k].offset = p.mu[p.rows[k]];
+        }
+    }
+    debug_assert_eq!(rows.len(), n);
+    // r_k = r⁰_k + Σ_j A_kj (offset_j − μ⁰_j) + Σ_j A_kj Σ c z.
+    let mut r_constant = p.residual.clone();
+    for k in 0..b {
+        for j in 0..b {
+            r_constant[k] += p.delassus[k * b + j] * (multiplier[j].offset - p.mu[p.rows[j]]);
+        }
+    }
+    let mut q = vec![0.0; n];
+    let mut m = vec![0.0; n * n];
+    for (i, row) in rows.iter().enumerate() {
+        q[i] = row.constant;
+        for &(z, c) in &row.z {
+            m[i * n + z] += c;
+        }
+        for &(k, sign) in &row.r {
+            q[i] += sign * r_constant[k];
+            for j in 0..b {
+                let a = sign * p.delassus[k * b + j];
+                if a != 0.0 {
+                    for &(z, c) in &multiplier[j].terms {
+                        m[i * n + z] += a * c;
+                    }
+                }
+            }
+        }
+    }
+    let Some(z) = lemke(&m, &q) else {
+        return false;
+    };
+    // The multipliers, and the residuals with them.
+    let (mu, residual) = (p.mu.clone(), p.residual.clone());
+    for k in 0..b {
+        let mu = multiplier[k].offset
+            + multiplier[k]
+                .terms
+                .iter()
+                .map(|&(v, c)| c * z[v])
+                .sum::<f64>();
+        let delta = mu - p.mu[p.rows[k]];
+        if delta != 0.0 {
+            p.mu[p.rows[k]] = mu;
+            for j in 0..b {
+                p.residual[j] += p.delassus[j * b + k] * delta;
+            }
+        }
+    }
+    if super::contact_problem::error(p, bounds) <= tolerance {
+        return true;
+    }
+    p.mu = mu;
+    p.residual = residual;
+    false
+}
+
+/// Lemke's method with the covering vector 1 on `w = q + M z`, `w, z ≥ 0`, `wᵀz = 0`, and the
+/// lexicographic ratio test: the solution `z`, or `None` on a ray or past the pivot cap.
+fn lemke(m: &[f64], q: &[f64]) -> Option<Vec<f64>> {
+    let n = q.len();
+    if q.iter().all(|&v| v >= 0.0) {
+        return Some(vec![0.0; n]);
+    }
+    // Tableau rows: w_i − Σ M_ij z_j − z0 = q_i, over the columns [w (n) | z (n) | z0 | q].
+    let width = 2 * n + 2;
+    let (z0, rhs) = (2 * n, 2 * n + 1);
+    let mut t = vec![0.0; n * width];
+    for i in 0..n {
+        t[i * width + i] = 1.0;
+        for j in 0..n {
+            t[i * width + n + j] = -m[i * n + j];
+        }
+        t[i * width + z0] = -1.0;
+        t[i * width + rhs] = q[i];
+    }
+    let mut basis: Vec<usize> = (0..n).collect();
+    let pivot = |t: &mut [f64], row: usize, col: usize| {
+        let p = t[row * width + col];
+        for c in 0..width {
+            t[row * width + c] /= p;
+        }
+        for i in (0..n).filter(|&i| i != row) {
+            let f = t[i * width + col];
+            if f != 0.0 {
+                for c in 0..width {
+                    t[i * width + c] -= f * t[row * width + c];
+                }
+            }
+        }
+    };
+    // z0 enters where q is most negative.
+    let first = (0..n).min_by(|&a, &b| q[a].total_cmp(&q[b]))?;
+    pivot(&mut t, first, z0);
+    let mut leaving = basis[first];
+    basis[first] = z0;
+    let scale = 1.0 + q.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+    for _ in 0..PIVOTS_PER_ROW * n + 10 {
+        // The complement of the variable that left enters.
+        let enter = if leaving < n {
+            leaving + n
+        } else {
+            leaving - n
+        };
+        let column: Vec<f64> = (0..n).map(|i| t[i * width + enter]).collect();
+        let candidates: Vec<usize> = (0..n).filter(|&i| column[i] > PIVOT_FLOOR).collect();
+        if candidates.is_empty() {
+            return None;
+        }
+        // Lexicographic minimum ratio: the right-hand side, then the columns of B⁻¹ (the w
+        // block), each over the entering column.
+        let key = |i: usize, c: usize| t[i * width + c] / column[i];
+        let mut best = candidates[0];
+        for &i in &candidates[1..] {
+            let mut order = std::cmp::Ordering::Equal;
+            for c in std::iter::once(rhs).chain(0..n) {
+                let (a, b) = (key(i, c), key(best, c));
+                let tie = TIE * scale.max(a.abs()).max(b.abs());
+                if (a - b).abs() > tie {
+                    order = a.total_cmp(&b);
+                    break;
+                }
+            }
+            // Prefer z0 leaving on a tie: it ends the method.
+            if order == std::cmp::Ordering::Less
+                || (order == std::cmp::Ordering::Equal && basis[i] == z0)
+            {
+                best = i;
+            }
+        }
+        pivot(&mut t, best, enter);
+        leaving = basis[best];
+        basis[best] = enter;
+        if leaving == z0 {
+            let mut z = vec![0.0; n];
+            for (i, &v) in basis.iter().enumerate() {
+                if (n..2 * n).contains(&v) {
+                    z[v - n] = t[i * width + rhs].max(0.0);
+                }
+            }
+            return Some(z);
+        }
+    }
+    None
+}
+
+/// Pivots allowed per row before Lemke's method gives up.
+const PIVOTS_PER_ROW: usize = 20;
+/// Entries of the entering column at or below this are not pivots.
+const PIVOT_FLOOR: f64 = 1e-12;
+/// Ratios within this fraction of each other tie, and the next column decides.
+const TIE: f64 = 1e-12;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::integrate::implicit::contact_problem::tests::{one_contact, problem};
+    use crate::solve::Bounds;
+
+    #[test]
+    fn a_contact_sticks_slides_or_parts_as_coulomb_says() {
+        one_contact(|p, bounds| solve(p, bounds, 1e-14));
+    }
+
+    #[test]
+    fn a_limited_row_saturates_at_its_bound_and_a_contact_beside_it_closes() {
+        // Row 0: a motor limited to |μ| ≤ 0.2 (in λ, at h² = 1) that asks for more; row 1 a
+        // frictionless contact coupled to it.
+        let inequality = [false, true];
+        let own = [(-0.2, 0.2), (0.0, f64::INFINITY)];
+        let friction = [None, None];
+        let bounds = RowBounds::new(Bounds::new(&inequality, &own, &friction), 1.0);
+        let a = [1.0, 0.4, 0.4, 1.0];
+        let mut p = problem(&a, &[-1.0, -0.5]);
+        assert!(solve(&mut p, &bounds, 1e-14));
+        assert!((p.mu[0] - 0.2).abs() < 1e-15, "{:?}", p.mu);
+        // At its upper bound the motor's residual may stay negative (it wants more).
+        assert!(p.residual[0] < 0.0);
+        assert!(
+            p.residual[1].abs() < 1e-14 && p.mu[1] > 0.0,
+            "{:?}",
+            p.residual
+        );
+    }
+
+    #[test]
+    fn lemke_solves_a_small_lcp_and_reports_a_ray() {
+        // w = q + M z with M positive definite: one solution.
+        let m = [2.0, 1.0, 1.0, 2.0];
+        let z = lemke(&m, &[-1.0, -1.0]).unwrap();
+        assert!((z[0] - 1.0 / 3.0).abs() < 1e-15 && (z[1] - 1.0 / 3.0).abs() < 1e-15);
+        // w = −1 − z has no solution with w ≥ 0: a ray.
+        assert!(lemke(&[-1.0], &[-1.0]).is_none());
+    }
+}
