@@ -163,13 +163,19 @@ fn contact(p: &ContactProblem, k: usize, t: usize, coefficient: f64) -> [(usize,
     [(k, 0.0), (t, 0.0)]
 }
 
-/// The bounded rows' blocks for the sweeps: each contact's normal row with its friction row
-/// (by their positions in `rows`), every other bounded row alone.
-fn blocks(p: &mut ContactProblem, bounds: &RowBounds<'_>) {
+/// Each row's position in `p.rows` (`usize::MAX` for a row that is not bounded).
+pub(super) fn positions(p: &ContactProblem) -> Vec<usize> {
     let mut index = vec![usize::MAX; p.mu.len()];
     for (k, &r) in p.rows.iter().enumerate() {
         index[r] = k;
     }
+    index
+}
+
+/// The bounded rows' blocks for the sweeps: each contact's normal row with its friction row
+/// (by their positions in `rows`), every other bounded row alone.
+pub(super) fn blocks(p: &mut ContactProblem, bounds: &RowBounds<'_>) {
+    let index = positions(p);
     let mut friction_of = vec![None; p.rows.len()];
     let mut paired = vec![false; p.rows.len()];
     for (t, &r) in p.rows.iter().enumerate() {
@@ -196,10 +202,7 @@ fn blocks(p: &mut ContactProblem, bounds: &RowBounds<'_>) {
 /// multipliers no further than the rows need, so that redundant rows keep their split.
 fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>, least_norm: bool) -> f64 {
     let b = p.rows.len();
-    let mut index = vec![usize::MAX; p.mu.len()];
-    for (k, &r) in p.rows.iter().enumerate() {
-        index[r] = k;
-    }
+    let index = positions(p);
     let largest_mu = p.rows.iter().fold(0.0_f64, |m, &r| m.max(p.mu[r].abs()));
     let margin = INSIDE * largest_mu;
     let inside = |k: usize, mu: &[f64]| {

@@ -17,7 +17,7 @@
 //! problem's matrix is copositive-plus, and Lemke's method with the lexicographic ratio test
 //! (which cannot cycle) ends either with a solution or on a ray, which it reports.
 
-use super::contact_problem::ContactProblem;
+use super::contact_problem::{ContactProblem, blocks};
 use super::row_bounds::RowBounds;
 
 /// How a bounded row's multiplier is made of the problem's variables: `μ = offset + Σ c z`.
@@ -33,10 +33,7 @@ struct Multiplier {
 /// was.
 pub(super) fn solve(p: &mut ContactProblem, bounds: &RowBounds<'_>, tolerance: f64) -> bool {
     let b = p.rows.len();
-    let mut index = vec![usize::MAX; p.mu.len()];
-    for (k, &r) in p.rows.iter().enumerate() {
-        index[r] = k;
-    }
+    blocks(p, bounds);
     // The variables, and each bounded row's multiplier in them.
     let mut multiplier: Vec<Multiplier> = vec![
         Multiplier {
@@ -57,18 +54,11 @@ pub(super) fn solve(p: &mut ContactProblem, bounds: &RowBounds<'_>, tolerance: f
         n += 1;
         n - 1
     };
-    let mut paired = vec![false; b];
-    let mut cones = Vec::new();
-    for (t, &r) in p.rows.iter().enumerate() {
-        if let Some((normal, coefficient)) = bounds.cone(r)
-            && let Some(&k) = index.get(normal)
-            && k != usize::MAX
-        {
-            paired[t] = true;
-            paired[k] = true;
-            cones.push((k, t, coefficient));
-        }
-    }
+    let cones: Vec<(usize, usize, f64)> = p
+        .blocks
+        .iter()
+        .filter_map(|&(k, friction)| friction.map(|(t, coefficient)| (k, t, coefficient)))
+        .collect();
     for &(k, t, coefficient) in &cones {
         let (normal, plus, minus, slip) = (next(), next(), next(), next());
         multiplier[k].terms.push((normal, 1.0));
@@ -94,7 +84,13 @@ pub(super) fn solve(p: &mut ContactProblem, bounds: &RowBounds<'_>, tolerance: f
             r: vec![],
         });
     }
-    for k in (0..b).filter(|&k| !paired[k]) {
+    let singles: Vec<usize> = p
+        .blocks
+        .iter()
+        .filter(|(_, friction)| friction.is_none())
+        .map(|&(k, _)| k)
+        .collect();
+    for k in singles {
         let (lo, hi) = bounds.get(p.rows[k], &p.mu);
         if lo > f64::NEG_INFINITY {
             let u = next();
