@@ -383,7 +383,11 @@ pub(super) mod tests {
 
     /// Coulomb's law on row pairs `(normal, friction)`, as displacements: the largest
     /// violation.
-    fn violation(p: &ContactProblem, pairs: &[(usize, usize)], mu_f: f64) -> f64 {
+    pub(in super::super) fn violation(
+        p: &ContactProblem,
+        pairs: &[(usize, usize)],
+        mu_f: f64,
+    ) -> f64 {
         let mut worst = 0.0_f64;
         for &(n, t) in pairs {
             let (rn, rt, ln, lt) = (p.residual[n], p.residual[t], p.mu[n], p.mu[t]);

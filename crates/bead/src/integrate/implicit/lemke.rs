@@ -160,9 +160,20 @@ pub(super) fn solve(p: &mut ContactProblem, bounds: &RowBounds<'_>, tolerance: f
             }
         }
     }
-    let Some(z) = lemke(&m, &q) else {
+    // `w = q + M z` is homogeneous in (q, z): solved at |q|∞ = 1, so that the pivots' ties
+    // and floors compare numbers of the tableau's own size, whatever the residuals' scale.
+    let size = q.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+    if size > 0.0 {
+        for v in &mut q {
+            *v /= size;
+        }
+    }
+    let Some(mut z) = lemke(&m, &q) else {
         return false;
     };
+    for v in &mut z {
+        *v *= size;
+    }
     // The multipliers, and the residuals with them.
     let (mu, residual) = (p.mu.clone(), p.residual.clone());
     for k in 0..b {
@@ -287,7 +298,7 @@ const TIE: f64 = 1e-12;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::integrate::implicit::contact_problem::tests::{one_contact, problem};
+    use crate::integrate::implicit::contact_problem::tests::{one_contact, problem, violation};
     use crate::solve::Bounds;
 
     #[test]
@@ -324,5 +335,77 @@ mod tests {
         assert!((z[0] - 1.0 / 3.0).abs() < 1e-15 && (z[1] - 1.0 / 3.0).abs() < 1e-15);
         // w = −1 − z has no solution with w ≥ 0: a ray.
         assert!(lemke(&[-1.0], &[-1.0]).is_none());
+    }
+
+    /// Redundant frictional contacts: `contacts` contacts on one body of three coordinates
+    /// (more rows than the body has freedoms, so `A` is singular, as for a box's two corners
+    /// on a face), with random directions and residuals `r` times `scale`, built from a small
+    /// linear congruential generator so that the cases repeat.
+    fn redundant(seed: u64, contacts: usize, scale: f64) -> ContactProblem {
+        let mut state = seed;
+        let mut random = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let b = 2 * contacts;
+        // Each contact's normal row and friction row on (x, y, θ) with W = diag(1, 1, 4).
+        let mut j = vec![[0.0; 3]; b];
+        for c in 0..contacts {
+            let angle = 0.3 * random();
+            let (n, t) = ([angle.sin(), angle.cos()], [angle.cos(), -angle.sin()]);
+            let arm = [random(), 0.2 * random()];
+            let cross = |d: [f64; 2]| arm[0] * d[1] - arm[1] * d[0];
+            j[2 * c] = [n[0], n[1], cross(n)];
+            j[2 * c + 1] = [t[0], t[1], cross(t)];
+        }
+        let weight = [1.0, 1.0, 4.0];
+        let mut a = vec![0.0; b * b];
+        for r in 0..b {
+            for s in 0..b {
+                a[r * b + s] = (0..3).map(|k| j[r][k] * weight[k] * j[s][k]).sum();
+            }
+        }
+        let residual: Vec<f64> = (0..b).map(|_| scale * random()).collect();
+        problem(&a, &residual)
+    }
+
+    #[test]
+    fn lemke_settles_redundant_frictional_contacts_at_any_scale_of_the_residuals() {
+        // The residuals of an implicit step are displacements of a picometre near rest; the
+        // pivots must decide among them as they do among metres (a domino chain coming to
+        // rest ended on a false ray before the tableau was scaled).
+        let mut inequality = Vec::new();
+        let mut own = Vec::new();
+        let mut friction = Vec::new();
+        for c in 0..4 {
+            inequality.extend([true, false]);
+            own.extend([(0.0, f64::INFINITY), (f64::NEG_INFINITY, f64::INFINITY)]);
+            friction.extend([None, Some((2 * c, 0.5))]);
+        }
+        let bounds = RowBounds::new(Bounds::new(&inequality, &own, &friction), 1.0);
+        let pairs = [(0, 1), (2, 3), (4, 5), (6, 7)];
+        for seed in 0..200 {
+            let mut solutions = Vec::new();
+            for scale in [1.0, 1e-12] {
+                let mut p = redundant(seed, 4, scale);
+                assert!(
+                    solve(&mut p, &bounds, 1e-9 * scale),
+                    "seed {seed}, scale {scale}"
+                );
+                assert!(
+                    violation(&p, &pairs, 0.5) <= 1e-9 * scale,
+                    "seed {seed}, scale {scale}: {:?} {:?}",
+                    p.mu,
+                    p.residual
+                );
+                solutions.push(p.mu.iter().map(|m| m / scale).collect::<Vec<_>>());
+            }
+            // The problem is homogeneous: the same answer, scaled.
+            for (x, y) in solutions[0].iter().zip(&solutions[1]) {
+                assert!((x - y).abs() <= 1e-6 * (1.0 + x.abs()), "seed {seed}");
+            }
+        }
     }
 }
