@@ -42,6 +42,16 @@ pub(crate) fn conflict_among(
     })
 }
 
+/// What a failed friction solve of the explicit integrators means, and the way out: where
+/// bodies lean on one another the forces at the level of accelerations can have no solution
+/// (Painlevé's paradox) or one the passes do not reach, whatever the step (a row of dominoes
+/// stops at the same instant at 1 ms and 0.25 ms), where the implicit steppers' problem, at
+/// the level of velocities, has one.
+const LEANING: &str = ": bodies with friction that lean on one another (an arch, a row of \
+                       dominoes) can leave the explicit integrators without consistent forces \
+                       at any time step; the implicit steppers carry them (integrator = \
+                       \"implicit-euler\"; docs/friction.md, Limits)";
+
 /// A failed complementarity solve, with the rows named by their constraints.
 pub(crate) fn complementarity_error(layout: &Layout, model: &Model, failure: Failure) -> EvalError {
     let name = |row: usize| -> String {
@@ -63,7 +73,7 @@ pub(crate) fn complementarity_error(layout: &Layout, model: &Model, failure: Fai
                 constraints,
                 reason: format!(
                     "their friction forces and normal forces did not agree after {passes} passes \
-                     (|λ_t| ≤ μ λ_n): try a smaller time step"
+                     (|λ_t| ≤ μ λ_n){LEANING}"
                 ),
             }
         }
@@ -78,7 +88,13 @@ pub(crate) fn complementarity_error(layout: &Layout, model: &Model, failure: Fai
             constraints.dedup();
             EvalError::Complementarity {
                 constraints,
-                reason: format!("no complementary solution after {pivots} pivots"),
+                // A pivoting that fails in a model with friction is the case LEANING describes,
+                // whichever row it names.
+                reason: if layout.friction.iter().any(Option::is_some) {
+                    format!("no complementary solution after {pivots} pivots{LEANING}")
+                } else {
+                    format!("no complementary solution after {pivots} pivots")
+                },
             }
         }
     }
