@@ -30,6 +30,7 @@ mod projection;
 mod redundancy;
 mod rigid;
 mod solvers;
+mod stacking;
 mod surfaces;
 
 use bead::solve::{ConjugateGradient, Dense, GaussSeidel, LinearSolver, SparseLdlt};
