@@ -2,8 +2,9 @@
 //! seeds, built through the public API only.
 
 use crate::constraint::{ConstraintId, Distance};
+use crate::contact::{ShapeContacts, ShapeGroupId};
 use crate::force::Gravity;
-use crate::{ModelError, Particle, ParticleId, System};
+use crate::{ModelError, Particle, ParticleId, RigidBody, RigidBodyId, Shape, System};
 
 /// Standard gravity, in m/s².
 pub const G: f64 = 9.81;
@@ -95,49 +96,139 @@ pub fn pendulum(
 /// # Ok::<(), bead::ModelError>(())
 /// ```
 pub fn ball_pile(n: usize, r: f64, width: f64) -> Result<(System, Vec<ParticleId>), ModelError> {
-    use crate::Motion;
-    use crate::constraint::HalfPlane;
     let mut system = System::new(2)?;
     system.add_force(Gravity::new(&[0.0, -G]))?;
+    let balls = pile_balls(&mut system, n, r, width)?;
+    box_walls(&mut system, &balls, r, width, 0.0)?;
+    system.add_contacts(&balls, None)?;
+    Ok((system, balls))
+}
+
+/// [`ball_pile`] with Coulomb friction `mu` at every contact, between balls (a contact group in
+/// which they collide as discs) and with the walls: the pile of the contact benchmarks
+/// (`bead bench pile`, `scripts/compare/run piles`).
+///
+/// ```
+/// let (mut sys, balls) = bead::models::frictional_ball_pile(20, 0.02, 0.4, 0.5)?;
+/// sys.step(1e-3).unwrap();
+/// assert_eq!(balls.len(), 20);
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+pub fn frictional_ball_pile(
+    n: usize,
+    r: f64,
+    width: f64,
+    mu: f64,
+) -> Result<(System, Vec<ParticleId>), ModelError> {
+    let mut system = System::new(2)?;
+    system.add_force(Gravity::new(&[0.0, -G]))?;
+    let balls = pile_balls(&mut system, n, r, width)?;
+    box_walls(&mut system, &balls, r, width, mu)?;
+    let group = balls
+        .iter()
+        .fold(ShapeContacts::new(), |group, &b| group.body(b, mu));
+    system.add_shape_contacts(group)?;
+    Ok((system, balls))
+}
+
+/// The pile's balls: 10 g each, on a grid whose alternate rows are offset, with sideways
+/// velocities that vary deterministically, so that the pile mixes.
+fn pile_balls(
+    system: &mut System,
+    n: usize,
+    r: f64,
+    width: f64,
+) -> Result<Vec<ParticleId>, ModelError> {
     let per_row = ((width / (2.5 * r)).floor() as usize).max(1);
-    let mut balls = Vec::with_capacity(n);
-    for k in 0..n {
-        let (i, j) = (k % per_row, k / per_row);
-        // Alternate rows are offset, and velocities vary deterministically, so the pile mixes.
-        let x = r * 1.25 + 2.5 * r * i as f64 + if j % 2 == 1 { 0.6 * r } else { 0.0 };
-        let y = r * 1.5 + 2.5 * r * j as f64;
-        let vx = 0.2 * ((k as f64 * 1.7).sin());
-        balls.push(
+    (0..n)
+        .map(|k| {
+            let (i, j) = (k % per_row, k / per_row);
+            let x = r * 1.25 + 2.5 * r * i as f64 + if j % 2 == 1 { 0.6 * r } else { 0.0 };
+            let y = r * 1.5 + 2.5 * r * j as f64;
+            let vx = 0.2 * ((k as f64 * 1.7).sin());
             system.add_particle(
                 Particle::new(&[x.min(width - r), y])
                     .radius(r)
                     .mass(0.01)
                     .velocity(&[vx, 0.0]),
-            )?,
-        );
+            )
+        })
+        .collect()
+}
+
+/// The box: a floor at y = 0 and walls at x = 0 and x = `width`, as half-planes for each ball,
+/// with friction `mu` (0: frictionless).
+fn box_walls(
+    system: &mut System,
+    balls: &[ParticleId],
+    r: f64,
+    width: f64,
+    mu: f64,
+) -> Result<(), ModelError> {
+    use crate::Motion;
+    use crate::constraint::HalfPlane;
+    for &b in balls {
+        for (point, normal) in [
+            ([0.0, 0.0], [0.0, 1.0]),
+            ([0.0, 0.0], [1.0, 0.0]),
+            ([width, 0.0], [-1.0, 0.0]),
+        ] {
+            let wall = HalfPlane::new(b, Motion::fixed(&point), &normal, r);
+            if mu > 0.0 {
+                system.add_constraint(wall.friction(mu))?;
+            } else {
+                system.add_constraint(wall)?;
+            }
+        }
     }
-    for &b in &balls {
-        system.add_constraint(HalfPlane::new(
-            b,
-            Motion::fixed(&[0.0, 0.0]),
-            &[0.0, 1.0],
-            r,
-        ))?;
-        system.add_constraint(HalfPlane::new(
-            b,
-            Motion::fixed(&[0.0, 0.0]),
-            &[1.0, 0.0],
-            r,
-        ))?;
-        system.add_constraint(HalfPlane::new(
-            b,
-            Motion::fixed(&[width, 0.0]),
-            &[-1.0, 0.0],
-            r,
-        ))?;
+    Ok(())
+}
+
+/// A pyramid of `rows` rows of square boxes, 0.5 m and 25 kg (100 kg/m²), on a static floor
+/// whose top is y = 0, with friction `mu` at every contact: row `ρ` from the bottom holds
+/// `rows − ρ` boxes, 2.5 cm apart, each standing on two below. They start at rest; exact
+/// contacts keep them there. Returns the system, the boxes (bottom row first) and their contact
+/// group (the floor is its first member).
+///
+/// ```
+/// let (mut sys, boxes, _) = bead::models::box_pyramid(3, 0.6)?;
+/// assert_eq!(boxes.len(), 6);
+/// sys.step(1.0 / 60.0).unwrap();
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+pub fn box_pyramid(
+    rows: usize,
+    mu: f64,
+) -> Result<(System, Vec<RigidBodyId>, ShapeGroupId), ModelError> {
+    const SIDE: f64 = 0.5;
+    let mut system = System::new(2)?;
+    system.add_force(Gravity::new(&[0.0, -G]))?;
+    let width = (rows as f64 + 2.0) * SIDE * 2.0;
+    let floor = system.add_rigid_body(
+        RigidBody::new(&[0.0, -0.5], 0.0)
+            .fixed()
+            .outline(Shape::Box { width, height: 1.0 }),
+    )?;
+    let mut group = ShapeContacts::new().body(floor, mu);
+    let mut boxes = Vec::new();
+    for row in 0..rows {
+        let count = rows - row;
+        for k in 0..count {
+            let x = (k as f64 - (count - 1) as f64 / 2.0) * SIDE * 1.05;
+            let y = SIDE / 2.0 + row as f64 * SIDE;
+            let body = system.add_rigid_body(RigidBody::new(&[x, y], 0.0).shape(
+                Shape::Box {
+                    width: SIDE,
+                    height: SIDE,
+                },
+                100.0,
+            ))?;
+            group = group.body(body, mu);
+            boxes.push(body);
+        }
     }
-    system.add_contacts(&balls, None)?;
-    Ok((system, balls))
+    let group = system.add_shape_contacts(group)?;
+    Ok((system, boxes, group))
 }
 
 /// A square cloth of `n × n` particles (3D, gravity along −z) joined by rods to their right and
