@@ -75,27 +75,40 @@ enum Command {
     },
     /// Measure the engine: `chain` is N particles of 1 kg on rigid rods, 1 m in all, swinging
     /// at 1 rad/s (the scene `scripts/compare` builds in pymunk and MuJoCo); `cloth` an N × N
-    /// cloth hanging from a rail.
+    /// cloth hanging from a rail; `pile` N balls of 2 cm landing in a box; `pyramid` N rows of
+    /// boxes on a floor (the scenes of `scripts/compare/run piles`).
     Bench {
         /// The benchmark scene.
         #[arg(value_enum)]
         scene: bench::BenchScene,
-        /// Sizes, comma-separated: links of the chain, particles along the cloth's side.
-        #[arg(long, default_value = "100,300,1000", value_parser = bench::parse_sizes)]
-        n: std::vec::Vec<usize>,
-        /// Steps per run.
+        /// Sizes, comma-separated: links of the chain, particles along the cloth's side, balls
+        /// of the pile, rows of the pyramid [default: 100,300,1000; pile 500; pyramid 20].
+        #[arg(long, value_parser = bench::parse_sizes)]
+        n: Option<std::vec::Vec<usize>>,
+        /// Steps per run (chain, cloth).
         #[arg(long, default_value_t = 2000)]
         steps: usize,
-        /// Time step, s.
-        #[arg(long, default_value_t = 1e-3)]
-        dt: f64,
+        /// Simulated seconds per run (pile, pyramid) [default: pile 5; pyramid 10].
+        #[arg(long)]
+        seconds: Option<f64>,
+        /// Coulomb coefficient of every contact (pile, pyramid) [default: pile 0; pyramid 0.6].
+        #[arg(long)]
+        friction: Option<f64>,
+        /// Runs per size (pile, pyramid); the best time counts.
+        #[arg(long, default_value_t = 1)]
+        repeat: usize,
+        /// Time step, s [default: 0.001; pile and pyramid 1/60].
+        #[arg(long)]
+        dt: Option<f64>,
         /// Integrator.
         #[arg(long, default_value = "implicit-euler")]
         integrator: String,
         /// Solver (for the explicit integrators' multiplier solve).
         #[arg(long, default_value = "sparse")]
         solver: String,
-        /// Print CSV (engine,n,s_per_step,link_error,status) rather than a table.
+        /// Print CSV rather than a table: chain and cloth engine,n,s_per_step,link_error,status;
+        /// pile and pyramid engine,scene,n,dt,s_per_step,cpu_s_per_sim_s,max_penetration,creep,
+        /// energy_drift,status.
         #[arg(long)]
         csv: bool,
     },
@@ -386,11 +399,48 @@ fn execute(command: Command) -> Result<(), Failure> {
             scene,
             n,
             steps,
+            seconds,
+            friction,
+            repeat,
             dt,
             integrator,
             solver,
             csv,
         } => {
+            use bench::BenchScene;
+            let contact = matches!(scene, BenchScene::Pile | BenchScene::Pyramid);
+            let n = n.unwrap_or_else(|| match scene {
+                BenchScene::Pile => vec![500],
+                BenchScene::Pyramid => vec![20],
+                _ => vec![100, 300, 1000],
+            });
+            let dt = dt.unwrap_or(if contact { 1.0 / 60.0 } else { 1e-3 });
+            let seconds = seconds.unwrap_or(if scene == BenchScene::Pyramid {
+                10.0
+            } else {
+                5.0
+            });
+            let friction = friction.unwrap_or(if scene == BenchScene::Pyramid {
+                0.6
+            } else {
+                0.0
+            });
+            if contact {
+                let bad = if !(seconds >= dt && seconds.is_finite()) {
+                    Some(format!(
+                        "--seconds must be at least one step ({dt} s), got {seconds}"
+                    ))
+                } else if !(friction >= 0.0 && friction.is_finite()) {
+                    Some(format!("--friction must be zero or more, got {friction}"))
+                } else if repeat == 0 {
+                    Some("--repeat must be at least 1".to_string())
+                } else {
+                    None
+                };
+                if let Some(message) = bad {
+                    return Err(Failure::Input(anyhow::anyhow!(message)));
+                }
+            }
             if bead::integrate::by_name(&integrator).is_none() {
                 return Err(Failure::Input(anyhow::anyhow!(
                     "unknown integrator '{integrator}' (one of: {})",
@@ -407,6 +457,9 @@ fn execute(command: Command) -> Result<(), Failure> {
                 scene,
                 sizes: n,
                 steps,
+                seconds,
+                friction,
+                repeat,
                 dt,
                 integrator,
                 solver,

@@ -1032,6 +1032,64 @@ fn bench_prints_the_comparison_columns() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("unknown integrator 'rk5'"));
 }
 
+/// `bead bench pile` and `pyramid` print the columns of `scripts/compare/piles.py`: the exact
+/// contacts' penetration within the Newton tolerance, a pyramid that does not creep, and the
+/// energy of a resting pyramid kept; bad settings are errors that name them.
+#[test]
+fn contact_benches_print_the_comparison_columns() {
+    let output = bead()
+        .args(["bench", "pyramid", "--n", "2", "--seconds", "1", "--csv"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "engine,scene,n,dt,s_per_step,cpu_s_per_sim_s,max_penetration,creep,energy_drift,status"
+    );
+    let fields: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(
+        fields[..3],
+        ["bead implicit-euler", "pyramid", "2"],
+        "{stdout}"
+    );
+    let number = |i: usize| fields[i].parse::<f64>().unwrap();
+    assert!((number(3) - 1.0 / 60.0).abs() < 1e-6);
+    assert!(number(4) > 0.0 && number(5) > 0.0, "{stdout}");
+    assert!(number(6) < 1e-9 && number(7) < 1e-9, "{stdout}");
+    assert!(number(8).abs() < 1e-9, "{stdout}");
+    assert_eq!(fields[9], "ok");
+    let output = bead()
+        .args([
+            "bench",
+            "pile",
+            "--n",
+            "30",
+            "--seconds",
+            "0.5",
+            "--dt",
+            "0.004",
+            "--friction",
+            "0.5",
+            "--csv",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let fields: Vec<&str> = stdout.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(fields[1..3], ["pile", "30"], "{stdout}");
+    assert!(fields[6].parse::<f64>().unwrap() < 1e-9, "{stdout}");
+    assert_eq!(fields[9], "ok");
+    let output = bead()
+        .args(["bench", "pile", "--friction=-1"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--friction"));
+}
+
 /// Determinism as a user sees it: the same contact scene run twice writes byte-identical files.
 #[test]
 fn two_runs_of_a_contact_scene_write_identical_files() {

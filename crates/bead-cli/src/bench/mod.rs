@@ -7,6 +7,9 @@
 //!   engines can be compared in one run (`scripts/compare/run`).
 //! - `cloth`: an N × N cloth, 1 m wide and 1 kg, hanging from a rail along its top edge and
 //!   released flat ([`bead::models::cloth`]).
+//! - `pile`, `pyramid`: contact-rich scenes, measured against pymunk and Box2D ([`contact`]).
+
+mod contact;
 
 use std::time::{Duration, Instant};
 
@@ -19,6 +22,10 @@ pub enum BenchScene {
     Chain,
     /// The hanging cloth: N × N particles.
     Cloth,
+    /// A pile of N balls of 2 cm landing in a box.
+    Pile,
+    /// A pyramid of N rows of boxes standing on a floor.
+    Pyramid,
 }
 
 /// What to measure.
@@ -27,8 +34,14 @@ pub struct BenchRequest {
     pub scene: BenchScene,
     /// Sizes: links of the chain, particles along the cloth's side.
     pub sizes: Vec<usize>,
-    /// Steps per run.
+    /// Steps per run (the chain and the cloth).
     pub steps: usize,
+    /// Simulated seconds per run (the pile and the pyramid).
+    pub seconds: f64,
+    /// Coulomb coefficient of every contact (the pile and the pyramid).
+    pub friction: f64,
+    /// Runs per size (the pile and the pyramid): the best time counts.
+    pub repeat: usize,
     /// Step, s.
     pub dt: f64,
     /// Integrator name.
@@ -52,6 +65,7 @@ fn measure(request: &BenchRequest, n: usize) -> Result<Row> {
     let mut sys = match request.scene {
         BenchScene::Chain => bead::models::chain_swing(n, 1.0)?.system,
         BenchScene::Cloth => bead::models::cloth(n, 1.0, 1.0)?.0,
+        BenchScene::Pile | BenchScene::Pyramid => bail!("a contact scene"),
     };
     let integrator = bead::integrate::by_name(&request.integrator)
         .with_context(|| format!("unknown integrator '{}'", request.integrator))?;
@@ -92,13 +106,17 @@ fn measure(request: &BenchRequest, n: usize) -> Result<Row> {
     })
 }
 
-/// Runs the chain-swing scene at each size and prints the table (or CSV).
+/// Runs the scene at each size and prints the table (or CSV).
 pub fn bench(request: &BenchRequest) -> Result<()> {
     if request.sizes.is_empty() {
-        bail!("no chain sizes given");
+        bail!("no sizes given");
     }
     if !(request.dt > 0.0 && request.dt.is_finite()) {
         bail!("--dt must be positive, got {}", request.dt);
+    }
+    if matches!(request.scene, BenchScene::Pile | BenchScene::Pyramid) {
+        // `--seconds`, `--friction` and `--repeat` are checked where they are read (main).
+        return contact::print(request);
     }
     if request.scene == BenchScene::Cloth && request.sizes.contains(&1) {
         bail!("a cloth needs at least 2 × 2 particles");

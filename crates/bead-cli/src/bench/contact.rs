@@ -1,0 +1,232 @@
+//! `bead bench pile` and `bead bench pyramid`: contact-rich scenes measured as the iterative
+//! engines are, with the columns where exact contact differs from theirs. The same scenes are
+//! built in pymunk and Box2D by `scripts/compare/piles.py`, which prints the same CSV columns
+//! (`scripts/compare/run piles` runs them all in one session).
+//!
+//! - `pile`: N balls of 2 cm and 10 g released on a grid in a box 0.6 m wide (wider for more
+//!   than 1,000 balls, `0.6 √(N/500)` m), with friction μ at every contact
+//!   ([`bead::models::ball_pile`], [`bead::models::frictional_ball_pile`]).
+//! - `pyramid`: N rows of 0.5 m boxes of 25 kg, 2.5 cm apart, on a floor, friction μ
+//!   ([`bead::models::box_pyramid`]).
+//!
+//! Columns: wall and CPU time of the steps alone (the best of `--repeat` runs), the deepest
+//! penetration of any contact at any step's end, the creep of resting bodies (the pile: the
+//! largest displacement over the last second; the pyramid: from where each box started, over
+//! the whole run) and the energy drift over the last second, relative.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use bead::{BodyId, System};
+
+use super::BenchRequest;
+
+/// A contact scene's measured run.
+pub(super) struct ContactRow {
+    n: usize,
+    seconds_per_step: f64,
+    cpu_per_simulated_second: f64,
+    max_penetration: f64,
+    creep: f64,
+    energy_drift: f64,
+    status: String,
+}
+
+/// A built scene: the system and the bodies whose creep is measured.
+struct Scene {
+    system: System,
+    bodies: Vec<BodyId>,
+}
+
+/// The pile's box width for `n` balls.
+pub(super) fn pile_width(n: usize) -> f64 {
+    if n <= 1000 {
+        0.6
+    } else {
+        (0.6 * (n as f64 / 500.0).sqrt() * 100.0).round() / 100.0
+    }
+}
+
+fn build(request: &BenchRequest, n: usize) -> Result<Scene> {
+    let mu = request.friction;
+    let (mut system, bodies) = match request.scene {
+        super::BenchScene::Pile => {
+            let width = pile_width(n);
+            let (system, balls) = if mu > 0.0 {
+                bead::models::frictional_ball_pile(n, 0.02, width, mu)?
+            } else {
+                bead::models::ball_pile(n, 0.02, width)?
+            };
+            (system, balls.into_iter().map(|b| b.body()).collect())
+        }
+        super::BenchScene::Pyramid => {
+            let (system, boxes, _) = bead::models::box_pyramid(n, mu)?;
+            (system, boxes.into_iter().map(|b| b.body()).collect())
+        }
+        _ => bail!("not a contact scene"),
+    };
+    let integrator = bead::integrate::by_name(&request.integrator)
+        .ok_or_else(|| anyhow::anyhow!("unknown integrator '{}'", request.integrator))?;
+    system.set_integrator_boxed(integrator);
+    let solver = bead::solve::by_name(&request.solver)
+        .ok_or_else(|| anyhow::anyhow!("unknown solver '{}'", request.solver))?;
+    system.set_solver_boxed(solver);
+    Ok(Scene { system, bodies })
+}
+
+/// Where each body is (its first two coordinates: x, y).
+fn positions(scene: &Scene) -> Vec<[f64; 2]> {
+    scene
+        .bodies
+        .iter()
+        .map(|&b| {
+            let q = scene.system.coordinates(b);
+            [q[0], q[1]]
+        })
+        .collect()
+}
+
+fn largest_move(from: &[[f64; 2]], to: &[[f64; 2]]) -> f64 {
+    from.iter()
+        .zip(to)
+        .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
+        .fold(0.0, f64::max)
+}
+
+/// The deepest penetration of any contact now: `max(0, −g)` over the inequality constraints'
+/// first rows (the normal row of a half-plane, a particle pair or a shape contact).
+fn penetration(system: &mut System) -> Result<f64> {
+    let diagnostics = system.diagnostics()?;
+    Ok(diagnostics
+        .constraints
+        .iter()
+        .filter(|c| c.active.is_some())
+        .filter_map(|c| c.c.first())
+        .fold(0.0_f64, |m, &g| m.max(-g)))
+}
+
+/// One run of `steps` steps: its timings, and with `measure` its accuracy columns.
+fn run(request: &BenchRequest, n: usize, measure: bool) -> Result<ContactRow> {
+    let mut scene = build(request, n)?;
+    let steps = (request.seconds / request.dt).round().max(1.0) as usize;
+    let last_second = steps.saturating_sub((1.0 / request.dt).round() as usize);
+    let start_positions = positions(&scene);
+    let (mut wall, mut cpu) = (Duration::ZERO, Duration::ZERO);
+    let mut row = ContactRow {
+        n,
+        seconds_per_step: f64::NAN,
+        cpu_per_simulated_second: f64::NAN,
+        max_penetration: 0.0,
+        creep: 0.0,
+        energy_drift: f64::NAN,
+        status: "ok".to_string(),
+    };
+    // The last second's start: here, for a run of a second or less.
+    let (mut mark, mut mark_energy) = (start_positions.clone(), f64::NAN);
+    if measure && last_second == 0 {
+        mark_energy = scene.system.diagnostics()?.total_energy();
+    }
+    let mut done = 0;
+    for step in 1..=steps {
+        let (started, cpu_started) = (Instant::now(), cpu_time::ProcessTime::now());
+        let outcome = scene.system.step(request.dt);
+        wall += started.elapsed();
+        cpu += cpu_started.elapsed();
+        if let Err(e) = outcome {
+            row.status = format!(
+                "failed at t = {:.3} s: {}",
+                (step - 1) as f64 * request.dt,
+                e.cause
+            );
+            break;
+        }
+        done = step;
+        if !measure {
+            continue;
+        }
+        row.max_penetration = row.max_penetration.max(penetration(&mut scene.system)?);
+        let now = positions(&scene);
+        if request.scene == super::BenchScene::Pyramid {
+            row.creep = row.creep.max(largest_move(&start_positions, &now));
+        }
+        if step == last_second {
+            mark = now;
+            mark_energy = scene.system.diagnostics()?.total_energy();
+        } else if step == steps {
+            if request.scene == super::BenchScene::Pile {
+                row.creep = largest_move(&mark, &now);
+            }
+            let energy = scene.system.diagnostics()?.total_energy();
+            row.energy_drift = (energy - mark_energy) / mark_energy.abs();
+        }
+    }
+    if done > 0 {
+        row.seconds_per_step = wall.as_secs_f64() / done as f64;
+        row.cpu_per_simulated_second = cpu.as_secs_f64() / (done as f64 * request.dt);
+    }
+    Ok(row)
+}
+
+/// The best of `request.repeat` runs' timings, the first run's accuracy.
+pub(super) fn measure(request: &BenchRequest, n: usize) -> Result<ContactRow> {
+    let mut row = run(request, n, true)?;
+    for _ in 1..request.repeat {
+        let again = run(request, n, false)?;
+        row.seconds_per_step = row.seconds_per_step.min(again.seconds_per_step);
+        row.cpu_per_simulated_second = row
+            .cpu_per_simulated_second
+            .min(again.cpu_per_simulated_second);
+    }
+    Ok(row)
+}
+
+/// The CSV header of the contact scenes (`scripts/compare/piles.py` prints the same).
+pub(super) const CSV_HEADER: &str =
+    "engine,scene,n,dt,s_per_step,cpu_s_per_sim_s,max_penetration,creep,energy_drift,status";
+
+/// Prints the runs of `request` at each size, as a table or CSV.
+pub(super) fn print(request: &BenchRequest) -> Result<()> {
+    let engine = format!("bead {}", request.integrator);
+    let scene = match request.scene {
+        super::BenchScene::Pile => "pile",
+        _ => "pyramid",
+    };
+    if request.csv {
+        println!("{CSV_HEADER}");
+    } else {
+        println!(
+            "{:<22} {:>6} {:>9} {:>10} {:>12} {:>11} {:>10} {:>12}  status",
+            "engine", "n", "dt", "s/step", "CPU s/sim s", "penetration", "creep", "energy drift"
+        );
+    }
+    for &n in &request.sizes {
+        let row = measure(request, n)?;
+        if request.csv {
+            println!(
+                "{engine},{scene},{},{:.6},{:.3e},{:.3e},{:.3e},{:.3e},{:.3e},{}",
+                row.n,
+                request.dt,
+                row.seconds_per_step,
+                row.cpu_per_simulated_second,
+                row.max_penetration,
+                row.creep,
+                row.energy_drift,
+                row.status.replace(',', ";")
+            );
+        } else {
+            println!(
+                "{:<22} {:>6} {:>9.6} {:>10.3e} {:>12.3e} {:>11.2e} {:>10.2e} {:>12.2e}  {}",
+                engine,
+                row.n,
+                request.dt,
+                row.seconds_per_step,
+                row.cpu_per_simulated_second,
+                row.max_penetration,
+                row.creep,
+                row.energy_drift,
+                row.status
+            );
+        }
+    }
+    Ok(())
+}
