@@ -97,6 +97,9 @@ enum Command {
         /// Runs per size (pile, pyramid); the best time counts.
         #[arg(long, default_value_t = 1)]
         repeat: usize,
+        /// Wall seconds of stepping after which a run stops, reported as such (pile, pyramid).
+        #[arg(long, default_value_t = 300.0)]
+        budget: f64,
         /// Time step, s [default: 0.001; pile and pyramid 1/60].
         #[arg(long)]
         dt: Option<f64>,
@@ -402,6 +405,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             seconds,
             friction,
             repeat,
+            budget,
             dt,
             integrator,
             solver,
@@ -434,6 +438,8 @@ fn execute(command: Command) -> Result<(), Failure> {
                     Some(format!("--friction must be zero or more, got {friction}"))
                 } else if repeat == 0 {
                     Some("--repeat must be at least 1".to_string())
+                } else if !(budget > 0.0) {
+                    Some(format!("--budget must be positive, got {budget}"))
                 } else {
                     None
                 };
@@ -460,6 +466,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                 seconds,
                 friction,
                 repeat,
+                budget,
                 dt,
                 integrator,
                 solver,

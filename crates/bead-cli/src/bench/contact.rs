@@ -141,6 +141,14 @@ fn run(request: &BenchRequest, n: usize, measure: bool) -> Result<ContactRow> {
             break;
         }
         done = step;
+        if wall.as_secs_f64() > request.budget {
+            row.status = format!(
+                "stopped at t = {:.3} s: over the {} s budget of wall time",
+                step as f64 * request.dt,
+                request.budget
+            );
+            break;
+        }
         if !measure {
             continue;
         }
@@ -167,10 +175,16 @@ fn run(request: &BenchRequest, n: usize, measure: bool) -> Result<ContactRow> {
     Ok(row)
 }
 
-/// The best of `request.repeat` runs' timings, the first run's accuracy.
+/// The best of `request.repeat` runs' timings, the first run's accuracy. A run that failed or
+/// stopped is not repeated: its time is not the scene's.
 pub(super) fn measure(request: &BenchRequest, n: usize) -> Result<ContactRow> {
     let mut row = run(request, n, true)?;
-    for _ in 1..request.repeat {
+    let repeats = if row.status == "ok" {
+        request.repeat
+    } else {
+        1
+    };
+    for _ in 1..repeats {
         let again = run(request, n, false)?;
         row.seconds_per_step = row.seconds_per_step.min(again.seconds_per_step);
         row.cpu_per_simulated_second = row

@@ -42,6 +42,8 @@ pub struct BenchRequest {
     pub friction: f64,
     /// Runs per size (the pile and the pyramid): the best time counts.
     pub repeat: usize,
+    /// Wall seconds of stepping after which a run of the pile or the pyramid stops.
+    pub budget: f64,
     /// Step, s.
     pub dt: f64,
     /// Integrator name.
