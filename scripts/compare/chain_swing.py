@@ -318,20 +318,21 @@ def version(engine: str) -> str | None:
         return None
 
 
-def _sizes(text: str) -> list[int]:
+def sizes_argument(text: str) -> list[int]:
+    """`--n`'s parser: a comma-separated list of positive integers (piles.py uses it too)."""
     try:
         sizes = [int(x) for x in text.split(",") if x.strip()]
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a comma-separated list of integers, got {text!r}")
     if not sizes or any(s < 1 for s in sizes):
-        raise argparse.ArgumentTypeError(f"chain sizes must be positive integers, got {text!r}")
+        raise argparse.ArgumentTypeError(f"sizes must be positive integers, got {text!r}")
     return sizes
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", choices=ENGINES, required=True)
-    parser.add_argument("--n", type=_sizes, default=[100, 300, 1000], help="chain sizes, e.g. 100,300,1000")
+    parser.add_argument("--n", type=sizes_argument, default=[100, 300, 1000], help="chain sizes, e.g. 100,300,1000")
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--dt", type=float, default=1e-3)
     parser.add_argument("--iterations", type=int, default=10, help="pymunk's space.iterations")

@@ -122,6 +122,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from chain_swing import sizes_argument
+
 G = 9.81  # m/s^2
 HEADER = "engine,scene,n,dt,s_per_step,cpu_s_per_sim_s,max_penetration,creep,energy_drift,status"
 ENGINES = ("pymunk", "box2d")
@@ -322,6 +324,14 @@ def pymunk_label() -> str:
     return f"pymunk {pymunk.version} ({PYMUNK_ITERATIONS} iterations)"
 
 
+def pose(bodies) -> tuple[np.ndarray, np.ndarray]:
+    """Positions and angles of pymunk or Box2D bodies (both name them `position`, `angle`)."""
+    return (
+        np.array([tuple(b.position) for b in bodies], dtype=float),
+        np.array([b.angle for b in bodies], dtype=float),
+    )
+
+
 def build_pymunk(scene: Scene, dt: float, mu: float) -> Sim:
     import pymunk
 
@@ -360,11 +370,6 @@ def build_pymunk(scene: Scene, dt: float, mu: float) -> Sim:
         space.add(body, shape)
         bodies.append(body)
 
-    def pose():
-        return (
-            np.array([tuple(b.position) for b in bodies], dtype=float),
-            np.array([b.angle for b in bodies], dtype=float),
-        )
 
     def motion():
         return (
@@ -372,7 +377,7 @@ def build_pymunk(scene: Scene, dt: float, mu: float) -> Sim:
             np.array([b.angular_velocity for b in bodies], dtype=float),
         )
 
-    return Sim(lambda: space.step(dt), pose, motion)
+    return Sim(lambda: space.step(dt), lambda: pose(bodies), motion)
 
 
 def box2d_label() -> str:
@@ -419,11 +424,6 @@ def build_box2d(scene: Scene, dt: float, mu: float) -> Sim:
             )
         bodies.append(body)
 
-    def pose():
-        return (
-            np.array([tuple(b.position) for b in bodies], dtype=float),
-            np.array([b.angle for b in bodies], dtype=float),
-        )
 
     def motion():
         return (
@@ -441,7 +441,10 @@ def build_box2d(scene: Scene, dt: float, mu: float) -> Sim:
         return f"box2d: {pairs} contact pairs in the broad phase at the end, {touching} touching"
 
     return Sim(
-        lambda: world.Step(dt, BOX2D_VELOCITY_ITERATIONS, BOX2D_POSITION_ITERATIONS), pose, motion, note
+        lambda: world.Step(dt, BOX2D_VELOCITY_ITERATIONS, BOX2D_POSITION_ITERATIONS),
+        lambda: pose(bodies),
+        motion,
+        note,
     )
 
 
@@ -624,16 +627,6 @@ def run(
 # --- command line ---------------------------------------------------------------------------
 
 
-def _sizes(text: str) -> list[int]:
-    try:
-        sizes = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a comma-separated list of integers, got {text!r}")
-    if not sizes or any(s < 1 for s in sizes):
-        raise argparse.ArgumentTypeError(f"sizes must be positive integers, got {text!r}")
-    return sizes
-
-
 def _positive(text: str) -> float:
     try:
         value = float(Fraction(text.strip()))
@@ -659,7 +652,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--engine", choices=ENGINES, required=True)
     parser.add_argument("--scene", choices=SCENES, required=True)
     parser.add_argument(
-        "--n", type=_sizes, required=True, help="balls of the pile or rows of the pyramid, e.g. 500 or 50,500"
+        "--n", type=sizes_argument, required=True, help="balls of the pile or rows of the pyramid, e.g. 500 or 50,500"
     )
     parser.add_argument(
         "--dt", type=_positive, default=1.0 / 60.0, help="time step, s (a number or a fraction: 1/240)"

@@ -18,7 +18,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
-use bead::{BodyId, System};
+use bead::{BodyId, Diagnostics, System};
 
 use super::BenchRequest;
 
@@ -94,16 +94,15 @@ fn largest_move(from: &[[f64; 2]], to: &[[f64; 2]]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// The deepest penetration of any contact now: `max(0, −g)` over the inequality constraints'
-/// first rows (the normal row of a half-plane, a particle pair or a shape contact).
-fn penetration(system: &mut System) -> Result<f64> {
-    let diagnostics = system.diagnostics()?;
-    Ok(diagnostics
+/// The deepest penetration of any contact in `diagnostics`: `max(0, −g)` over the inequality
+/// constraints' first rows (the normal row of a half-plane, a particle pair or a shape contact).
+fn penetration(diagnostics: &Diagnostics) -> f64 {
+    diagnostics
         .constraints
         .iter()
         .filter(|c| c.active.is_some())
         .filter_map(|c| c.c.first())
-        .fold(0.0_f64, |m, &g| m.max(-g)))
+        .fold(0.0_f64, |m, &g| m.max(-g))
 }
 
 /// One run of `steps` steps: its timings, and with `measure` its accuracy columns.
@@ -153,20 +152,20 @@ fn run(request: &BenchRequest, n: usize, measure: bool) -> Result<ContactRow> {
         if !measure {
             continue;
         }
-        row.max_penetration = row.max_penetration.max(penetration(&mut scene.system)?);
+        let diagnostics = scene.system.diagnostics()?;
+        row.max_penetration = row.max_penetration.max(penetration(&diagnostics));
         let now = positions(&scene);
         if request.scene == super::BenchScene::Pyramid {
             row.creep = row.creep.max(largest_move(&start_positions, &now));
         }
         if step == last_second {
             mark = now;
-            mark_energy = scene.system.diagnostics()?.total_energy();
+            mark_energy = diagnostics.total_energy();
         } else if step == steps {
             if request.scene == super::BenchScene::Pile {
                 row.creep = largest_move(&mark, &now);
             }
-            let energy = scene.system.diagnostics()?.total_energy();
-            row.energy_drift = (energy - mark_energy) / mark_energy.abs();
+            row.energy_drift = (diagnostics.total_energy() - mark_energy) / mark_energy.abs();
         }
     }
     if done > 0 {

@@ -229,12 +229,13 @@ fn dominoes(integrator: &str, mu: f64) -> (System, Vec<RigidBodyId>, bead::conta
     (sys, pieces, group)
 }
 
-/// The floor's share of the contacts' forces: (normal, friction) summed.
-fn floor_forces(diagnostics: &bead::Diagnostics) -> (f64, f64) {
+/// The contacts' forces (normal, friction) summed over those whose names contain `member`: a
+/// member's share of its group's forces.
+fn forces_on(diagnostics: &bead::Diagnostics, member: &str) -> (f64, f64) {
     diagnostics
         .constraints
         .iter()
-        .filter(|c| c.name.contains("floor"))
+        .filter(|c| c.name.contains(member))
         .fold((0.0, 0.0), |(n, f), c| (n + c.lambda[0], f + c.lambda[1]))
 }
 
@@ -310,7 +311,7 @@ fn a_row_of_dominoes_falls_in_turn_and_comes_to_rest_leaning_on_one_another() {
             .iter()
             .map(|p| sys.mass((*p).into()).unwrap() * G)
             .sum();
-        let (normal, friction) = floor_forces(&sys.diagnostics().unwrap());
+        let (normal, friction) = forces_on(&sys.diagnostics().unwrap(), "floor");
         assert!(
             (normal - weight).abs() < 1e-7 * weight,
             "{name}: the floor carries {normal} N of {weight}"
@@ -372,12 +373,7 @@ fn a_pyramid_stands_for_seconds_under_implicit_euler_where_its_redundant_frictio
     // The floor's share (its contacts are named after the group's first member) is the
     // pyramid's weight.
     let weight = 15.0 * 25.0 * G;
-    let floor: f64 = diagnostics
-        .constraints
-        .iter()
-        .filter(|c| c.name.contains("member 0"))
-        .map(|c| c.lambda[0])
-        .sum();
+    let (floor, _) = forces_on(&diagnostics, "member 0");
     assert!(
         (floor - weight).abs() < 1e-7 * weight,
         "the floor carries {floor} N of {weight}"
