@@ -176,10 +176,11 @@ fn run(request: &BenchRequest, n: usize, measure: bool) -> Result<ContactRow> {
 }
 
 /// The best of `request.repeat` runs' timings, and the accuracy of one more run that measures.
-/// The two are kept apart because measuring reads the diagnostics after every step, and those
-/// warm-start the next step's multiplier solve: a run that measures steps faster than one that
-/// does not (under RK4 and CG, a 20-row pyramid 20 times faster), and users' runs are the
-/// latter. A run that failed or stopped is not repeated: its time is not the scene's.
+/// The two are kept apart because measuring reads the diagnostics after every step, and under
+/// the explicit integrators those evaluate the next step's first stage (the one that chooses the
+/// contacts, most of a step's cost), which the step then reuses: timing `step` alone in a run
+/// that measures would leave that work out of the figure. A run that failed or stopped is not
+/// repeated: its time is not the scene's.
 pub(super) fn measure(request: &BenchRequest, n: usize) -> Result<ContactRow> {
     let mut timed = run(request, n, false)?;
     if timed.status == "ok" {

@@ -169,46 +169,42 @@ impl ActiveSet {
                 effort.add(self.solve(rows, solver, params, lambda, w)?);
             }
             InequalityMethod::Jonquet => {
-                // Alg. 3: F⁺ starts empty; solve, add every active row with a violation
-                // tendency, until nothing is added. Rows are never removed.
-                self.handled.fill(false);
-                let mut settled = true;
-                loop {
-                    self.hold_handled(rows);
-                    match self.solve(rows, solver, params, lambda, w) {
-                        Ok(info) => effort.add(info),
-                        // Handled contacts that depend on each other with targets that
-                        // disagree (a ball wedged between others): no equality solve holds
-                        // them all; the complementarity solve below drops what must go.
-                        Err(Failure::Solve(SolveError::Inconsistent { .. }))
-                            if self.handled.contains(&true) =>
-                        {
-                            settled = false;
-                            break;
+                // Alg. 3 empties F⁺ at every step and grows it a layer at a time: in a 20-row
+                // pyramid each row learns it is pushed only once the row below holds, 20 solves
+                // a step. The contacts that pushed at the last solve are almost always the
+                // answer, so they are tried first, and what they grow into is kept only if it
+                // is complementary (nothing held pulls, nothing left out is violated);
+                // otherwise the step starts again from the empty set, as published.
+                let warm: Vec<bool> = (0..m)
+                    .map(|i| rows.bounds.inequality(i) && rows.candidates[i] && lambda[i] > 0.0)
+                    .collect();
+                let mut done = false;
+                if warm.contains(&true) {
+                    self.handled.copy_from_slice(&warm);
+                    let start = lambda.to_vec();
+                    match self.grow_handled(rows, solver, params, lambda, w, &mut effort) {
+                        Ok(true) if !self.pulls(rows, lambda) => done = true,
+                        Ok(_) | Err(Failure::Solve(SolveError::Inconsistent { .. })) => {
+                            lambda.copy_from_slice(&start);
                         }
                         Err(e) => return Err(e),
                     }
-                    let mut added = false;
-                    for i in 0..m {
-                        if rows.candidates[i] && !self.handled[i] && w[i] < -rows.eps {
-                            self.handled[i] = true;
-                            added = true;
-                        }
-                    }
-                    if !added {
-                        break;
-                    }
                 }
-                // Alg. 3 never takes a row out of F⁺, so where handled contacts are coupled (a
-                // ball on two others, a pile) one of them can come out pulling, λ < 0: a contact
-                // that glues the bodies and feeds the pile energy — or, dependent on the others,
-                // it can make their equalities conflict. Alg. 1's rule — a constraint is handled
-                // while its multiplier holds the bodies apart — finishes the set: from Alg. 3's
-                // set, the complementarity pivots take such rows out (and whatever that uncovers
-                // in). Where no handled contact pulls, as in the paper's examples, Alg. 3's
-                // answer stands unchanged.
-                if !settled || self.pulls(rows, lambda) {
-                    self.complete(rows, solver, params, lambda, w, &mut effort)?;
+                if !done {
+                    self.handled.fill(false);
+                    let settled =
+                        self.grow_handled(rows, solver, params, lambda, w, &mut effort)?;
+                    // Alg. 3 never takes a row out of F⁺, so where handled contacts are coupled
+                    // (a ball on two others, a pile) one of them can come out pulling, λ < 0: a
+                    // contact that glues the bodies and feeds the pile energy — or, dependent
+                    // on the others, it can make their equalities conflict. Alg. 1's rule — a
+                    // constraint is handled while its multiplier holds the bodies apart —
+                    // finishes the set: from Alg. 3's set, the complementarity pivots take such
+                    // rows out (and whatever that uncovers in). Where no handled contact pulls,
+                    // as in the paper's examples, Alg. 3's answer stands unchanged.
+                    if !settled || self.pulls(rows, lambda) {
+                        self.complete(rows, solver, params, lambda, w, &mut effort)?;
+                    }
                 }
             }
             InequalityMethod::Lcp => {
@@ -274,6 +270,43 @@ impl ActiveSet {
         }
         self.chosen = true;
         Ok(effort)
+    }
+
+    /// Alg. 3's loop from the handled set as it is: solve, add every candidate row with a
+    /// violation tendency, until nothing is added (rows are never removed). `false` where the
+    /// handled rows' equalities conflict (a ball wedged between others: no equality solve holds
+    /// them all, and the complementarity solve must drop what has to go).
+    fn grow_handled(
+        &mut self,
+        rows: &Rows<'_>,
+        solver: &mut dyn LinearSolver,
+        params: &SolveParams,
+        lambda: &mut [f64],
+        w: &mut [f64],
+        effort: &mut Effort,
+    ) -> Result<bool, Failure> {
+        loop {
+            self.hold_handled(rows);
+            match self.solve(rows, solver, params, lambda, w) {
+                Ok(info) => effort.add(info),
+                Err(Failure::Solve(SolveError::Inconsistent { .. }))
+                    if self.handled.contains(&true) =>
+                {
+                    return Ok(false);
+                }
+                Err(e) => return Err(e),
+            }
+            let mut added = false;
+            for i in 0..rows.b.len() {
+                if rows.candidates[i] && !self.handled[i] && w[i] < -rows.eps {
+                    self.handled[i] = true;
+                    added = true;
+                }
+            }
+            if !added {
+                return Ok(true);
+            }
+        }
     }
 
     /// Solves with `solve` until every friction row's bounds agree with its normal row's

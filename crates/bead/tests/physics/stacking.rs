@@ -29,15 +29,7 @@ fn a_pyramid_of_boxes_stands_without_creeping_at_a_sixtieth_of_a_second() {
             for k in 0..rows - r {
                 let x = (k as f64 - (rows - r - 1) as f64 / 2.0) * w * 1.05;
                 let at = [x, w / 2.0 + r as f64 * w];
-                let b = sys
-                    .add_rigid_body(RigidBody::new(&at, 0.0).shape(
-                        Shape::Box {
-                            width: w,
-                            height: w,
-                        },
-                        100.0,
-                    ))
-                    .unwrap();
+                let b = square(&mut sys, at, w);
                 if r == 0 {
                     ground = ground.body(b, mu);
                 }
@@ -378,4 +370,85 @@ fn a_pyramid_stands_for_seconds_under_implicit_euler_where_its_redundant_frictio
         (floor - weight).abs() < 1e-7 * weight,
         "the floor carries {floor} N of {weight}"
     );
+}
+
+/// A square box of side `w` and 100 kg/m² centred at `at`, upright.
+fn square(sys: &mut System, at: [f64; 2], w: f64) -> RigidBodyId {
+    sys.add_rigid_body(RigidBody::new(&at, 0.0).shape(
+        Shape::Box {
+            width: w,
+            height: w,
+        },
+        100.0,
+    ))
+    .unwrap()
+}
+
+/// A column of `k` boxes 0.5 m and 25 kg on a floor, under `integrator`, with friction `mu`
+/// everywhere (one contact group, the floor its member 0 and box `i` its member `i + 1`).
+fn column(integrator: &str, k: usize, mu: f64) -> System {
+    let w = 0.5;
+    let mut sys = System::new(2).unwrap();
+    sys.set_integrator_boxed(bead::integrate::by_name(integrator).unwrap());
+    let floor = incline_body(&mut sys, 0.0, 20.0);
+    let mut group = ShapeContacts::new().body(floor, mu);
+    for i in 0..k {
+        let at = [0.0, w / 2.0 + i as f64 * w];
+        group = group.body(square(&mut sys, at, w), mu);
+    }
+    sys.add_shape_contacts(group).unwrap();
+    sys.add_force(Gravity::new(&[0.0, -G])).unwrap();
+    sys
+}
+
+/// The normal force between members `a` and `b` of a contact group, summed over the pair's
+/// contact points.
+fn pair_normal_force(diagnostics: &bead::Diagnostics, a: usize, b: usize) -> f64 {
+    let names = [
+        format!("contact: member {a}/member {b}"),
+        format!("contact: member {b}/member {a}"),
+    ];
+    diagnostics
+        .constraints
+        .iter()
+        .filter(|c| names.contains(&c.name))
+        .map(|c| c.lambda[0])
+        .sum()
+}
+
+#[test]
+fn a_column_chooses_its_contacts_in_one_solve_after_its_first_step_with_the_forces_of_statics() {
+    // Jonquet's algorithm 3 grows the handled set from empty one layer a solve: the column's
+    // top contact learns it is pushed only once every contact below holds, k + 1 solves at the
+    // first step. From the second step the set is grown from the contacts that pushed at the
+    // last solve, which is complementary at once; what it holds must be what statics says,
+    // the weight above each contact, as the set grown from empty gives at the first step.
+    let (k, m, mu) = (12, 25.0, 0.6);
+    for integrator in ["rk4", "symplectic-euler"] {
+        let mut sys = column(integrator, k, mu);
+        let first = sys.step(1.0 / 60.0).unwrap();
+        assert!(
+            first.active_set_passes > k,
+            "{integrator}: the first step chose in {} solves",
+            first.active_set_passes
+        );
+        for step in 2..=60 {
+            let stats = sys.step(1.0 / 60.0).unwrap();
+            assert!(
+                stats.active_set_passes <= 2,
+                "{integrator}: step {step} chose in {} solves",
+                stats.active_set_passes
+            );
+        }
+        let diagnostics = sys.diagnostics().unwrap();
+        for level in 0..k {
+            // Member `level` carries member `level + 1` and everything on it.
+            let above = (k - level) as f64 * m * G;
+            let normal = pair_normal_force(&diagnostics, level, level + 1);
+            assert!(
+                (normal - above).abs() < 1e-9 * above,
+                "{integrator}: contact {level} carries {normal} N, statics {above} N"
+            );
+        }
+    }
 }
