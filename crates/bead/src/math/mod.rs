@@ -7,3 +7,4 @@ pub(crate) mod dual;
 pub(crate) mod inverse_mass;
 pub mod sparse;
 pub(crate) mod vector;
+pub(crate) mod vector_state;

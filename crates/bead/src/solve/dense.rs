@@ -57,12 +57,14 @@ impl LinearSolver for Dense {
         match well_conditioned {
             Some(llt) => {
                 let x = llt.solve(&rhs);
+                crate::math::vector_state::clear_upper_state();
                 for i in 0..m {
                     lambda[i] = x[(i, 0)];
                 }
             }
             None => least_squares(&mat, b, lambda, max_diag)?,
         }
+        crate::math::vector_state::clear_upper_state();
         let residual = a.relative_residual(lambda, b);
         if !lambda.iter().all(|v| v.is_finite()) {
             return Err(SolveError::NonFinite);
@@ -88,7 +90,9 @@ fn least_squares(
     let m = b.len();
     let evd = mat
         .self_adjoint_eigen(Side::Lower)
-        .map_err(|_| SolveError::NonFinite)?;
+        .map_err(|_| SolveError::NonFinite);
+    crate::math::vector_state::clear_upper_state();
+    let evd = evd?;
     let (u, s) = (evd.U(), evd.S().column_vector());
     let cutoff = max_diag.max(f64::MIN_POSITIVE) * 1e-12 * m as f64;
     lambda.fill(0.0);

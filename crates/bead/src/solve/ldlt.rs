@@ -138,17 +138,17 @@ pub(crate) fn factor<'a>(
         dynamic_regularization_epsilon: pivots.epsilon,
     };
     let matrix = SparseColMatRef::new(matrix.as_ref(), values);
-    symbolic
-        .factorize_numeric_ldlt(
-            factor,
-            matrix,
-            Side::Lower,
-            regularization,
-            Par::Seq,
-            MemStack::new(workspace),
-            Default::default(),
-        )
-        .map_err(|_| SolveError::NonFinite)
+    let result = symbolic.factorize_numeric_ldlt(
+        factor,
+        matrix,
+        Side::Lower,
+        regularization,
+        Par::Seq,
+        MemStack::new(workspace),
+        Default::default(),
+    );
+    crate::math::vector_state::clear_upper_state();
+    result.map_err(|_| SolveError::NonFinite)
 }
 
 /// Solves `L D Lᵀ x = b` in place (`x` holds `b` on entry), in the unknowns' own order.
@@ -160,6 +160,7 @@ pub(crate) fn solve(ldlt: LdltRef<'_, usize, f64>, x: &mut [f64], workspace: &mu
         Par::Seq,
         MemStack::new(workspace),
     );
+    crate::math::vector_state::clear_upper_state();
 }
 
 /// The order in which [`solve_in_order`] takes a right-hand side and gives the solution, and
@@ -200,4 +201,5 @@ pub(crate) fn solve_in_order(
             LdltRef::new(symbolic, factor).solve_in_place_with_conj(Conj::No, rhs, Par::Seq, stack);
         }
     }
+    crate::math::vector_state::clear_upper_state();
 }

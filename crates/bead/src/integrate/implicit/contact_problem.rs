@@ -254,7 +254,9 @@ fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>, least_norm: bool) ->
                     .map(|&(k, _, s)| p.delassus[row * b + k] * s)
                     .sum::<f64>())
     });
-    let Ok(svd) = a.thin_svd() else {
+    let svd = a.thin_svd();
+    crate::math::vector_state::clear_upper_state();
+    let Ok(svd) = svd else {
         return 1.0;
     };
     let (u, s, v) = (svd.U(), svd.S(), svd.V());

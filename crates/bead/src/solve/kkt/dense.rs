@@ -30,9 +30,9 @@ impl DenseFactor {
                 lower[(row_idx[k], c)] = values[k];
             }
         }
-        DenseFactor {
-            lblt: lower.lblt(Side::Lower),
-        }
+        let lblt = lower.lblt(Side::Lower);
+        crate::math::vector_state::clear_upper_state();
+        DenseFactor { lblt }
     }
 
     /// Solves in place for `rhs`, in the unknowns' order.
@@ -40,5 +40,6 @@ impl DenseFactor {
         let n = rhs.len();
         self.lblt
             .solve_in_place(faer::MatMut::from_column_major_slice_mut(rhs, n, 1));
+        crate::math::vector_state::clear_upper_state();
     }
 }
