@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""Contact-rich 2D scenes, a ball pile and a box pyramid, run in pymunk and Box2D.
+"""Contact-rich 2D scenes, a ball pile and box pyramids, run in pymunk and Box2D.
 
-This script measures pymunk and Box2D on this machine, on the same two scenes
-that ``bead bench pile`` and ``bead bench pyramid`` run, so that bead's claims
-about contact can be checked against the engines a user would pick instead.
+This script measures pymunk and Box2D on this machine, on the scenes that
+``bead bench pile`` and ``bead bench pyramid`` run and on Box2D v3's benchmark
+pyramid, so that bead's claims about contact can be checked against the
+engines a user would pick instead.
 It prints CSV to stdout, one line per size (``--header`` adds the header)::
 
     engine,scene,n,dt,s_per_step,cpu_s_per_sim_s,max_penetration,creep,energy_drift,status
 
 The scenes
 ----------
-Both are two-dimensional, in the x-y plane, with gravity (0, -9.81) m/s^2,
+All are two-dimensional, in the x-y plane, with gravity (0, -9.81) m/s^2,
 restitution 0, Coulomb friction MU at every contact (``--friction``), and
 every body awake for the whole run (no sleeping).
 
@@ -35,12 +36,23 @@ every body awake for the whole run (no sleeping).
   boxes; box k of it starts at x = (k - (R - rho - 1) / 2) * 0.5 * 1.05,
   y = 0.25 + 0.5 rho, at rest and unrotated, so neighbours in a row are
   2.5 cm apart and each box stands on the two below it.
+* ``large-pyramid`` (N = ``--n`` rows R): Box2D v3's benchmark ``large_pyramid``
+  (``CreateLargePyramid`` in its shared/benchmarks.c, where R = 100: 5050
+  boxes). Square boxes 1 m x 1 m of 1 kg (density 1 kg/m^2, Box2D v3's
+  default) on a static floor whose top is y = 0 (a segment / edge from
+  x = -100 m to 100 m, the top face of v3's ground box of 200 m x 2 m; from
+  -R to R m if R > 100). Row i = 0..R-1 from the bottom holds R - i boxes;
+  box j = i..R-1 of it starts at x = 0.5 (i + 1) + (j - i) - 0.5 R,
+  y = 0.5 (2 i + 1), at rest and unrotated: neighbours in a row touch, and
+  each box stands across the two below it, half on each. Unlike v3's
+  benchmark, gravity is this script's 9.81 m/s^2, not 10.
 
 How each engine builds them
 ---------------------------
 * pymunk (7.x): one ``pymunk.Body(m, I)`` per ball / box with a
   ``pymunk.Circle`` (moment ``moment_for_circle(m, 0, r)``) or
-  ``pymunk.Poly.create_box(body, (0.5, 0.5))`` (moment ``moment_for_box``);
+  ``pymunk.Poly.create_box(body, (s, s))`` (moment ``moment_for_box``, s the
+  box's side);
   walls are ``pymunk.Segment`` shapes of radius 0 on the space's static body.
   pymunk (Chipmunk) combines the friction of two shapes by multiplying them
   (checked in 7.3: two shapes of 0.7 give an arbiter friction of 0.49), so
@@ -54,7 +66,7 @@ How each engine builds them
 * Box2D (PyPI ``box2d``, 2.3.x, module ``Box2D``; single precision):
   ``b2World(gravity=(0, -9.81), doSleep=False)``, dynamic bodies with
   ``allowSleep=False``, circle fixtures of radius r / polygon fixtures
-  ``b2PolygonShape(box=(0.25, 0.25))`` with the density that gives the mass
+  ``b2PolygonShape(box=(s / 2, s / 2))`` with the density that gives the mass
   (Box2D computes a centred circle's inertia as m r^2 / 2), friction MU on
   every fixture (Box2D combines two by sqrt(mu_a mu_b)), restitution 0; the
   walls and floor are edge fixtures on one static body. Each step is
@@ -84,15 +96,16 @@ The run is round(T / dt) steps of dt (T = ``--seconds``).
   (the smallest overlap of their projections on the four face normals);
   box-floor the depth of the lowest corner below y = 0.
 * ``creep``: pile, the largest displacement of any ball between t_end - 1 s
-  and t_end; pyramid, the largest distance of any box from where it started,
+  and t_end; pyramids, the largest distance of any box from where it started,
   over the whole run (the maximum over all steps). Metres.
 * ``energy_drift``: (E(t_end) - E(t_end - 1 s)) / |E(t_end - 1 s)|, E the
   sum of 1/2 m |v|^2 + 1/2 I w^2 + m g y (y of the centre, from the floor),
   with the scene's nominal masses and moments. If T <= 1 s, over the whole run.
 * ``status``: ``ok``; ``diverged at step s`` if a coordinate became NaN, a
   body's centre went below the floor by more than its radius / half-size
-  (y < -r, y < -0.25), or it left the box (pile: x < -r, x > W + r or
-  y > 1000 m; pyramid: |x| > 50 m or y > 1000 m). The run stops there;
+  (y < -r, y < -s / 2), or it left the box (pile: x < -r, x > W + r or
+  y > 1000 m; pyramids: off the floor's ends, |x| > 50 m or 100 m, or
+  y > 1000 m). The run stops there;
   timing and penetration cover the steps before and ``creep`` and
   ``energy_drift`` are left empty. ``stopped at step s (time limit)`` if the
   first run took longer than ``--time-limit`` seconds (then likewise, and the
@@ -127,7 +140,7 @@ from chain_swing import sizes_argument
 G = 9.81  # m/s^2
 HEADER = "engine,scene,n,dt,s_per_step,cpu_s_per_sim_s,max_penetration,creep,energy_drift,status"
 ENGINES = ("pymunk", "box2d")
-SCENES = ("pile", "pyramid")
+SCENES = ("pile", "pyramid", "large-pyramid")
 
 # pile
 RADIUS = 0.02  # m
@@ -137,6 +150,10 @@ WALL_TOP = 1000.0  # m, how far up the walls reach
 SIDE = 0.5  # m
 BOX_MASS = 25.0  # kg (100 kg/m^2)
 FLOOR_HALF = 50.0  # m, the floor reaches from -50 m to 50 m
+# large-pyramid, as Box2D v3's benchmark
+LARGE_SIDE = 1.0  # m
+LARGE_BOX_MASS = 1.0  # kg (1 kg/m^2)
+LARGE_FLOOR_HALF = 100.0  # m
 # engines
 PYMUNK_ITERATIONS = 10
 PYMUNK_SLOP = 0.0005  # m
@@ -148,7 +165,7 @@ BOX2D_POSITION_ITERATIONS = 3
 class Scene:
     """A scene as every engine builds it: initial state and the bodies' constants."""
 
-    kind: str  # "pile" or "pyramid"
+    kind: str  # "pile", "pyramid" or "large-pyramid"
     n: int  # balls, or rows
     pos: np.ndarray  # (m, 2) initial centres
     vel: np.ndarray  # (m, 2) initial velocities
@@ -156,6 +173,7 @@ class Scene:
     inertia: float  # of each body, about its centre
     size: float  # the ball's radius, or the box's half side
     width: float = 0.0  # the pile's box
+    floor_half: float = FLOOR_HALF  # the pyramids' floor reaches from -floor_half to floor_half
 
 
 def pile_width(n: int) -> float:
@@ -190,8 +208,26 @@ def pyramid(rows: int) -> Scene:
     return Scene("pyramid", rows, pos, np.zeros_like(pos), BOX_MASS, inertia, SIDE / 2.0)
 
 
+def large_pyramid(rows: int) -> Scene:
+    a = LARGE_SIDE / 2.0
+    centres = []
+    for i in range(rows):
+        y = (2.0 * i + 1.0) * a
+        for j in range(i, rows):
+            # Box2D v3's expression term for term: its x are exact in f32 and f64 alike.
+            centres.append(((i + 1.0) * a + 2.0 * (j - i) * a - a * rows, y))
+    pos = np.array(centres, dtype=float).reshape(-1, 2)
+    inertia = LARGE_BOX_MASS * (LARGE_SIDE * LARGE_SIDE + LARGE_SIDE * LARGE_SIDE) / 12.0
+    # v3's ground is 200 m whatever the rows; past 100 rows this one grows to twice the base.
+    floor_half = max(LARGE_FLOOR_HALF, float(rows))
+    vel = np.zeros_like(pos)
+    return Scene("large-pyramid", rows, pos, vel, LARGE_BOX_MASS, inertia, a, floor_half=floor_half)
+
+
 def build_scene(kind: str, n: int) -> Scene:
-    return pile(n) if kind == "pile" else pyramid(n)
+    if kind == "pile":
+        return pile(n)
+    return pyramid(n) if kind == "pyramid" else large_pyramid(n)
 
 
 # --- measuring ------------------------------------------------------------------------------
@@ -302,7 +338,7 @@ def diverged(scene: Scene, pos: np.ndarray) -> bool:
         return True
     if scene.kind == "pile":
         return bool((x < -h).any() or (x > scene.width + h).any())
-    return bool((np.abs(x) > FLOOR_HALF).any())
+    return bool((np.abs(x) > scene.floor_half).any())
 
 
 # --- the engines ----------------------------------------------------------------------------
@@ -353,16 +389,17 @@ def build_pymunk(scene: Scene, dt: float, mu: float) -> Sim:
         static_segment((0.0, -1.0), (0.0, WALL_TOP))
         static_segment((w, -1.0), (w, WALL_TOP))
     else:
-        static_segment((-FLOOR_HALF, 0.0), (FLOOR_HALF, 0.0))
+        static_segment((-scene.floor_half, 0.0), (scene.floor_half, 0.0))
 
     bodies = []
+    side = 2.0 * scene.size
     for (x, y), (vx, vy) in zip(scene.pos, scene.vel):
         if scene.kind == "pile":
             body = pymunk.Body(scene.mass, pymunk.moment_for_circle(scene.mass, 0.0, scene.size))
             shape = pymunk.Circle(body, scene.size)
         else:
-            body = pymunk.Body(scene.mass, pymunk.moment_for_box(scene.mass, (SIDE, SIDE)))
-            shape = pymunk.Poly.create_box(body, (SIDE, SIDE))
+            body = pymunk.Body(scene.mass, pymunk.moment_for_box(scene.mass, (side, side)))
+            shape = pymunk.Poly.create_box(body, (side, side))
         body.position = (float(x), float(y))
         body.velocity = (float(vx), float(vy))
         shape.friction = shape_friction
@@ -401,7 +438,7 @@ def build_box2d(scene: Scene, dt: float, mu: float) -> Sim:
         static_edge((0.0, -1.0), (0.0, WALL_TOP))
         static_edge((w, -1.0), (w, WALL_TOP))
     else:
-        static_edge((-FLOOR_HALF, 0.0), (FLOOR_HALF, 0.0))
+        static_edge((-scene.floor_half, 0.0), (scene.floor_half, 0.0))
 
     bodies = []
     for (x, y), (vx, vy) in zip(scene.pos, scene.vel):
@@ -417,8 +454,8 @@ def build_box2d(scene: Scene, dt: float, mu: float) -> Sim:
             body.CreateCircleFixture(radius=scene.size, density=density, friction=mu, restitution=0.0)
         else:
             body.CreateFixture(
-                shape=Box2D.b2PolygonShape(box=(SIDE / 2.0, SIDE / 2.0)),
-                density=scene.mass / (SIDE * SIDE),
+                shape=Box2D.b2PolygonShape(box=(scene.size, scene.size)),
+                density=scene.mass / (4.0 * scene.size * scene.size),
                 friction=mu,
                 restitution=0.0,
             )
@@ -536,7 +573,7 @@ def measured_run(
                 if scene.kind == "pile":
                     side = (x < -scene.size) | (x > scene.width + scene.size)
                 else:
-                    side = np.abs(x) > FLOOR_HALF
+                    side = np.abs(x) > scene.floor_half
                 bad = np.flatnonzero(low | side)
             k = int(bad[0])
             notes.append(
@@ -652,7 +689,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--engine", choices=ENGINES, required=True)
     parser.add_argument("--scene", choices=SCENES, required=True)
     parser.add_argument(
-        "--n", type=sizes_argument, required=True, help="balls of the pile or rows of the pyramid, e.g. 500 or 50,500"
+        "--n",
+        type=sizes_argument,
+        required=True,
+        help="balls of the pile or rows of a pyramid, e.g. 500 or 50,500",
     )
     parser.add_argument(
         "--dt", type=_positive, default=1.0 / 60.0, help="time step, s (a number or a fraction: 1/240)"
@@ -686,7 +726,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.scene == "pile":
             print(f"# pile of {n} balls: box width W = {pile_width(n):.2f} m", file=sys.stderr)
         else:
-            print(f"# pyramid of {n} rows: {n * (n + 1) // 2} boxes", file=sys.stderr)
+            print(f"# {args.scene} of {n} rows: {n * (n + 1) // 2} boxes", file=sys.stderr)
         sys.stderr.flush()
         started = time.perf_counter()
         result = run(

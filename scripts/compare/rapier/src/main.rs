@@ -1,4 +1,4 @@
-//! The contact-rich scenes of `piles.py`, a ball pile and a box pyramid, run in Rapier.
+//! The contact-rich scenes of `piles.py`, a ball pile and box pyramids, run in Rapier.
 //!
 //! `piles.py` measures pymunk and Box2D from Python; Rapier is a Rust crate, so it gets this
 //! scratch binary instead. It builds the same scenes, measures them the same way and prints the
@@ -38,10 +38,16 @@ const SIDE: f64 = 0.5; // m
 const BOX_MASS: f64 = 25.0; // kg (100 kg/m^2)
 const FLOOR_HALF: f64 = 50.0; // m
 
+// large-pyramid, as Box2D v3's benchmark
+const LARGE_SIDE: f64 = 1.0; // m
+const LARGE_BOX_MASS: f64 = 1.0; // kg (1 kg/m^2)
+const LARGE_FLOOR_HALF: f64 = 100.0; // m
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
     Pile,
     Pyramid,
+    LargePyramid,
 }
 
 impl Kind {
@@ -49,6 +55,7 @@ impl Kind {
         match self {
             Kind::Pile => "pile",
             Kind::Pyramid => "pyramid",
+            Kind::LargePyramid => "large-pyramid",
         }
     }
 }
@@ -64,8 +71,10 @@ struct Scene {
     inertia: f64,
     /// The ball's radius, or the box's half side.
     size: f64,
-    /// The pile's box; 0 for the pyramid.
+    /// The pile's box; 0 for the pyramids.
     width: f64,
+    /// The pyramids' floor reaches from -floor_half to floor_half.
+    floor_half: f64,
 }
 
 /// Halves round up, as `piles.py` and bead do (`f64::round`).
@@ -100,6 +109,7 @@ fn pile(n: usize) -> Scene {
         inertia: 0.5 * BALL_MASS * r * r,
         size: r,
         width,
+        floor_half: FLOOR_HALF,
     }
 }
 
@@ -122,6 +132,33 @@ fn pyramid(rows: usize) -> Scene {
         inertia: BOX_MASS * (SIDE * SIDE + SIDE * SIDE) / 12.0,
         size: SIDE / 2.0,
         width: 0.0,
+        floor_half: FLOOR_HALF,
+    }
+}
+
+fn large_pyramid(rows: usize) -> Scene {
+    let a = LARGE_SIDE / 2.0;
+    let mut pos = Vec::new();
+    for i in 0..rows {
+        let y = (2.0 * i as f64 + 1.0) * a;
+        for j in i..rows {
+            // As piles.py, which follows Box2D v3's expression term for term.
+            let x = (i as f64 + 1.0) * a + 2.0 * (j - i) as f64 * a - a * rows as f64;
+            pos.push([x, y]);
+        }
+    }
+    let vel = vec![[0.0, 0.0]; pos.len()];
+    Scene {
+        kind: Kind::LargePyramid,
+        n: rows,
+        pos,
+        vel,
+        mass: LARGE_BOX_MASS,
+        inertia: LARGE_BOX_MASS * (LARGE_SIDE * LARGE_SIDE + LARGE_SIDE * LARGE_SIDE) / 12.0,
+        size: a,
+        width: 0.0,
+        // v3's ground is 200 m whatever the rows; past 100 rows this one grows to twice the base.
+        floor_half: LARGE_FLOOR_HALF.max(rows as f64),
     }
 }
 
@@ -129,6 +166,7 @@ fn build_scene(kind: Kind, n: usize) -> Scene {
     match kind {
         Kind::Pile => pile(n),
         Kind::Pyramid => pyramid(n),
+        Kind::LargePyramid => large_pyramid(n),
     }
 }
 
@@ -172,7 +210,9 @@ fn build_rapier(scene: &Scene, dt: f64, mu: f64) -> Sim {
             segment([0.0, -1.0], [0.0, WALL_TOP]);
             segment([w, -1.0], [w, WALL_TOP]);
         }
-        Kind::Pyramid => segment([-FLOOR_HALF, 0.0], [FLOOR_HALF, 0.0]),
+        Kind::Pyramid | Kind::LargePyramid => {
+            segment([-scene.floor_half, 0.0], [scene.floor_half, 0.0])
+        }
     }
 
     let mut bodies = Vec::with_capacity(scene.pos.len());
@@ -185,7 +225,9 @@ fn build_rapier(scene: &Scene, dt: f64, mu: f64) -> Sim {
         // m (w^2 + h^2) / 12 for the box, the scenes' moments.
         let shape = match scene.kind {
             Kind::Pile => ColliderBuilder::ball(scene.size as f32),
-            Kind::Pyramid => ColliderBuilder::cuboid(scene.size as f32, scene.size as f32),
+            Kind::Pyramid | Kind::LargePyramid => {
+                ColliderBuilder::cuboid(scene.size as f32, scene.size as f32)
+            }
         };
         let collider = shape.mass(scene.mass as f32).friction(mu).restitution(0.0);
         let (handle, _) = world.insert(body, collider);
@@ -369,7 +411,7 @@ fn out_of_scene(scene: &Scene, pos: &[[f64; 2]]) -> Vec<usize> {
             let [x, y] = pos[k];
             let side = match scene.kind {
                 Kind::Pile => x < -h || x > scene.width + h,
-                Kind::Pyramid => x.abs() > FLOOR_HALF,
+                Kind::Pyramid | Kind::LargePyramid => x.abs() > scene.floor_half,
             };
             y < -h || y > WALL_TOP || side
         })
@@ -511,7 +553,7 @@ fn measured_run(
         }
         let depth = match scene.kind {
             Kind::Pile => pile_penetration(&pos, scene.size, scene.width),
-            Kind::Pyramid => {
+            Kind::Pyramid | Kind::LargePyramid => {
                 for (p, q) in pos.iter().zip(&start) {
                     creep = creep.max((p[0] - q[0]).hypot(p[1] - q[1]));
                 }
@@ -611,13 +653,14 @@ struct Args {
 }
 
 const USAGE: &str = "\
-usage: piles-rapier --scene {pile,pyramid} --n N[,N...] [--dt DT] [--seconds S]
-                    [--friction MU] [--repeats K] [--time-limit SECONDS] [--header]
+usage: piles-rapier --scene {pile,pyramid,large-pyramid} --n N[,N...] [--dt DT]
+                    [--seconds S] [--friction MU] [--repeats K] [--time-limit SECONDS]
+                    [--header]
 
-The ball pile and the box pyramid of piles.py, in rapier2d 0.36.1; CSV on stdout.
+The ball pile and the box pyramids of piles.py, in rapier2d 0.36.1; CSV on stdout.
 
-  --scene        pile or pyramid
-  --n            balls of the pile or rows of the pyramid, e.g. 500 or 50,500
+  --scene        pile, pyramid or large-pyramid (Box2D v3's benchmark pyramid)
+  --n            balls of the pile or rows of a pyramid, e.g. 500 or 50,500
   --dt           time step, s, a number or a fraction such as 1/240 (default 1/60)
   --seconds      simulated seconds per run (default 5)
   --friction     Coulomb coefficient of every contact (default 0)
@@ -695,8 +738,11 @@ fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
                 scene = Some(match value()?.as_str() {
                     "pile" => Kind::Pile,
                     "pyramid" => Kind::Pyramid,
+                    "large-pyramid" => Kind::LargePyramid,
                     other => {
-                        return Err(format!("--scene: expected pile or pyramid, got {other:?}"))
+                        return Err(format!(
+                            "--scene: expected pile, pyramid or large-pyramid, got {other:?}"
+                        ))
                     }
                 })
             }
@@ -749,7 +795,7 @@ fn main() -> ExitCode {
         }
         Err(message) => {
             // As argparse does: the synopsis, not the whole help, then the error.
-            let synopsis: Vec<&str> = USAGE.lines().take(2).collect();
+            let synopsis: Vec<&str> = USAGE.lines().take_while(|l| !l.is_empty()).collect();
             eprintln!("{}\npiles-rapier: error: {message}", synopsis.join("\n"));
             return ExitCode::from(2);
         }
@@ -768,7 +814,11 @@ fn main() -> ExitCode {
     for &n in &args.n {
         match args.scene {
             Kind::Pile => eprintln!("# pile of {n} balls: box width W = {:.2} m", pile_width(n)),
-            Kind::Pyramid => eprintln!("# pyramid of {n} rows: {} boxes", n * (n + 1) / 2),
+            Kind::Pyramid | Kind::LargePyramid => eprintln!(
+                "# {} of {n} rows: {} boxes",
+                args.scene.name(),
+                n * (n + 1) / 2
+            ),
         }
         let started = Instant::now();
         let outcome = run(&args, n);
