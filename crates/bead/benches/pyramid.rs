@@ -1,5 +1,5 @@
 //! `pyramid`: one step of a box pyramid standing on a floor with friction μ = 0.6 at dt = 1/60 s
-//! (the contact-rich scene of issue 30, as `bead bench pyramid` runs it for 10 s): 10 and 20
+//! (the scene `bead bench pyramid` runs for 10 s against pymunk, Box2D and Rapier): 10 and 20
 //! rows (55 and 210 boxes), under RK4 with conjugate gradient and under implicit Euler. Each
 //! box stands on two below, so every contact is redundant and its friction indeterminate: the
 //! steps measured are the resting ones, where the exact solve must keep every box still.
