@@ -407,7 +407,6 @@ def build_pymunk(scene: Scene, dt: float, mu: float) -> Sim:
         space.add(body, shape)
         bodies.append(body)
 
-
     def motion():
         return (
             np.array([tuple(b.velocity) for b in bodies], dtype=float),

@@ -175,12 +175,12 @@ impl ActiveSet {
                 // answer, so they are tried first, and what they grow into is kept only if it
                 // is complementary (nothing held pulls, nothing left out is violated);
                 // otherwise the step starts again from the empty set, as published.
-                let warm: Vec<bool> = (0..m)
-                    .map(|i| rows.bounds.inequality(i) && rows.candidates[i] && lambda[i] > 0.0)
-                    .collect();
+                for i in 0..m {
+                    self.handled[i] =
+                        rows.bounds.inequality(i) && rows.candidates[i] && lambda[i] > 0.0;
+                }
                 let mut done = false;
-                if warm.contains(&true) {
-                    self.handled.copy_from_slice(&warm);
+                if self.handled.contains(&true) {
                     let start = lambda.to_vec();
                     match self.grow_handled(rows, solver, params, lambda, w, &mut effort) {
                         Ok(true) if !self.pulls(rows, lambda) => done = true,

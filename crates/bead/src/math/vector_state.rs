@@ -6,8 +6,8 @@
 //! SSE instruction afterwards pays for a false dependency on it — not for a moment but until
 //! something clears it. Measured on this project's 2-core machine (AMD EPYC): after a single
 //! 400 × 400 singular value decomposition, every later step of a 20-row box pyramid under RK4
-//! took 8.7 ms instead of 3.9, for the rest of the process; an implicit step, which factors
-//! every Newton iteration, paid it on everything it did between factorizations.
+//! took 8.7 ms instead of 3.9, for the rest of the process (within an implicit run alone, which
+//! factors at every Newton iteration, no difference was measured).
 //!
 //! `vzeroupper` clears the state at no cost. It is reached through pulp (faer's own SIMD layer),
 //! whose wrapper checks that the processor has AVX before it issues the instruction, so no

@@ -57,7 +57,6 @@ impl LinearSolver for Dense {
         match well_conditioned {
             Some(llt) => {
                 let x = llt.solve(&rhs);
-                crate::math::vector_state::clear_upper_state();
                 for i in 0..m {
                     lambda[i] = x[(i, 0)];
                 }
