@@ -155,3 +155,31 @@ fn every_example_scene_builds() {
             .unwrap();
     }
 }
+
+/// A case the random search found: the Roman arch with `dt = 1e-320`, under implicit Euler.
+/// `ĥ²` underflows to 0, and a contact's bound `λ ≤ ∞` scaled by it became NaN, on which the
+/// choice of the rows' roles panicked. It must end in a `StepError`, never a panic.
+#[test]
+fn an_implicit_step_of_a_denormal_dt_does_not_panic() {
+    let scenes = example_scenes();
+    let (text, format) = &scenes[12732505457058779161_usize % scenes.len()];
+    let m = Mutation::ReplaceNumber {
+        which: 4031265417560036266,
+        with: 7,
+    };
+    let text = apply(text, &m);
+    let mut model = Scene::parse(&text, *format, "mutated.toml")
+        .unwrap()
+        .build()
+        .unwrap();
+    let dt = model.run.dt.min(1e-3);
+    assert!(
+        dt < 1e-300,
+        "the mutation no longer makes dt denormal:\n{text}"
+    );
+    let failed = (0..5).any(|_| model.system.step(dt).is_err());
+    assert!(
+        failed,
+        "the mutated scene stepped without an error:\n{text}"
+    );
+}

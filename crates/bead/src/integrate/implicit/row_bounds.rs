@@ -41,7 +41,7 @@ impl<'a> RowBounds<'a> {
             return self.bounds.coupled(r, mu);
         }
         let (lo, hi) = self.bounds.get(r);
-        (lo * self.h2, hi * self.h2)
+        (scaled(lo, self.h2), scaled(hi, self.h2))
     }
 
     /// Whether row `r` is a friction row.
@@ -52,5 +52,15 @@ impl<'a> RowBounds<'a> {
     /// A friction row's normal row and coefficient.
     pub(super) fn cone(&self, r: usize) -> Option<(usize, f64)> {
         self.bounds.friction(r)
+    }
+}
+
+/// A bound on λ as a bound on `μ = ĥ² λ`. An infinite bound (a contact's λ ≤ ∞) stays infinite
+/// even where `ĥ²` underflows to 0 (a step of 1e-320 s), which would otherwise make it NaN.
+fn scaled(bound: f64, h2: f64) -> f64 {
+    if bound.is_infinite() {
+        bound
+    } else {
+        bound * h2
     }
 }
