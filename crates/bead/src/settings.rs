@@ -248,4 +248,8 @@ pub struct StepStats {
     /// Most multiplier solves one evaluation needed to choose its inequality rows (Jonquet's
     /// passes, or the complementarity pivots); 1 without inequality constraints.
     pub active_set_passes: usize,
+    /// Times an implicit step (or a part of it) whose Newton iteration did not converge was
+    /// taken again as two halves; 0 for a step taken whole. Every part meets the stepper's
+    /// tolerances.
+    pub halved: usize,
 }

@@ -46,6 +46,17 @@ pub(crate) struct Evaluator {
     /// Scratch of one parametric object's generalized mass and inertial force.
     object_mass: Vec<f64>,
     object_force: Vec<f64>,
+    /// Where the stepper holds contacts along their normals at the step's start (see
+    /// [`Evaluator::hold_normals`]): `q` there, and the operands' coordinates there.
+    held: Option<HeldStart>,
+}
+
+/// The state a step starts from, as the constraints that hold contacts along its normals read
+/// it.
+#[derive(Debug, Default)]
+struct HeldStart {
+    q: Vec<f64>,
+    op_x: Vec<f64>,
 }
 
 impl Evaluator {
@@ -76,6 +87,74 @@ impl Evaluator {
         }
         self.grad.resize(layout.grad_len, 0.0);
         std::mem::replace(&mut self.layout, layout)
+    }
+
+    /// From now on, until called with `None`, the evaluations hold contacts along the normals
+    /// they have at `(t, q)`, the start of the step being solved (the implicit steppers' choice;
+    /// see [`ConstraintEval::step_start`]). The layout must not change meanwhile.
+    pub(crate) fn hold_normals(&mut self, model: &Model, start: Option<(f64, &[f64])>) {
+        let Some((t, q)) = start else {
+            self.held = None;
+            return;
+        };
+        let layout = &self.layout;
+        let mut held = self.held.take().unwrap_or_default();
+        held.q.clear();
+        held.q.extend_from_slice(q);
+        held.op_x.resize(layout.op_len, 0.0);
+        // Only the positions are read; the velocity and Jacobian land in scratch.
+        let still = vec![0.0; q.len()];
+        let (mut v, mut jacobian, mut product) = (Vec::new(), Vec::new(), Vec::new());
+        for &k in &layout.general {
+            let slot = &layout.constraints[k];
+            let Some(entry) = model.constraints.get(slot.id) else {
+                continue;
+            };
+            let ops = &layout.operands[slot.operands.clone()];
+            for (i, (op, os)) in entry.operands.iter().zip(ops).enumerate() {
+                let at = slot.x_offset + slot.offsets[i];
+                let body = model.body(os.body);
+                if os.identity {
+                    copy(&mut held.op_x[at..at + os.k], body.slice(q));
+                    continue;
+                }
+                for (buffer, len) in [
+                    (&mut v, os.k),
+                    (&mut jacobian, os.k * os.ndof),
+                    (&mut product, os.k),
+                ] {
+                    buffer.resize(len, 0.0);
+                }
+                write_operand(
+                    op,
+                    body,
+                    t,
+                    q,
+                    &still,
+                    OperandKinematics {
+                        x: &mut held.op_x[at..at + os.k],
+                        v: &mut v,
+                        jacobian: &mut jacobian,
+                        velocity_product: &mut product,
+                    },
+                );
+            }
+        }
+        self.held = Some(held);
+    }
+
+    /// Whether the evaluations hold contacts along the normals of a step's start.
+    pub(crate) fn holds_normals(&self) -> bool {
+        self.held.is_some()
+    }
+
+    /// Operand coordinates at the held step's start of the constraint in `slot` (see
+    /// [`Evaluator::hold_normals`]).
+    pub(crate) fn operand_start(&self, slot: &super::layout::ConstraintSlot) -> Option<&[f64]> {
+        let n = slot.offsets.last().copied().unwrap_or_default();
+        self.held
+            .as_ref()
+            .map(|h| &h.op_x[slot.x_offset..slot.x_offset + n])
     }
 
     /// The layout the rows are evaluated in.
@@ -228,6 +307,7 @@ impl Evaluator {
             c_dot,
             c_t,
             jdot_qdot,
+            held,
             ..
         } = self;
         // Every row, gradient and block starts at zero, in one pass each rather than a few
@@ -285,6 +365,7 @@ impl Evaluator {
                 offsets: &slot.offsets,
                 x: &op_x[xs.clone()],
                 v: &op_v[xs.clone()],
+                start: held.as_ref().map(|h| &h.op_x[xs.clone()]),
                 c: &mut c[rows.clone()],
                 c_t: &mut c_dot[rows.clone()],
                 jdot_xdot: &mut jdot_qdot[rows.clone()],
@@ -347,7 +428,8 @@ impl Evaluator {
             jdot_qdot,
             jacobian: layout.jacobian.values_mut(),
         };
-        layout.pairs.evaluate(model, (q, v), rows)?;
+        let start = held.as_ref().map(|h| (&h.q[..], &layout.inequality[..]));
+        layout.pairs.evaluate(model, (q, v), rows, start)?;
         // What is not finite is looked for in one pass over everything; only then, slot by
         // slot, for the constraint to name.
         let all = |x: &[f64]| crate::math::vector::all_finite(x);

@@ -16,7 +16,7 @@
 
 use crate::constraint::{
     Constraint, ConstraintError, ConstraintId, Separation, add_separation_hessian,
-    separation as separation_row,
+    separation as separation_row, separation_along,
 };
 use crate::error::EvalError;
 use crate::math::vector::dot;
@@ -112,12 +112,15 @@ impl ParticlePairs {
     }
 
     /// Writes each pair's row of `rows` (`C`, `Ċ`, `∂C/∂t` and `J̇q̇`) at `(q, q̇)`, and its
-    /// gradient into its two blocks of `J`.
+    /// gradient into its two blocks of `J`. With `held`, `q` at the step's start and which rows
+    /// are inequalities: the contacts among them (inequalities of sign `+`) are held along their
+    /// normals there (see [`separation_along`]).
     pub(crate) fn evaluate(
         &mut self,
         model: &Model,
         (q, v): (&[f64], &[f64]),
         rows: Rows<'_>,
+        held: Option<(&[f64], &[bool])>,
     ) -> Result<(), EvalError> {
         if self.read_at != Some(model.constraints.version()) {
             // A dynamic call per rod and Newton iteration was a twentieth of a cloth's step.
@@ -141,8 +144,8 @@ impl ParticlePairs {
         }
         // The dimension as a constant: the loop over a cloth's rods is then straight-line code.
         match model.dim {
-            2 => evaluate_in::<2>(&self.pairs, &self.separations, model, (q, v), rows),
-            _ => evaluate_in::<3>(&self.pairs, &self.separations, model, (q, v), rows),
+            2 => evaluate_in::<2>(&self.pairs, &self.separations, model, (q, v), rows, held),
+            _ => evaluate_in::<3>(&self.pairs, &self.separations, model, (q, v), rows, held),
         }
     }
 }
@@ -153,6 +156,7 @@ fn evaluate_in<const D: usize>(
     model: &Model,
     (q, v): (&[f64], &[f64]),
     rows: Rows<'_>,
+    held: Option<(&[f64], &[bool])>,
 ) -> Result<(), EvalError> {
     for (pair, separation) in pairs.iter().zip(separations) {
         let Some(separation) = separation else {
@@ -161,17 +165,22 @@ fn evaluate_in<const D: usize>(
         let [a, b] = pair.coordinates;
         let (xa, xb) = (&q[a..a + D], &q[b..b + D]);
         let (va, vb) = (&v[a..a + D], &v[b..b + D]);
-        let r = separation_row([xa, xb], [va, vb], separation.length, separation.sign).map_err(
-            |source| EvalError::Constraint {
-                id: pair.id,
-                name: model
-                    .constraints
-                    .get(pair.id)
-                    .map(|e| e.name.clone())
-                    .unwrap_or_default(),
-                source,
-            },
-        )?;
+        let row = match held {
+            Some((start, inequality)) if separation.sign > 0.0 && inequality[pair.row] => {
+                let start = [&start[a..a + D], &start[b..b + D]];
+                separation_along([xa, xb], start, separation.length)
+            }
+            _ => separation_row([xa, xb], [va, vb], separation.length, separation.sign),
+        };
+        let r = row.map_err(|source| EvalError::Constraint {
+            id: pair.id,
+            name: model
+                .constraints
+                .get(pair.id)
+                .map(|e| e.name.clone())
+                .unwrap_or_default(),
+            source,
+        })?;
         let minus = r.gradient.map(|g| -g);
         let row = pair.row;
         rows.c[row] = r.value;

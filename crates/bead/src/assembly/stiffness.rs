@@ -50,14 +50,19 @@ pub(crate) fn constraint_stiffness(
             let size = 2 * model.dim;
             body_hessian.clear();
             body_hessian.resize(size * size, 0.0);
-            pair.stiffness(separation, model.dim, q, weights[0], &mut body_hessian)
-                .map_err(fail)?;
+            // A contact held along its normal at the step's start is linear: no stiffness.
+            let held =
+                ev.holds_normals() && separation.sign > 0.0 && layout.inequality[slot.rows.start];
+            if !held {
+                pair.stiffness(separation, model.dim, q, weights[0], &mut body_hessian)
+                    .map_err(fail)?;
+            }
             // K = sign λ [[A, −A], [−A, A]] with A = (I − u uᵀ)/|d| ⪰ 0: −K ⪰ 0 exactly
             // when sign λ ≤ 0 (a rod or rope in tension).
             sink(
                 band,
                 &body_hessian,
-                Some(separation.sign * weights[0] <= 0.0),
+                Some(held || separation.sign * weights[0] <= 0.0),
             );
             continue;
         }
@@ -69,6 +74,7 @@ pub(crate) fn constraint_stiffness(
             dim: model.dim,
             offsets: &slot.offsets,
             x: ev.operand_coordinates(slot),
+            start: ev.operand_start(slot),
         };
         entry
             .constraint

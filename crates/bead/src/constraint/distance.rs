@@ -152,6 +152,34 @@ pub(crate) fn separation(
     })
 }
 
+/// The row of a contact between two points held along the normal `n₀` they had at the step's
+/// start `s₀, s₁` (see [`ConstraintEval::step_start`](super::ConstraintEval::step_start)):
+/// `n₀·(x₀ − x₁) − length`, linear in the points, so `J̇ẋ = 0`; never above the true gap
+/// `|x₀ − x₁| − length`.
+#[inline(always)]
+pub(crate) fn separation_along(
+    x: [&[f64]; 2],
+    start: [&[f64]; 2],
+    length: f64,
+) -> Result<SeparationRow, ConstraintError> {
+    let dim = x[0].len();
+    let d0 = sub(start[0], start[1]);
+    let len = norm(&d0[..dim]);
+    if !(len > 0.0) {
+        return Err(ConstraintError::new(
+            "the two points coincided at the step's start: the contact has no normal",
+        ));
+    }
+    let inv = 1.0 / len;
+    let gradient: Vec3 = std::array::from_fn(|i| d0[i] * inv);
+    let d = sub(x[0], x[1]);
+    Ok(SeparationRow {
+        value: dot(&gradient, &d) - length,
+        gradient,
+        jdot_xdot: 0.0,
+    })
+}
+
 /// Writes row 0 as `sign · (|x₀ − x₁| − length)` (shared with the contact constraints: a
 /// non-penetration is `+`, a rope `−`).
 pub(super) fn separation_row(
@@ -161,11 +189,30 @@ pub(super) fn separation_row(
 ) -> Result<(), ConstraintError> {
     let dim = eval.dim();
     let row = separation([eval.x(0), eval.x(1)], [eval.v(0), eval.v(1)], length, sign)?;
+    write_row(eval, dim, row);
+    Ok(())
+}
+
+/// Writes row 0 of a contact between two points: [`separation_row`] with sign `+`, or, where
+/// the stepper holds contacts along their normals at the step's start, [`separation_along`].
+pub(super) fn contact_row(
+    eval: &mut ConstraintEval<'_>,
+    length: f64,
+) -> Result<(), ConstraintError> {
+    let dim = eval.dim();
+    let row = match (eval.step_start(0), eval.step_start(1)) {
+        (Some(s0), Some(s1)) => separation_along([eval.x(0), eval.x(1)], [s0, s1], length)?,
+        _ => separation([eval.x(0), eval.x(1)], [eval.v(0), eval.v(1)], length, 1.0)?,
+    };
+    write_row(eval, dim, row);
+    Ok(())
+}
+
+fn write_row(eval: &mut ConstraintEval<'_>, dim: usize, row: SeparationRow) {
     eval.set_value(0, row.value);
     eval.set_gradient(0, 0, &row.gradient[..dim]);
     eval.set_gradient(0, 1, &row.gradient.map(|x| -x)[..dim]);
     eval.set_jdot_xdot(0, row.jdot_xdot);
-    Ok(())
 }
 
 /// Adds `w ∂²C/∂x²` of [`separation_row`] (either sign: `|d|` is curved the same way) into

@@ -44,7 +44,7 @@ mod weld;
 pub use angle::Angle;
 pub use angle_limit::AngleLimit;
 pub use distance::Distance;
-pub(crate) use distance::{add_separation_hessian, separation};
+pub(crate) use distance::{add_separation_hessian, separation, separation_along};
 pub use gear::Gear;
 pub use half_plane::HalfPlane;
 pub use linear::Linear;
@@ -332,6 +332,9 @@ pub struct HessianEval<'a> {
     /// Start of each operand in `x`, plus the total length at the end.
     pub(crate) offsets: &'a [usize],
     pub(crate) x: &'a [f64],
+    /// The operands' coordinates at the step's start, under a stepper that holds contacts along
+    /// their normals there (see [`ConstraintEval::step_start`]).
+    pub(crate) start: Option<&'a [f64]>,
 }
 
 impl HessianEval<'_> {
@@ -348,6 +351,24 @@ impl HessianEval<'_> {
     /// Coordinates of operand `i`.
     pub fn x(&self, i: usize) -> &[f64] {
         &self.x[self.offsets[i]..self.offsets[i + 1]]
+    }
+
+    /// Coordinates of operand `i` at the step's start, as [`ConstraintEval::step_start`] gives
+    /// them.
+    ///
+    /// ```
+    /// use bead::constraint::{hessian_at, NonPenetration};
+    /// use bead::{Particle, System};
+    /// let mut sys = System::new(2)?;
+    /// let a = sys.add_particle(Particle::new(&[0.0, 0.0]))?;
+    /// let b = sys.add_particle(Particle::new(&[0.3, 0.0]))?;
+    /// // Outside a step there is no start: the contact's curvature is its own.
+    /// let h = hessian_at(&NonPenetration::new(a, b, 0.2), 2, 0.0, &[0.0, 0.0, 0.3, 0.0], &[1.0]).unwrap();
+    /// assert!(h[5] > 0.0);
+    /// # Ok::<(), bead::ModelError>(())
+    /// ```
+    pub fn step_start(&self, i: usize) -> Option<&[f64]> {
+        self.start.map(|s| &s[self.offsets[i]..self.offsets[i + 1]])
     }
 
     /// Index of operand `i`'s first coordinate in the Hessian's rows and columns.
@@ -403,6 +424,7 @@ pub fn polarized_hessian<C: Constraint + ?Sized>(
             offsets: at.offsets,
             x: at.x,
             v,
+            start: at.start,
             c: &mut c,
             c_t: &mut c_t,
             jdot_xdot: &mut jdot,
@@ -475,6 +497,7 @@ pub fn hessian_at(
         dim,
         offsets: &offsets,
         x,
+        start: None,
     };
     constraint.weighted_hessian(&at, weights, &mut hessian)?;
     Ok(hessian)
@@ -503,6 +526,9 @@ pub struct ConstraintEval<'a> {
     pub(crate) offsets: &'a [usize],
     pub(crate) x: &'a [f64],
     pub(crate) v: &'a [f64],
+    /// The operands' coordinates at the step's start, under a stepper that holds contacts along
+    /// their normals there (see [`ConstraintEval::step_start`]).
+    pub(crate) start: Option<&'a [f64]>,
     pub(crate) c: &'a mut [f64],
     pub(crate) c_t: &'a mut [f64],
     pub(crate) jdot_xdot: &'a mut [f64],
@@ -529,6 +555,33 @@ impl ConstraintEval<'_> {
     /// Velocity of operand `i` (a point's world velocity, in metres per second).
     pub fn v(&self, i: usize) -> &[f64] {
         &self.v[self.offsets[i]..self.offsets[i + 1]]
+    }
+
+    /// Coordinates of operand `i` at the start of the step being solved, when the stepper holds
+    /// each contact along the normal it had there; `None` otherwise.
+    ///
+    /// The implicit steppers solve for the step's end, where two balls' true normal is
+    /// unknown: a contact measured along the normal of the step's start,
+    /// `g = n₀·(x₁ − x₂) − r`, is linear, has no curvature to make Newton's matrix indefinite
+    /// under a heavy load, cannot be crossed within the step (balls of a pile falling a radius
+    /// a step would otherwise pass through each other), and never lets the true gap
+    /// `|x₁ − x₂| − r ≥ n₀·(x₁ − x₂) − r` fall below it. The built-in round contacts
+    /// ([`NonPenetration`], [`ShapeContact`]'s round features) read it; other constraints
+    /// ignore it.
+    ///
+    /// ```
+    /// use bead::constraint::{evaluate_at, NonPenetration};
+    /// use bead::{Particle, System};
+    /// let mut sys = System::new(2)?;
+    /// let a = sys.add_particle(Particle::new(&[0.0, 0.0]))?;
+    /// let b = sys.add_particle(Particle::new(&[0.3, 0.0]))?;
+    /// // Evaluated on its own, a contact has no step: its gap is the true distance's.
+    /// let e = evaluate_at(&NonPenetration::new(a, b, 0.2), 2, 0.0, &[0.0, 0.0, 0.3, 0.0], &[0.0; 4]).unwrap();
+    /// assert!((e.c[0] - 0.1).abs() < 1e-15);
+    /// # Ok::<(), bead::ModelError>(())
+    /// ```
+    pub fn step_start(&self, i: usize) -> Option<&[f64]> {
+        self.start.map(|s| &s[self.offsets[i]..self.offsets[i + 1]])
     }
 
     /// Sets `C_row`.
@@ -656,6 +709,7 @@ pub fn evaluate_at(
         offsets: &offsets,
         x,
         v,
+        start: None,
         c: &mut c,
         c_t: &mut c_t,
         jdot_xdot: &mut jdot_xdot,

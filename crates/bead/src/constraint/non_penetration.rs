@@ -7,9 +7,12 @@
 //! ```
 //!
 //! with the derivatives of [`Distance`](super::Distance) (signs flipped for the rope). λ ≥ 0 is the
-//! contact force (the rope's tension), in newtons.
+//! contact force (the rope's tension), in newtons. Under the implicit steppers a contact is held
+//! along the normal `n₀` of the step's start, `g = n₀·(x₁ − x₂) − (r₁ + r₂)` (see
+//! [`ConstraintEval::step_start`]): linear, so a pile's compressed contacts put no curvature into
+//! Newton's matrix, and never above the true gap.
 
-use super::distance::{separation_hessian, separation_row};
+use super::distance::{contact_row, separation_hessian, separation_row};
 use super::{
     Constraint, ConstraintError, ConstraintEval, ConstraintKind, InvalidParameter, Separation,
 };
@@ -101,7 +104,13 @@ impl Constraint for NonPenetration {
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
-        separation_row(eval, self.distance, if self.rope { -1.0 } else { 1.0 })
+        // A contact is held along its normal at the step's start where the stepper asks; a rope
+        // is not (its chord would let the true length exceed it).
+        if self.rope {
+            separation_row(eval, self.distance, -1.0)
+        } else {
+            contact_row(eval, self.distance)
+        }
     }
 
     fn weighted_hessian(
@@ -110,7 +119,13 @@ impl Constraint for NonPenetration {
         weights: &[f64],
         hessian: &mut [f64],
     ) -> Result<(), ConstraintError> {
-        let sign = if self.rope { -1.0 } else { 1.0 };
-        separation_hessian(at, sign * weights[0], hessian)
+        if self.rope {
+            return separation_hessian(at, -weights[0], hessian);
+        }
+        if at.step_start(0).is_some() {
+            // Held along the start's normal, the row is linear.
+            return Ok(());
+        }
+        separation_hessian(at, weights[0], hessian)
     }
 }

@@ -12,7 +12,11 @@
 //! point against a face  g = n·(c_a − c_b) − (r_a + r_b),      n = R(θ_b) ν   (ν: the face's normal in b)
 //! ```
 //!
-//! with `c = x + R(θ) ρ` a core point. `n` points from `b` to `a`, so λ_n ≥ 0 pushes `a` along
+//! with `c = x + R(θ) ρ` a core point. Under the implicit steppers two round features are held
+//! along the normal `n₀` of the step's start instead, `g = n₀·(c_a − c_b) − (r_a + r_b)`
+//! ([`ConstraintEval::step_start`](super::ConstraintEval::step_start)): a pile's heavy contacts
+//! then put no curvature of the normal into Newton's matrix, a disc cannot cross another within a
+//! step, and the true gap is never below the held one. `n` points from `b` to `a`, so λ_n ≥ 0 pushes `a` along
 //! `n`. The friction row holds the contact points' relative tangential speed,
 //! `Ċ_t = t·(v_a(s_a) − v_b(s_b))`, `t` the normal turned +90° and `s = c ∓ r n` the two surface
 //! points, as points of their bodies; its λ_t is the friction force on `a` along `t`.
@@ -176,6 +180,31 @@ fn rotate(angle: f64, x: [f64; 2]) -> [f64; 2] {
     [c * x[0] - s * x[1], s * x[0] + c * x[1]]
 }
 
+/// The unit normal from `b`'s core to `a`'s at the step's start, where the stepper holds
+/// contacts along it (see [`ConstraintEval::step_start`]).
+fn start_normal(
+    eval: &ConstraintEval<'_>,
+    local_a: [f64; 2],
+    local_b: [f64; 2],
+) -> Result<Option<[f64; 2]>, ConstraintError> {
+    let (Some(a), Some(b)) = (eval.step_start(0), eval.step_start(1)) else {
+        return Ok(None);
+    };
+    let core = |x: &[f64], local: [f64; 2]| {
+        let rho = rotate(if x.len() > 2 { x[2] } else { 0.0 }, local);
+        [x[0] + rho[0], x[1] + rho[1]]
+    };
+    let (ca, cb) = (core(a, local_a), core(b, local_b));
+    let d = [ca[0] - cb[0], ca[1] - cb[1]];
+    let len = dot(d, d).sqrt();
+    if !(len > 0.0) {
+        return Err(ConstraintError::new(
+            "the two round features' centres coincided at the step's start: no contact normal",
+        ));
+    }
+    Ok(Some([d[0] / len, d[1] / len]))
+}
+
 fn side(eval: &ConstraintEval<'_>, i: usize, local: [f64; 2]) -> Side {
     let (x, v) = (eval.x(i), eval.v(i));
     let (angle, omega) = if x.len() > 2 {
@@ -282,8 +311,22 @@ impl Constraint for ShapeContact {
         // The normal, its rate, the gap and the normal row's curvature term.
         let centripetal = |s: &Side| [s.omega * s.omega * s.rho[0], s.omega * s.omega * s.rho[1]];
         let (ca, cb) = (centripetal(&sa), centripetal(&sb));
-        let (n, n_dot, g, jdot, face_b) = match self.gap {
-            Gap::Round { .. } => {
+        let held = match self.gap {
+            Gap::Round { .. } => start_normal(eval, local_a, local_b)?,
+            Gap::Face { .. } => None,
+        };
+        let (n, n_dot, g, jdot, face_b) = match (self.gap, held) {
+            (Gap::Round { .. }, Some(n)) => {
+                // Held along the normal of the step's start: linear but for the cores' turning.
+                (
+                    n,
+                    [0.0; 2],
+                    dot(n, d) - r,
+                    dot(n, [cb[0] - ca[0], cb[1] - ca[1]]),
+                    None,
+                )
+            }
+            (Gap::Round { .. }, None) => {
                 let len = dot(d, d).sqrt();
                 if !(len > 0.0) {
                     return Err(ConstraintError::new(
@@ -297,7 +340,7 @@ impl Constraint for ShapeContact {
                 let jdot = dot(n, [cb[0] - ca[0], cb[1] - ca[1]]) + dot(across, across) / len;
                 (n, n_dot, len - r, jdot, None)
             }
-            Gap::Face { normal, .. } => {
+            (Gap::Face { normal, .. }, _) => {
                 let n = rotate(sb.angle, normal);
                 let pn = perp(n);
                 let n_dot = [sb.omega * pn[0], sb.omega * pn[1]];

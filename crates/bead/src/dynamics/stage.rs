@@ -224,6 +224,14 @@ impl ConstrainedModel for Stage<'_> {
         );
     }
 
+    fn hold_contact_normals(&mut self, start: Option<(f64, &[f64])>) {
+        self.evaluator.hold_normals(self.model, start);
+    }
+
+    fn note_halved(&mut self) {
+        self.stats.halved += 1;
+    }
+
     fn assemble(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<(), EvalError> {
         self.evaluator.evaluate_constraints(self.model, t, q, v)?;
         self.assembled_t = t;

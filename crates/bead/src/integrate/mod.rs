@@ -79,6 +79,16 @@ pub trait ConstrainedModel {
     /// [`applied_force`](Self::applied_force)).
     fn predict(&mut self, h: f64, inertial: &[f64], past: &[PastState<'_>]);
 
+    /// Until called with `None`, [`assemble`](Self::assemble) holds each contact along the
+    /// normal it has at `(t, q)`, the start of the step being solved (see
+    /// [`ConstraintEval::step_start`](crate::ConstraintEval::step_start)). Models without
+    /// contacts need not do anything.
+    fn hold_contact_normals(&mut self, _start: Option<(f64, &[f64])>) {}
+
+    /// Notes that a step, or a part of one, did not converge and is being taken again as two
+    /// halves (reported in [`StepStats::halved`](crate::StepStats::halved)).
+    fn note_halved(&mut self) {}
+
     /// Writes the generalized force `Q` of the implicit momentum residual
     /// `M(q) (q − q̃) − ĥ² (Q + Jᵀλ)` at `(t, q, q̇)`, and takes [`inv_mass`](Self::inv_mass)
     /// there: the implicit steppers evaluate the forces at each iterate of the step's end. For a

@@ -242,4 +242,5 @@ fn accumulate(total: &mut StepStats, s: StepStats) {
     total.solver_iterations = total.solver_iterations.max(s.solver_iterations);
     total.solver_residual = total.solver_residual.max(s.solver_residual);
     total.active_set_passes = total.active_set_passes.max(s.active_set_passes);
+    total.halved += s.halved;
 }

@@ -29,6 +29,7 @@
 //! BDF2 damps too, but at second order in `h`: on a pendulum it keeps the amplitude hundreds of
 //! times better than implicit Euler at the same step, with the same stability on stiff chains.
 
+use super::halving::{HALVINGS, euler_in_halves};
 use super::newton::{Stopping, advance};
 use super::work::Work;
 use super::{NEWTON_RELATIVE_TOLERANCE, NEWTON_TOLERANCE};
@@ -152,6 +153,16 @@ impl Bdf2 {
     pub fn fallbacks(&self) -> usize {
         self.fallbacks
     }
+
+    /// Implicit Euler steps (the fallbacks) whose Newton iteration did not converge either and
+    /// that were taken again as two halves, as [`ImplicitEuler::halved_steps`] counts them.
+    ///
+    /// ```
+    /// assert_eq!(bead::integrate::Bdf2::default().halved_steps(), 0);
+    /// ```
+    pub fn halved_steps(&self) -> usize {
+        self.work.halved
+    }
 }
 
 impl Integrator for Bdf2 {
@@ -252,8 +263,9 @@ impl Integrator for Bdf2 {
             // A two-step step whose Newton iteration stalls is taken again as implicit Euler,
             // and the history restarts from there, as after an impact.
             self.fallbacks += 1;
-            euler(w, &mut past.base);
-            advance(w, f, (t, t + h), h, (q, v), (q, &[now]), q_out, v_out, stop)?;
+            past.base.copy_from_slice(q);
+            let ends = (&mut *q_out, &mut *v_out);
+            euler_in_halves(w, f, (t, t + h), (q, v), ends, stop, HALVINGS)?;
             past.impact(f);
             past.euler_steps = AFTER_IMPACT;
         } else if past.impact(f) {

@@ -25,11 +25,12 @@
 //! That is what makes it stable on a 10,000-link chain, and why it is not the integrator to
 //! measure a pendulum's period with.
 
-use super::newton::{Stopping, advance};
+use super::halving::{HALVINGS, euler_in_halves};
+use super::newton::Stopping;
 use super::work::Work;
 use super::{NEWTON_RELATIVE_TOLERANCE, NEWTON_TOLERANCE};
 use crate::error::EvalError;
-use crate::integrate::{Dynamics, Integrator, PastState};
+use crate::integrate::{Dynamics, Integrator};
 
 /// Position-level implicit Euler: unconditionally stable on stiff constraints (long chains,
 /// cloth), first order, dissipative.
@@ -113,6 +114,17 @@ impl ImplicitEuler {
         self.work.iterations
     }
 
+    /// Steps since this stepper was made whose Newton iteration did not converge and that were
+    /// taken again as two halves (each halved again as it needed, down to 1/16 of the step):
+    /// every sub-step meets the same tolerances.
+    ///
+    /// ```
+    /// assert_eq!(bead::integrate::ImplicitEuler::default().halved_steps(), 0);
+    /// ```
+    pub fn halved_steps(&self) -> usize {
+        self.work.halved
+    }
+
     /// Numeric factorizations of the Newton matrix since this stepper was made: chord
     /// iterations reuse one factor across iterations and steps while it serves.
     pub fn factorizations(&self) -> usize {
@@ -147,29 +159,19 @@ impl Integrator for ImplicitEuler {
         q_out: &mut [f64],
         v_out: &mut [f64],
     ) -> Result<(), EvalError> {
-        let w = &mut self.work;
-        w.predict_euler(q, v, h);
-        let past = [PastState {
-            position_weight: 1.0,
-            velocity_weight: 1.0,
-            t,
-            q,
-            v,
-        }];
-        advance(
-            w,
+        let stop = Stopping {
+            tolerance: self.tolerance,
+            relative: self.relative_tolerance,
+            max_iterations: self.max_iterations,
+        };
+        euler_in_halves(
+            &mut self.work,
             f,
             (t, t + h),
-            h,
             (q, v),
-            (q, &past),
-            q_out,
-            v_out,
-            Stopping {
-                tolerance: self.tolerance,
-                relative: self.relative_tolerance,
-                max_iterations: self.max_iterations,
-            },
+            (q_out, v_out),
+            stop,
+            HALVINGS,
         )
     }
 }

@@ -66,11 +66,13 @@
 //!
 //! The files: [`newton`] (the iteration and the step framing), [`roles`] (the semismooth active
 //! set) and [`row_bounds`], [`interior_point`], [`contact_lcp`], [`contact_problem`] and
-//! [`lemke`], [`residual`] (the residuals' measures), [`warm_start`], and one file per stepper.
+//! [`lemke`], [`residual`] (the residuals' measures), [`warm_start`], [`halving`] (a step that
+//! does not converge taken again in halves), and one file per stepper.
 
 mod bdf2;
 mod contact_lcp;
 mod contact_problem;
+mod halving;
 mod implicit_euler;
 mod interior_point;
 mod lemke;

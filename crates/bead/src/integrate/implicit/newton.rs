@@ -95,7 +95,12 @@ pub(super) fn advance(
             } else {
                 q_out.copy_from_slice(&w.inertial);
             }
-            newton(model, w, t_end, hv, q_base, q_out, v_out, stop, history)?;
+            // Contacts are held along their normals at the step's start: linear rows, which
+            // neither a pile's heavy loads turn indefinite nor a fast ball crosses.
+            model.hold_contact_normals(Some((t_start, q_start)));
+            let solved = newton(model, w, t_end, hv, q_base, q_out, v_out, stop, history);
+            model.hold_contact_normals(None);
+            solved?;
             true
         }
         None => {

@@ -70,6 +70,9 @@ pub(super) struct Work {
     pub(super) role_changes: usize,
     /// Numeric factorizations of the KKT matrix so far.
     pub(super) factorizations: usize,
+    /// Steps (and sub-steps) whose Newton iteration did not converge and that were taken
+    /// again as two halves ([`super::halving`]).
+    pub(super) halved: usize,
     /// The next iteration must factor afresh (the last step ended on a slow iteration).
     pub(super) refactor: bool,
 }
