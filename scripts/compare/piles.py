@@ -46,6 +46,14 @@ every body awake for the whole run (no sleeping).
   y = 0.5 (2 i + 1), at rest and unrotated: neighbours in a row touch, and
   each box stands across the two below it, half on each. Unlike v3's
   benchmark, gravity is this script's 9.81 m/s^2, not 10.
+* ``many-pyramids`` (N = ``--n``): Box2D v3's benchmark ``many_pyramids``
+  (``CreateManyPyramids``, where N = 20: 400 pyramids, 22,000 boxes). N floors,
+  static segments at y = 11 i (i = 0..N-1) from x = -11 N to 11 N m; on each
+  floor N small pyramids of 10 rows (55 boxes) of the large pyramid's boxes
+  (1 m, 1 kg), pyramid j's base centred near x = -5.5 N + 11 j + 0.5: box
+  l = k..9 of row k starts at x = 0.5 (k + 1) + (l - k) - 5.5 N + 11 j,
+  y = 11 i + 0.5 (2 k + 1), touching as in ``large-pyramid``. Penetration and
+  divergence count each box against its own floor.
 
 How each engine builds them
 ---------------------------
@@ -140,7 +148,7 @@ from chain_swing import sizes_argument
 G = 9.81  # m/s^2
 HEADER = "engine,scene,n,dt,s_per_step,cpu_s_per_sim_s,max_penetration,creep,energy_drift,status"
 ENGINES = ("pymunk", "box2d")
-SCENES = ("pile", "pyramid", "large-pyramid")
+SCENES = ("pile", "pyramid", "large-pyramid", "many-pyramids")
 
 # pile
 RADIUS = 0.02  # m
@@ -154,6 +162,8 @@ FLOOR_HALF = 50.0  # m, the floor reaches from -50 m to 50 m
 LARGE_SIDE = 1.0  # m
 LARGE_BOX_MASS = 1.0  # kg (1 kg/m^2)
 LARGE_FLOOR_HALF = 100.0  # m
+# many-pyramids, as Box2D v3's benchmark
+SMALL_PYRAMID_ROWS = 10
 # engines
 PYMUNK_ITERATIONS = 10
 PYMUNK_SLOP = 0.0005  # m
@@ -165,7 +175,7 @@ BOX2D_POSITION_ITERATIONS = 3
 class Scene:
     """A scene as every engine builds it: initial state and the bodies' constants."""
 
-    kind: str  # "pile", "pyramid" or "large-pyramid"
+    kind: str  # "pile", "pyramid", "large-pyramid" or "many-pyramids"
     n: int  # balls, or rows
     pos: np.ndarray  # (m, 2) initial centres
     vel: np.ndarray  # (m, 2) initial velocities
@@ -174,6 +184,11 @@ class Scene:
     size: float  # the ball's radius, or the box's half side
     width: float = 0.0  # the pile's box
     floor_half: float = FLOOR_HALF  # the pyramids' floor reaches from -floor_half to floor_half
+    floors: tuple[float, ...] = (0.0,)  # the pyramids' floors' heights
+    floor_of: np.ndarray | None = None  # each body's floor height (None: 0 for all)
+
+    def floor_y(self) -> np.ndarray:
+        return np.zeros(len(self.pos)) if self.floor_of is None else self.floor_of
 
 
 def pile_width(n: int) -> float:
@@ -224,9 +239,43 @@ def large_pyramid(rows: int) -> Scene:
     return Scene("large-pyramid", rows, pos, vel, LARGE_BOX_MASS, inertia, a, floor_half=floor_half)
 
 
+def many_pyramids(count: int) -> Scene:
+    a = LARGE_SIDE / 2.0
+    b = SMALL_PYRAMID_ROWS
+    level = 2.0 * a * (b + 1.0)  # 11 m between floors
+    ground_width = 2.0 * a * count * (b + 1.0)
+    centres, floor_of = [], []
+    for i in range(count):
+        base_y = i * level
+        for j in range(count):
+            # Box2D v3's expressions term for term.
+            center_x = -0.5 * ground_width + j * (2.0 * a * b + 2.0 * a) + a
+            for k in range(b):
+                y = (2.0 * k + 1.0) * a + base_y
+                for m in range(k, b):
+                    centres.append(((k + 1.0) * a + 2.0 * (m - k) * a + center_x - 0.5, y))
+                    floor_of.append(base_y)
+    pos = np.array(centres, dtype=float).reshape(-1, 2)
+    inertia = LARGE_BOX_MASS * (LARGE_SIDE * LARGE_SIDE + LARGE_SIDE * LARGE_SIDE) / 12.0
+    return Scene(
+        "many-pyramids",
+        count,
+        pos,
+        np.zeros_like(pos),
+        LARGE_BOX_MASS,
+        inertia,
+        a,
+        floor_half=ground_width,
+        floors=tuple(i * level for i in range(count)),
+        floor_of=np.array(floor_of, dtype=float),
+    )
+
+
 def build_scene(kind: str, n: int) -> Scene:
     if kind == "pile":
         return pile(n)
+    if kind == "many-pyramids":
+        return many_pyramids(n)
     return pyramid(n) if kind == "pyramid" else large_pyramid(n)
 
 
@@ -298,10 +347,11 @@ def pile_penetration(pos: np.ndarray, r: float, width: float) -> float:
     return worst
 
 
-def pyramid_penetration(pos: np.ndarray, angle: np.ndarray, h: float) -> float:
+def pyramid_penetration(pos: np.ndarray, angle: np.ndarray, h: float, floor_y: np.ndarray) -> float:
     """The deepest box-box (separating-axis depth) or box-floor (lowest corner) overlap, metres."""
     c, s = np.abs(np.cos(angle)), np.abs(np.sin(angle))
-    worst = max(0.0, float(np.max(h * (c + s) - pos[:, 1])))  # lowest corner below y = 0
+    # The lowest corner below the box's floor.
+    worst = max(0.0, float(np.max(h * (c + s) - (pos[:, 1] - floor_y))))
     i, j = neighbour_pairs(pos, 2.0 * math.sqrt(2.0) * h)
     if len(i):
         # Each box's axes (cos, sin) and (-sin, cos): the four candidate separating axes.
@@ -334,7 +384,7 @@ def diverged(scene: Scene, pos: np.ndarray) -> bool:
         return True
     x, y = pos[:, 0], pos[:, 1]
     h = scene.size
-    if (y < -h).any() or (y > WALL_TOP).any():
+    if (y - scene.floor_y() < -h).any() or (y > WALL_TOP).any():
         return True
     if scene.kind == "pile":
         return bool((x < -h).any() or (x > scene.width + h).any())
@@ -389,7 +439,8 @@ def build_pymunk(scene: Scene, dt: float, mu: float) -> Sim:
         static_segment((0.0, -1.0), (0.0, WALL_TOP))
         static_segment((w, -1.0), (w, WALL_TOP))
     else:
-        static_segment((-scene.floor_half, 0.0), (scene.floor_half, 0.0))
+        for y in scene.floors:
+            static_segment((-scene.floor_half, y), (scene.floor_half, y))
 
     bodies = []
     side = 2.0 * scene.size
@@ -437,7 +488,8 @@ def build_box2d(scene: Scene, dt: float, mu: float) -> Sim:
         static_edge((0.0, -1.0), (0.0, WALL_TOP))
         static_edge((w, -1.0), (w, WALL_TOP))
     else:
-        static_edge((-scene.floor_half, 0.0), (scene.floor_half, 0.0))
+        for y in scene.floors:
+            static_edge((-scene.floor_half, y), (scene.floor_half, y))
 
     bodies = []
     for (x, y), (vx, vy) in zip(scene.pos, scene.vel):
@@ -568,7 +620,7 @@ def measured_run(
             bad = np.flatnonzero(~np.isfinite(pos).all(axis=1))
             if len(bad) == 0:
                 x, y = pos[:, 0], pos[:, 1]
-                low = (y < -scene.size) | (y > WALL_TOP)
+                low = (y - scene.floor_y() < -scene.size) | (y > WALL_TOP)
                 if scene.kind == "pile":
                     side = (x < -scene.size) | (x > scene.width + scene.size)
                 else:
@@ -583,7 +635,7 @@ def measured_run(
         if scene.kind == "pile":
             depth = pile_penetration(pos, scene.size, scene.width)
         else:
-            depth = pyramid_penetration(pos, angle, scene.size)
+            depth = pyramid_penetration(pos, angle, scene.size, scene.floor_y())
             creep = max(creep, float(np.max(np.hypot(*(pos - start).T))))
         penetration = max(penetration, depth)
         if s > mark_step:
@@ -691,7 +743,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--n",
         type=sizes_argument,
         required=True,
-        help="balls of the pile or rows of a pyramid, e.g. 500 or 50,500",
+        help="balls of the pile, rows of a pyramid, or floors (and pyramids a floor) of many-pyramids, e.g. 500 or 50,500",
     )
     parser.add_argument(
         "--dt", type=_positive, default=1.0 / 60.0, help="time step, s (a number or a fraction: 1/240)"
@@ -724,6 +776,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for n in args.n:
         if args.scene == "pile":
             print(f"# pile of {n} balls: box width W = {pile_width(n):.2f} m", file=sys.stderr)
+        elif args.scene == "many-pyramids":
+            boxes = n * n * SMALL_PYRAMID_ROWS * (SMALL_PYRAMID_ROWS + 1) // 2
+            print(f"# {args.scene}: {n} floors of {n} pyramids, {boxes} boxes", file=sys.stderr)
         else:
             print(f"# {args.scene} of {n} rows: {n * (n + 1) // 2} boxes", file=sys.stderr)
         sys.stderr.flush()

@@ -43,11 +43,15 @@ const LARGE_SIDE: f64 = 1.0; // m
 const LARGE_BOX_MASS: f64 = 1.0; // kg (1 kg/m^2)
 const LARGE_FLOOR_HALF: f64 = 100.0; // m
 
+// many-pyramids, as Box2D v3's benchmark
+const SMALL_PYRAMID_ROWS: usize = 10;
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
     Pile,
     Pyramid,
     LargePyramid,
+    ManyPyramids,
 }
 
 impl Kind {
@@ -56,6 +60,7 @@ impl Kind {
             Kind::Pile => "pile",
             Kind::Pyramid => "pyramid",
             Kind::LargePyramid => "large-pyramid",
+            Kind::ManyPyramids => "many-pyramids",
         }
     }
 }
@@ -75,6 +80,10 @@ struct Scene {
     width: f64,
     /// The pyramids' floor reaches from -floor_half to floor_half.
     floor_half: f64,
+    /// The pyramids' floors' heights.
+    floors: Vec<f64>,
+    /// Each body's floor height.
+    floor_of: Vec<f64>,
 }
 
 /// Halves round up, as `piles.py` and bead do (`f64::round`).
@@ -110,6 +119,8 @@ fn pile(n: usize) -> Scene {
         size: r,
         width,
         floor_half: FLOOR_HALF,
+        floors: vec![0.0],
+        floor_of: vec![0.0; n],
     }
 }
 
@@ -123,6 +134,7 @@ fn pyramid(rows: usize) -> Scene {
         }
     }
     let vel = vec![[0.0, 0.0]; pos.len()];
+    let floor_of = vec![0.0; pos.len()];
     Scene {
         kind: Kind::Pyramid,
         n: rows,
@@ -133,6 +145,8 @@ fn pyramid(rows: usize) -> Scene {
         size: SIDE / 2.0,
         width: 0.0,
         floor_half: FLOOR_HALF,
+        floors: vec![0.0],
+        floor_of,
     }
 }
 
@@ -148,6 +162,7 @@ fn large_pyramid(rows: usize) -> Scene {
         }
     }
     let vel = vec![[0.0, 0.0]; pos.len()];
+    let floor_of = vec![0.0; pos.len()];
     Scene {
         kind: Kind::LargePyramid,
         n: rows,
@@ -159,6 +174,45 @@ fn large_pyramid(rows: usize) -> Scene {
         width: 0.0,
         // v3's ground is 200 m whatever the rows; past 100 rows this one grows to twice the base.
         floor_half: LARGE_FLOOR_HALF.max(rows as f64),
+        floors: vec![0.0],
+        floor_of,
+    }
+}
+
+fn many_pyramids(count: usize) -> Scene {
+    let a = LARGE_SIDE / 2.0;
+    let b = SMALL_PYRAMID_ROWS;
+    let level = 2.0 * a * (b as f64 + 1.0);
+    let ground_width = 2.0 * a * count as f64 * (b as f64 + 1.0);
+    let (mut pos, mut floor_of) = (Vec::new(), Vec::new());
+    for i in 0..count {
+        let base_y = i as f64 * level;
+        for j in 0..count {
+            // As piles.py, which follows Box2D v3's expressions term for term.
+            let center_x = -0.5 * ground_width + j as f64 * (2.0 * a * b as f64 + 2.0 * a) + a;
+            for k in 0..b {
+                let y = (2.0 * k as f64 + 1.0) * a + base_y;
+                for m in k..b {
+                    let x = (k as f64 + 1.0) * a + 2.0 * (m - k) as f64 * a + center_x - 0.5;
+                    pos.push([x, y]);
+                    floor_of.push(base_y);
+                }
+            }
+        }
+    }
+    let vel = vec![[0.0, 0.0]; pos.len()];
+    Scene {
+        kind: Kind::ManyPyramids,
+        n: count,
+        pos,
+        vel,
+        mass: LARGE_BOX_MASS,
+        inertia: LARGE_BOX_MASS * (LARGE_SIDE * LARGE_SIDE + LARGE_SIDE * LARGE_SIDE) / 12.0,
+        size: a,
+        width: 0.0,
+        floor_half: ground_width,
+        floors: (0..count).map(|i| i as f64 * level).collect(),
+        floor_of,
     }
 }
 
@@ -167,6 +221,7 @@ fn build_scene(kind: Kind, n: usize) -> Scene {
         Kind::Pile => pile(n),
         Kind::Pyramid => pyramid(n),
         Kind::LargePyramid => large_pyramid(n),
+        Kind::ManyPyramids => many_pyramids(n),
     }
 }
 
@@ -210,8 +265,10 @@ fn build_rapier(scene: &Scene, dt: f64, mu: f64) -> Sim {
             segment([0.0, -1.0], [0.0, WALL_TOP]);
             segment([w, -1.0], [w, WALL_TOP]);
         }
-        Kind::Pyramid | Kind::LargePyramid => {
-            segment([-scene.floor_half, 0.0], [scene.floor_half, 0.0])
+        Kind::Pyramid | Kind::LargePyramid | Kind::ManyPyramids => {
+            for &y in &scene.floors {
+                segment([-scene.floor_half, y], [scene.floor_half, y]);
+            }
         }
     }
 
@@ -225,7 +282,7 @@ fn build_rapier(scene: &Scene, dt: f64, mu: f64) -> Sim {
         // m (w^2 + h^2) / 12 for the box, the scenes' moments.
         let shape = match scene.kind {
             Kind::Pile => ColliderBuilder::ball(scene.size as f32),
-            Kind::Pyramid | Kind::LargePyramid => {
+            Kind::Pyramid | Kind::LargePyramid | Kind::ManyPyramids => {
                 ColliderBuilder::cuboid(scene.size as f32, scene.size as f32)
             }
         };
@@ -368,10 +425,11 @@ fn pile_penetration(pos: &[[f64; 2]], r: f64, width: f64) -> f64 {
 }
 
 /// The deepest box-box (separating-axis depth) or box-floor (lowest corner) overlap, metres.
-fn pyramid_penetration(pos: &[[f64; 2]], angle: &[f64], h: f64) -> f64 {
+fn pyramid_penetration(pos: &[[f64; 2]], angle: &[f64], h: f64, floor_of: &[f64]) -> f64 {
     let mut worst = 0.0f64;
-    for (p, &a) in pos.iter().zip(angle) {
-        worst = worst.max(h * (a.cos().abs() + a.sin().abs()) - p[1]);
+    for ((p, &a), floor) in pos.iter().zip(angle).zip(floor_of) {
+        // The lowest corner below the box's floor.
+        worst = worst.max(h * (a.cos().abs() + a.sin().abs()) - (p[1] - floor));
     }
     let axes = |a: f64| [[a.cos(), a.sin()], [-a.sin(), a.cos()]];
     let dot = |u: [f64; 2], w: [f64; 2]| u[0] * w[0] + u[1] * w[1];
@@ -411,9 +469,11 @@ fn out_of_scene(scene: &Scene, pos: &[[f64; 2]]) -> Vec<usize> {
             let [x, y] = pos[k];
             let side = match scene.kind {
                 Kind::Pile => x < -h || x > scene.width + h,
-                Kind::Pyramid | Kind::LargePyramid => x.abs() > scene.floor_half,
+                Kind::Pyramid | Kind::LargePyramid | Kind::ManyPyramids => {
+                    x.abs() > scene.floor_half
+                }
             };
-            y < -h || y > WALL_TOP || side
+            y - scene.floor_of[k] < -h || y > WALL_TOP || side
         })
         .collect()
 }
@@ -553,11 +613,11 @@ fn measured_run(
         }
         let depth = match scene.kind {
             Kind::Pile => pile_penetration(&pos, scene.size, scene.width),
-            Kind::Pyramid | Kind::LargePyramid => {
+            Kind::Pyramid | Kind::LargePyramid | Kind::ManyPyramids => {
                 for (p, q) in pos.iter().zip(&start) {
                     creep = creep.max((p[0] - q[0]).hypot(p[1] - q[1]));
                 }
-                pyramid_penetration(&pos, &angle, scene.size)
+                pyramid_penetration(&pos, &angle, scene.size, &scene.floor_of)
             }
         };
         penetration = penetration.max(depth);
@@ -653,14 +713,15 @@ struct Args {
 }
 
 const USAGE: &str = "\
-usage: piles-rapier --scene {pile,pyramid,large-pyramid} --n N[,N...] [--dt DT]
+usage: piles-rapier --scene {pile,pyramid,large-pyramid,many-pyramids} --n N[,N...] [--dt DT]
                     [--seconds S] [--friction MU] [--repeats K] [--time-limit SECONDS]
                     [--header]
 
 The ball pile and the box pyramids of piles.py, in rapier2d 0.36.1; CSV on stdout.
 
-  --scene        pile, pyramid or large-pyramid (Box2D v3's benchmark pyramid)
-  --n            balls of the pile or rows of a pyramid, e.g. 500 or 50,500
+  --scene        pile, pyramid, large-pyramid or many-pyramids (Box2D v3's benchmarks)
+  --n            balls of the pile, rows of a pyramid, or floors (and pyramids a floor) of
+                 many-pyramids, e.g. 500 or 50,500
   --dt           time step, s, a number or a fraction such as 1/240 (default 1/60)
   --seconds      simulated seconds per run (default 5)
   --friction     Coulomb coefficient of every contact (default 0)
@@ -739,9 +800,11 @@ fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
                     "pile" => Kind::Pile,
                     "pyramid" => Kind::Pyramid,
                     "large-pyramid" => Kind::LargePyramid,
+                    "many-pyramids" => Kind::ManyPyramids,
                     other => {
                         return Err(format!(
-                            "--scene: expected pile, pyramid or large-pyramid, got {other:?}"
+                            "--scene: expected pile, pyramid, large-pyramid or many-pyramids, \
+                             got {other:?}"
                         ))
                     }
                 })
@@ -818,6 +881,10 @@ fn main() -> ExitCode {
                 "# {} of {n} rows: {} boxes",
                 args.scene.name(),
                 n * (n + 1) / 2
+            ),
+            Kind::ManyPyramids => eprintln!(
+                "# many-pyramids: {n} floors of {n} pyramids, {} boxes",
+                n * n * SMALL_PYRAMID_ROWS * (SMALL_PYRAMID_ROWS + 1) / 2
             ),
         }
         let started = Instant::now();
