@@ -155,7 +155,7 @@ impl Bdf2 {
     }
 
     /// Implicit Euler steps (the fallbacks) whose Newton iteration did not converge either and
-    /// that were taken again as two halves, as [`ImplicitEuler::halved_steps`] counts them.
+    /// that were taken again as two halves, as [`ImplicitEuler::halved_steps`](crate::integrate::ImplicitEuler::halved_steps) counts them.
     ///
     /// ```
     /// assert_eq!(bead::integrate::Bdf2::default().halved_steps(), 0);
