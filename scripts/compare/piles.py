@@ -54,6 +54,17 @@ every body awake for the whole run (no sleeping).
   l = k..9 of row k starts at x = 0.5 (k + 1) + (l - k) - 5.5 N + 11 j,
   y = 11 i + 0.5 (2 k + 1), touching as in ``large-pyramid``. Penetration and
   divergence count each box against its own floor.
+* ``tumbler`` (N = ``--n``): Box2D v3's benchmark ``tumbler`` (``CreateTumbler``,
+  where N = 45: 2025 boxes). A dynamic container at (0, 10) m of four walls,
+  boxes of density 50 kg/m^2: half extents 0.5 x 10 m centred at (+-10, 0) and
+  10 x 0.5 m centred at (0, +-10) in its frame, hinged to the world at its
+  centre and driven by a motor at 25 degrees/s (counterclockwise) with a torque
+  limit of 1e8 N m. Inside, an N x N grid of square boxes 0.25 m of 0.0625 kg
+  (density 1): box (i, j) starts at x = -0.2 N + 0.4 j, y = -0.2 N + 10 + 0.4 i,
+  at rest. Penetration counts box-box and box-wall overlaps (separating axes of
+  the oriented boxes); a box whose centre leaves the container's inside
+  (|x|, |y| > 10 m in its frame) diverges. ``creep`` and ``energy_drift`` are
+  left empty: the boxes tumble, and the motor drives the container.
 
 How each engine builds them
 ---------------------------
@@ -148,7 +159,7 @@ from chain_swing import sizes_argument
 G = 9.81  # m/s^2
 HEADER = "engine,scene,n,dt,s_per_step,cpu_s_per_sim_s,max_penetration,creep,energy_drift,status"
 ENGINES = ("pymunk", "box2d")
-SCENES = ("pile", "pyramid", "large-pyramid", "many-pyramids")
+SCENES = ("pile", "pyramid", "large-pyramid", "many-pyramids", "tumbler")
 
 # pile
 RADIUS = 0.02  # m
@@ -164,6 +175,14 @@ LARGE_BOX_MASS = 1.0  # kg (1 kg/m^2)
 LARGE_FLOOR_HALF = 100.0  # m
 # many-pyramids, as Box2D v3's benchmark
 SMALL_PYRAMID_ROWS = 10
+# tumbler, as Box2D v3's benchmark
+TUMBLER_CENTRE = (0.0, 10.0)  # m, the container's centre and hinge
+TUMBLER_WALLS = ((0.5, 10.0, 10.0, 0.0), (0.5, 10.0, -10.0, 0.0), (10.0, 0.5, 0.0, 10.0), (10.0, 0.5, 0.0, -10.0))  # (hx, hy, cx, cy) in its frame
+TUMBLER_DENSITY = 50.0  # kg/m^2
+TUMBLER_SPEED = math.radians(25.0)  # rad/s
+TUMBLER_TORQUE = 1e8  # N m
+TUMBLER_BOX = 0.125  # m, the small boxes' half side
+TUMBLER_BOX_MASS = 0.0625  # kg (1 kg/m^2)
 # engines
 PYMUNK_ITERATIONS = 10
 PYMUNK_SLOP = 0.0005  # m
@@ -271,9 +290,26 @@ def many_pyramids(count: int) -> Scene:
     )
 
 
+def tumbler(count: int) -> Scene:
+    centres = []
+    y = -0.2 * count + 10.0
+    for _ in range(count):
+        x = -0.2 * count
+        for _ in range(count):
+            centres.append((x, y))
+            x += 0.4
+        y += 0.4
+    pos = np.array(centres, dtype=float).reshape(-1, 2)
+    side = 2.0 * TUMBLER_BOX
+    inertia = TUMBLER_BOX_MASS * (side * side + side * side) / 12.0
+    return Scene("tumbler", count, pos, np.zeros_like(pos), TUMBLER_BOX_MASS, inertia, TUMBLER_BOX)
+
+
 def build_scene(kind: str, n: int) -> Scene:
     if kind == "pile":
         return pile(n)
+    if kind == "tumbler":
+        return tumbler(n)
     if kind == "many-pyramids":
         return many_pyramids(n)
     return pyramid(n) if kind == "pyramid" else large_pyramid(n)
@@ -372,6 +408,62 @@ def pyramid_penetration(pos: np.ndarray, angle: np.ndarray, h: float, floor_y: n
     return worst
 
 
+def obb_depth(
+    ci: np.ndarray, ai: np.ndarray, hi: np.ndarray, cj: np.ndarray, aj: np.ndarray, hj: np.ndarray
+) -> np.ndarray:
+    """The separating-axis overlap depth of oriented boxes i and j (centres (m, 2), angles (m,),
+    half extents (m, 2)): the smallest overlap of their projections on the four face normals,
+    negative where they are apart."""
+
+    def axes(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.stack([np.cos(a), np.sin(a)], -1), np.stack([-np.sin(a), np.cos(a)], -1)
+
+    def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.einsum("ij,ij->i", a, b)
+
+    ui, uj = axes(ai), axes(aj)
+    d = cj - ci
+    depth = np.full(len(ci), np.inf)
+    for u in ui + uj:
+        extent_i = hi[:, 0] * np.abs(dot(u, ui[0])) + hi[:, 1] * np.abs(dot(u, ui[1]))
+        extent_j = hj[:, 0] * np.abs(dot(u, uj[0])) + hj[:, 1] * np.abs(dot(u, uj[1]))
+        depth = np.minimum(depth, extent_i + extent_j - np.abs(dot(u, d)))
+    return depth
+
+
+def tumbler_walls(centre: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """The container's walls in the world: centres (4, 2) and half extents (4, 2)."""
+    c, s = math.cos(angle), math.sin(angle)
+    centres = np.array([(centre[0] + c * x - s * y, centre[1] + s * x + c * y) for _, _, x, y in TUMBLER_WALLS])
+    return centres, np.array([(hx, hy) for hx, hy, _, _ in TUMBLER_WALLS])
+
+
+def tumbler_penetration(pos: np.ndarray, angle: np.ndarray, h: float, container: tuple[np.ndarray, float]) -> float:
+    """The deepest box-box or box-wall overlap, metres."""
+    worst = 0.0
+    m = len(pos)
+    half = np.full((m, 2), h)
+    i, j = neighbour_pairs(pos, 2.0 * math.sqrt(2.0) * h)
+    if len(i):
+        worst = max(worst, float(np.max(obb_depth(pos[i], angle[i], half[i], pos[j], angle[j], half[j]))))
+    centres, extents = tumbler_walls(*container)
+    for c, e in zip(centres, extents):
+        depth = obb_depth(
+            pos, angle, half, np.broadcast_to(c, (m, 2)), np.full(m, container[1]), np.broadcast_to(e, (m, 2))
+        )
+        worst = max(worst, float(np.max(depth)))
+    return max(worst, 0.0)
+
+
+def outside_tumbler(pos: np.ndarray, container: tuple[np.ndarray, float]) -> np.ndarray:
+    """Whether each box's centre has left the container's inside (its frame's |x|, |y| > 10 m)."""
+    centre, angle = container
+    d = pos - centre
+    c, s = math.cos(angle), math.sin(angle)
+    x, y = c * d[:, 0] + s * d[:, 1], -s * d[:, 0] + c * d[:, 1]
+    return ~np.isfinite(pos).all(axis=1) | (np.abs(x) > 10.0) | (np.abs(y) > 10.0)
+
+
 def energy(scene: Scene, pos: np.ndarray, vel: np.ndarray, omega: np.ndarray) -> float:
     """Kinetic (translation and rotation) plus gravitational potential m g y, joules."""
     kinetic = 0.5 * scene.mass * float(np.sum(vel * vel))
@@ -402,6 +494,7 @@ class Sim:
     pose: Callable[[], tuple[np.ndarray, np.ndarray]]  # centres (m, 2), angles (m,)
     motion: Callable[[], tuple[np.ndarray, np.ndarray]]  # velocities (m, 2), angular (m,)
     note: Callable[[], str] | None = None  # something worth saying on stderr after the run
+    container: Callable[[], tuple[np.ndarray, float]] | None = None  # the tumbler's centre, angle
 
 
 def pymunk_label() -> str:
@@ -433,11 +526,30 @@ def build_pymunk(scene: Scene, dt: float, mu: float) -> Sim:
         seg.elasticity = 0.0
         space.add(seg)
 
+    drum = None
     if scene.kind == "pile":
         w = scene.width
         static_segment((-1.0, 0.0), (w + 1.0, 0.0))
         static_segment((0.0, -1.0), (0.0, WALL_TOP))
         static_segment((w, -1.0), (w, WALL_TOP))
+    elif scene.kind == "tumbler":
+        # Mass and moment from the walls' density; a pivot at the centre and a motor. pymunk's
+        # SimpleMotor holds w_a - w_b = rate, a the first body: the static body first, so
+        # -rate turns the container counterclockwise.
+        drum = pymunk.Body()
+        drum.position = TUMBLER_CENTRE
+        space.add(drum)
+        for hx, hy, cx, cy in TUMBLER_WALLS:
+            corners = [(cx - hx, cy - hy), (cx + hx, cy - hy), (cx + hx, cy + hy), (cx - hx, cy + hy)]
+            wall = pymunk.Poly(drum, corners)
+            wall.density = TUMBLER_DENSITY
+            wall.friction = shape_friction
+            wall.elasticity = 0.0
+            space.add(wall)
+        space.add(pymunk.PivotJoint(space.static_body, drum, TUMBLER_CENTRE))
+        motor = pymunk.SimpleMotor(space.static_body, drum, -TUMBLER_SPEED)
+        motor.max_force = TUMBLER_TORQUE
+        space.add(motor)
     else:
         for y in scene.floors:
             static_segment((-scene.floor_half, y), (scene.floor_half, y))
@@ -464,7 +576,14 @@ def build_pymunk(scene: Scene, dt: float, mu: float) -> Sim:
             np.array([b.angular_velocity for b in bodies], dtype=float),
         )
 
-    return Sim(lambda: space.step(dt), lambda: pose(bodies), motion)
+    container = None
+    if drum is not None:
+        body = drum
+
+        def container() -> tuple[np.ndarray, float]:
+            return np.array(tuple(body.position), dtype=float), float(body.angle)
+
+    return Sim(lambda: space.step(dt), lambda: pose(bodies), motion, None, container)
 
 
 def box2d_label() -> str:
@@ -482,11 +601,29 @@ def build_box2d(scene: Scene, dt: float, mu: float) -> Sim:
     def static_edge(a, b):
         ground.CreateEdgeFixture(vertices=[a, b], friction=mu, restitution=0.0)
 
+    drum = None
     if scene.kind == "pile":
         w = scene.width
         static_edge((-1.0, 0.0), (w + 1.0, 0.0))
         static_edge((0.0, -1.0), (0.0, WALL_TOP))
         static_edge((w, -1.0), (w, WALL_TOP))
+    elif scene.kind == "tumbler":
+        drum = world.CreateDynamicBody(position=TUMBLER_CENTRE, allowSleep=False, awake=True)
+        for hx, hy, cx, cy in TUMBLER_WALLS:
+            drum.CreateFixture(
+                shape=Box2D.b2PolygonShape(box=(hx, hy, (cx, cy), 0.0)),
+                density=TUMBLER_DENSITY,
+                friction=mu,
+                restitution=0.0,
+            )
+        world.CreateRevoluteJoint(
+            bodyA=ground,
+            bodyB=drum,
+            anchor=TUMBLER_CENTRE,
+            enableMotor=True,
+            motorSpeed=TUMBLER_SPEED,
+            maxMotorTorque=TUMBLER_TORQUE,
+        )
     else:
         for y in scene.floors:
             static_edge((-scene.floor_half, y), (scene.floor_half, y))
@@ -528,11 +665,19 @@ def build_box2d(scene: Scene, dt: float, mu: float) -> Sim:
         touching = sum(1 for c in world.contacts if c.touching)
         return f"box2d: {pairs} contact pairs in the broad phase at the end, {touching} touching"
 
+    container = None
+    if drum is not None:
+        body = drum
+
+        def container() -> tuple[np.ndarray, float]:
+            return np.array(tuple(body.position), dtype=float), float(body.angle)
+
     return Sim(
         lambda: world.Step(dt, BOX2D_VELOCITY_ITERATIONS, BOX2D_POSITION_ITERATIONS),
         lambda: pose(bodies),
         motion,
         note,
+        container,
     )
 
 
@@ -615,7 +760,10 @@ def measured_run(
         cpu += time.process_time() - c0
         ran = s
         pos, angle = sim.pose()
-        if diverged(scene, pos):
+        drum = sim.container() if sim.container is not None else None
+        if (drum is not None and bool(outside_tumbler(pos, drum).any())) or (
+            drum is None and diverged(scene, pos)
+        ):
             status = f"diverged at step {s}"
             bad = np.flatnonzero(~np.isfinite(pos).all(axis=1))
             if len(bad) == 0:
@@ -625,7 +773,7 @@ def measured_run(
                     side = (x < -scene.size) | (x > scene.width + scene.size)
                 else:
                     side = np.abs(x) > scene.floor_half
-                bad = np.flatnonzero(low | side)
+                bad = np.flatnonzero(outside_tumbler(pos, drum) if drum is not None else low | side)
             k = int(bad[0])
             notes.append(
                 f"{len(bad)} {'body' if len(bad) == 1 else 'bodies'} out at step {s}: body {k}"
@@ -634,6 +782,8 @@ def measured_run(
             break
         if scene.kind == "pile":
             depth = pile_penetration(pos, scene.size, scene.width)
+        elif drum is not None:
+            depth = tumbler_penetration(pos, angle, scene.size, drum)
         else:
             depth = pyramid_penetration(pos, angle, scene.size, scene.floor_y())
             creep = max(creep, float(np.max(np.hypot(*(pos - start).T))))
@@ -666,8 +816,9 @@ def measured_run(
         wall / ran,
         cpu / (ran * dt),
         penetration,
-        creep if ok else math.nan,
-        drift,
+        # The tumbler's boxes tumble and its motor drives it: no creep or drift to speak of.
+        creep if ok and scene.kind != "tumbler" else math.nan,
+        drift if scene.kind != "tumbler" else math.nan,
         status,
         late_penetration if ok else math.nan,
         notes,
@@ -776,6 +927,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for n in args.n:
         if args.scene == "pile":
             print(f"# pile of {n} balls: box width W = {pile_width(n):.2f} m", file=sys.stderr)
+        elif args.scene == "tumbler":
+            print(f"# tumbler: {n * n} boxes in a container turning at 25 degrees/s", file=sys.stderr)
         elif args.scene == "many-pyramids":
             boxes = n * n * SMALL_PYRAMID_ROWS * (SMALL_PYRAMID_ROWS + 1) // 2
             print(f"# {args.scene}: {n} floors of {n} pyramids, {boxes} boxes", file=sys.stderr)

@@ -46,12 +46,28 @@ const LARGE_FLOOR_HALF: f64 = 100.0; // m
 // many-pyramids, as Box2D v3's benchmark
 const SMALL_PYRAMID_ROWS: usize = 10;
 
+// tumbler, as Box2D v3's benchmark
+const TUMBLER_CENTRE: [f64; 2] = [0.0, 10.0]; // m, the container's centre and hinge
+/// (hx, hy, cx, cy) of each wall in the container's frame, m.
+const TUMBLER_WALLS: [[f64; 4]; 4] = [
+    [0.5, 10.0, 10.0, 0.0],
+    [0.5, 10.0, -10.0, 0.0],
+    [10.0, 0.5, 0.0, 10.0],
+    [10.0, 0.5, 0.0, -10.0],
+];
+const TUMBLER_DENSITY: f64 = 50.0; // kg/m^2
+const TUMBLER_SPEED_DEG: f64 = 25.0; // degrees/s, counterclockwise
+const TUMBLER_TORQUE: f64 = 1e8; // N m
+const TUMBLER_BOX: f64 = 0.125; // m, the small boxes' half side
+const TUMBLER_BOX_MASS: f64 = 0.0625; // kg (1 kg/m^2)
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
     Pile,
     Pyramid,
     LargePyramid,
     ManyPyramids,
+    Tumbler,
 }
 
 impl Kind {
@@ -61,6 +77,7 @@ impl Kind {
             Kind::Pyramid => "pyramid",
             Kind::LargePyramid => "large-pyramid",
             Kind::ManyPyramids => "many-pyramids",
+            Kind::Tumbler => "tumbler",
         }
     }
 }
@@ -216,12 +233,43 @@ fn many_pyramids(count: usize) -> Scene {
     }
 }
 
+fn tumbler(count: usize) -> Scene {
+    let mut pos = Vec::with_capacity(count * count);
+    // As piles.py, which follows Box2D v3's loop (running sums, not products).
+    let mut y = -0.2 * count as f64 + 10.0;
+    for _ in 0..count {
+        let mut x = -0.2 * count as f64;
+        for _ in 0..count {
+            pos.push([x, y]);
+            x += 0.4;
+        }
+        y += 0.4;
+    }
+    let side = 2.0 * TUMBLER_BOX;
+    let vel = vec![[0.0, 0.0]; pos.len()];
+    let floor_of = vec![0.0; pos.len()];
+    Scene {
+        kind: Kind::Tumbler,
+        n: count,
+        pos,
+        vel,
+        mass: TUMBLER_BOX_MASS,
+        inertia: TUMBLER_BOX_MASS * (side * side + side * side) / 12.0,
+        size: TUMBLER_BOX,
+        width: 0.0,
+        floor_half: 0.0,
+        floors: Vec::new(),
+        floor_of,
+    }
+}
+
 fn build_scene(kind: Kind, n: usize) -> Scene {
     match kind {
         Kind::Pile => pile(n),
         Kind::Pyramid => pyramid(n),
         Kind::LargePyramid => large_pyramid(n),
         Kind::ManyPyramids => many_pyramids(n),
+        Kind::Tumbler => tumbler(n),
     }
 }
 
@@ -230,6 +278,8 @@ fn build_scene(kind: Kind, n: usize) -> Scene {
 struct Sim {
     world: PhysicsWorld,
     bodies: Vec<RigidBodyHandle>,
+    /// The tumbler's container.
+    container: Option<RigidBodyHandle>,
 }
 
 fn v(p: [f64; 2]) -> Vector {
@@ -270,7 +320,32 @@ fn build_rapier(scene: &Scene, dt: f64, mu: f64) -> Sim {
                 segment([-scene.floor_half, y], [scene.floor_half, y]);
             }
         }
+        Kind::Tumbler => {}
     }
+    let container = (scene.kind == Kind::Tumbler).then(|| {
+        // Mass and inertia from the walls' density; a revolute joint at the centre whose motor
+        // turns it counterclockwise, with v3's torque limit.
+        let drum = world.insert_body(
+            RigidBodyBuilder::dynamic()
+                .translation(v(TUMBLER_CENTRE))
+                .can_sleep(false),
+        );
+        for [hx, hy, cx, cy] in TUMBLER_WALLS {
+            let wall = ColliderBuilder::cuboid(hx as f32, hy as f32)
+                .translation(v([cx, cy]))
+                .density(TUMBLER_DENSITY as f32)
+                .friction(mu)
+                .restitution(0.0);
+            world.insert_collider(wall, Some(drum));
+        }
+        let hinge = RevoluteJointBuilder::new()
+            .local_anchor1(v(TUMBLER_CENTRE))
+            .local_anchor2(v([0.0, 0.0]))
+            .motor_velocity(TUMBLER_SPEED_DEG.to_radians() as f32, 1.0)
+            .motor_max_force(TUMBLER_TORQUE as f32);
+        world.impulse_joints.insert(ground, drum, hinge, true);
+        drum
+    });
 
     let mut bodies = Vec::with_capacity(scene.pos.len());
     for (&p, &u) in scene.pos.iter().zip(&scene.vel) {
@@ -282,7 +357,7 @@ fn build_rapier(scene: &Scene, dt: f64, mu: f64) -> Sim {
         // m (w^2 + h^2) / 12 for the box, the scenes' moments.
         let shape = match scene.kind {
             Kind::Pile => ColliderBuilder::ball(scene.size as f32),
-            Kind::Pyramid | Kind::LargePyramid | Kind::ManyPyramids => {
+            Kind::Pyramid | Kind::LargePyramid | Kind::ManyPyramids | Kind::Tumbler => {
                 ColliderBuilder::cuboid(scene.size as f32, scene.size as f32)
             }
         };
@@ -290,7 +365,11 @@ fn build_rapier(scene: &Scene, dt: f64, mu: f64) -> Sim {
         let (handle, _) = world.insert(body, collider);
         bodies.push(handle);
     }
-    Sim { world, bodies }
+    Sim {
+        world,
+        bodies,
+        container,
+    }
 }
 
 impl Sim {
@@ -308,6 +387,13 @@ impl Sim {
             angle.push(body.rotation().angle() as f64);
         }
         (pos, angle)
+    }
+
+    /// The tumbler's container: centre and angle.
+    fn container(&self) -> Option<([f64; 2], f64)> {
+        let body = &self.world.bodies[self.container?];
+        let t = body.translation();
+        Some(([t.x as f64, t.y as f64], body.rotation().angle() as f64))
     }
 
     fn motion(&self) -> (Vec<[f64; 2]>, Vec<f64>) {
@@ -447,6 +533,69 @@ fn pyramid_penetration(pos: &[[f64; 2]], angle: &[f64], h: f64, floor_of: &[f64]
     worst
 }
 
+/// The separating-axis overlap depth of two oriented boxes (centre, angle, half extents): the
+/// smallest overlap of their projections on the four face normals, negative where apart.
+fn obb_depth(ci: [f64; 2], ai: f64, hi: [f64; 2], cj: [f64; 2], aj: f64, hj: [f64; 2]) -> f64 {
+    let axes = |a: f64| [[a.cos(), a.sin()], [-a.sin(), a.cos()]];
+    let dot = |u: [f64; 2], w: [f64; 2]| u[0] * w[0] + u[1] * w[1];
+    let (ui, uj) = (axes(ai), axes(aj));
+    let d = [cj[0] - ci[0], cj[1] - ci[1]];
+    let mut depth = f64::INFINITY;
+    for u in [ui[0], ui[1], uj[0], uj[1]] {
+        let extent_i = hi[0] * dot(u, ui[0]).abs() + hi[1] * dot(u, ui[1]).abs();
+        let extent_j = hj[0] * dot(u, uj[0]).abs() + hj[1] * dot(u, uj[1]).abs();
+        depth = depth.min(extent_i + extent_j - dot(u, d).abs());
+    }
+    depth
+}
+
+/// The tumbler's walls in the world: centre and half extents of each.
+fn tumbler_walls((centre, angle): ([f64; 2], f64)) -> Vec<([f64; 2], [f64; 2])> {
+    let (s, c) = angle.sin_cos();
+    TUMBLER_WALLS
+        .iter()
+        .map(|&[hx, hy, x, y]| {
+            (
+                [centre[0] + c * x - s * y, centre[1] + s * x + c * y],
+                [hx, hy],
+            )
+        })
+        .collect()
+}
+
+/// The deepest box-box or box-wall overlap of the tumbler, metres.
+fn tumbler_penetration(pos: &[[f64; 2]], angle: &[f64], h: f64, container: ([f64; 2], f64)) -> f64 {
+    let mut worst = 0.0f64;
+    for (i, j) in neighbour_pairs(pos, 2.0 * 2.0f64.sqrt() * h) {
+        worst = worst.max(obb_depth(
+            pos[i],
+            angle[i],
+            [h, h],
+            pos[j],
+            angle[j],
+            [h, h],
+        ));
+    }
+    for (c, e) in tumbler_walls(container) {
+        for (p, &a) in pos.iter().zip(angle) {
+            worst = worst.max(obb_depth(*p, a, [h, h], c, container.1, e));
+        }
+    }
+    worst
+}
+
+/// The boxes whose centres have left the tumbler's inside (|x|, |y| > 10 m in its frame).
+fn outside_tumbler(pos: &[[f64; 2]], (centre, angle): ([f64; 2], f64)) -> Vec<usize> {
+    let (s, c) = angle.sin_cos();
+    (0..pos.len())
+        .filter(|&k| {
+            let d = [pos[k][0] - centre[0], pos[k][1] - centre[1]];
+            let (x, y) = (c * d[0] + s * d[1], -s * d[0] + c * d[1]);
+            !(x.abs() <= 10.0 && y.abs() <= 10.0)
+        })
+        .collect()
+}
+
 /// Kinetic (translation and rotation) plus gravitational potential m g y, joules.
 fn energy(scene: &Scene, pos: &[[f64; 2]], vel: &[[f64; 2]], omega: &[f64]) -> f64 {
     let v2: f64 = vel.iter().map(|u| u[0] * u[0] + u[1] * u[1]).sum();
@@ -472,6 +621,8 @@ fn out_of_scene(scene: &Scene, pos: &[[f64; 2]]) -> Vec<usize> {
                 Kind::Pyramid | Kind::LargePyramid | Kind::ManyPyramids => {
                     x.abs() > scene.floor_half
                 }
+                // The tumbler's boxes are checked against its container (outside_tumbler).
+                Kind::Tumbler => false,
             };
             y - scene.floor_of[k] < -h || y > WALL_TOP || side
         })
@@ -591,7 +742,11 @@ fn measured_run(
         // Rapier never lets a NaN reach the positions: it disables the body and rolls it back
         // to its last valid pose (its "quarantine"). That is piles.py's NaN, so it diverges here.
         let quarantined = sim.world.quarantine().bodies().len();
-        let out = out_of_scene(scene, &pos);
+        let container = sim.container();
+        let out = match container {
+            Some(drum) => outside_tumbler(&pos, drum),
+            None => out_of_scene(scene, &pos),
+        };
         if quarantined > 0 || !out.is_empty() {
             status = format!("diverged at step {s}");
             if quarantined > 0 {
@@ -619,6 +774,10 @@ fn measured_run(
                 }
                 pyramid_penetration(&pos, &angle, scene.size, &scene.floor_of)
             }
+            Kind::Tumbler => match container {
+                Some(drum) => tumbler_penetration(&pos, &angle, scene.size, drum),
+                None => 0.0,
+            },
         };
         penetration = penetration.max(depth);
         if s > mark_step {
@@ -663,8 +822,17 @@ fn measured_run(
         s_per_step: wall / ran as f64,
         cpu_s_per_sim_s: cpu / (ran as f64 * dt),
         max_penetration: penetration,
-        creep: if ok { creep } else { f64::NAN },
-        energy_drift: drift,
+        // The tumbler's boxes tumble and its motor drives it: no creep or drift to speak of.
+        creep: if ok && scene.kind != Kind::Tumbler {
+            creep
+        } else {
+            f64::NAN
+        },
+        energy_drift: if scene.kind != Kind::Tumbler {
+            drift
+        } else {
+            f64::NAN
+        },
         status,
         late_penetration: if ok { late_penetration } else { f64::NAN },
         notes,
@@ -713,15 +881,17 @@ struct Args {
 }
 
 const USAGE: &str = "\
-usage: piles-rapier --scene {pile,pyramid,large-pyramid,many-pyramids} --n N[,N...] [--dt DT]
+usage: piles-rapier --scene {pile,pyramid,large-pyramid,many-pyramids,tumbler} --n N[,N...]
+                    [--dt DT]
                     [--seconds S] [--friction MU] [--repeats K] [--time-limit SECONDS]
                     [--header]
 
 The ball pile and the box pyramids of piles.py, in rapier2d 0.36.1; CSV on stdout.
 
-  --scene        pile, pyramid, large-pyramid or many-pyramids (Box2D v3's benchmarks)
-  --n            balls of the pile, rows of a pyramid, or floors (and pyramids a floor) of
-                 many-pyramids, e.g. 500 or 50,500
+  --scene        pile, pyramid, large-pyramid, many-pyramids or tumbler (the last three are
+                 Box2D v3's benchmarks)
+  --n            balls of the pile, rows of a pyramid, floors (and pyramids a floor) of
+                 many-pyramids, or boxes a side of the tumbler's grid, e.g. 500 or 50,500
   --dt           time step, s, a number or a fraction such as 1/240 (default 1/60)
   --seconds      simulated seconds per run (default 5)
   --friction     Coulomb coefficient of every contact (default 0)
@@ -801,10 +971,11 @@ fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
                     "pyramid" => Kind::Pyramid,
                     "large-pyramid" => Kind::LargePyramid,
                     "many-pyramids" => Kind::ManyPyramids,
+                    "tumbler" => Kind::Tumbler,
                     other => {
                         return Err(format!(
-                            "--scene: expected pile, pyramid, large-pyramid or many-pyramids, \
-                             got {other:?}"
+                            "--scene: expected pile, pyramid, large-pyramid, many-pyramids or \
+                             tumbler, got {other:?}"
                         ))
                     }
                 })
@@ -885,6 +1056,10 @@ fn main() -> ExitCode {
             Kind::ManyPyramids => eprintln!(
                 "# many-pyramids: {n} floors of {n} pyramids, {} boxes",
                 n * n * SMALL_PYRAMID_ROWS * (SMALL_PYRAMID_ROWS + 1) / 2
+            ),
+            Kind::Tumbler => eprintln!(
+                "# tumbler: {} boxes in a container turning at 25 degrees/s",
+                n * n
             ),
         }
         let started = Instant::now();
