@@ -30,9 +30,10 @@
 //! multipliers. Near the solution the linearization is the step's own, so the outer iteration
 //! keeps Newton's rate; the answer is a solution of the same equations, to the same tolerance.
 
-use super::contact_problem::{gauss_seidel, settle_split};
+use super::contact_problem::gauss_seidel;
 use super::lemke;
 use super::row_bounds::RowBounds;
+use super::split::settle_split;
 use super::work::Work;
 use crate::error::EvalError;
 use crate::integrate::{ConstrainedModel, Factorization, NewtonSystem, Role};
@@ -141,7 +142,9 @@ pub(super) fn split_at_end(model: &dyn ConstrainedModel, w: &mut Work, h2: f64, 
         p.mu.clone_from(&w.mu);
         p.residual.clear();
         p.residual.extend(p.rows.iter().map(|&r| w.residual[r]));
-        settle_split(&mut p, &bounds, tolerance);
+        let jacobian = model.jacobian();
+        let force = |x: &[f64], out: &mut [f64]| jacobian.mul_transpose(x, out);
+        settle_split(&mut p, &bounds, (w.dq.len(), &force), tolerance);
         for &r in &p.rows {
             w.mu[r] = p.mu[r];
             w.lambda[r] = p.mu[r] / h2;

@@ -2,8 +2,8 @@
 //! solver (see [`super::contact_lcp`] for where it comes from and why): nonsmooth Gauss–Seidel
 //! over the contacts — each contact's normal and friction rows solved together by the cases of
 //! Coulomb's law, as in Moreau and Jean's nonsmooth contact dynamics — accelerated by direct
-//! solves of the rows inside their bounds, and the least-norm split of redundant rows' forces.
-//! Where the sweeps stall, [`super::lemke`] pivots on the same law.
+//! solves of the rows inside their bounds. Where the sweeps stall, [`super::lemke`] pivots on
+//! the same law; [`super::split`] splits redundant rows' forces by least norm at the step's end.
 //!
 //! ```text
 //! r(μ_b) = c + A (μ_b − μ_b⁰):   r_n ≥ 0 ⊥ μ_n ≥ 0,   |μ_t| ≤ μ_f μ_n,  r_t = 0 inside the cone,
@@ -53,7 +53,7 @@ pub(super) fn gauss_seidel(p: &mut ContactProblem, bounds: &RowBounds<'_>, toler
                 return true;
             }
         }
-        subspace(p, bounds, false);
+        subspace(p, bounds);
     }
     false
 }
@@ -195,64 +195,68 @@ pub(super) fn blocks(p: &mut ContactProblem, bounds: &RowBounds<'_>) {
     }
 }
 
-/// The rows strictly inside their bounds solved together, the others where they are, but for
-/// a friction row at its cone's edge, which follows its normal row: `μ_t = ±μ_f μ_n`. With `F`
-/// the free rows and `E` the edges, the change `Δ_F` solves `(A_FF + A_FE S) Δ_F = −r_F`, `S`
-/// the edges' coupling; its least-norm solution (from the singular values) moves the
-/// multipliers no further than the rows need, so that redundant rows keep their split.
-fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>, least_norm: bool) -> f64 {
+/// The rows strictly inside their bounds (by their positions in `rows`), and each friction row
+/// at its cone's edge whose normal row is among them: its position, its normal row's index in
+/// `free`, and `±μ_f`, so that it follows its normal row, `μ_t = ±μ_f μ_n`.
+pub(super) struct FreeRows {
+    pub(super) free: Vec<usize>,
+    pub(super) edges: Vec<(usize, usize, f64)>,
+}
+
+/// The bounded rows of `p` strictly inside their bounds (by more than [`INSIDE`] of the largest
+/// multiplier: rounding leaves rows a hair from the bound they belong at), and the edges that
+/// follow them.
+pub(super) fn free_rows(p: &ContactProblem, bounds: &RowBounds<'_>) -> FreeRows {
     let b = p.rows.len();
     let index = positions(p);
     let largest_mu = p.rows.iter().fold(0.0_f64, |m, &r| m.max(p.mu[r].abs()));
     let margin = INSIDE * largest_mu;
-    let inside = |k: usize, mu: &[f64]| {
+    let inside = |k: usize| {
         let r = p.rows[k];
-        let (lo, hi) = bounds.get(r, mu);
-        p.delassus[k * b + k] > 0.0 && mu[r] > lo + margin && mu[r] < hi - margin
+        let (lo, hi) = bounds.get(r, &p.mu);
+        p.delassus[k * b + k] > 0.0 && p.mu[r] > lo + margin && p.mu[r] < hi - margin
     };
-    let free: Vec<usize> = (0..b).filter(|&k| inside(k, &p.mu)).collect();
-    let f = free.len();
-    if f == 0 {
-        return 1.0;
-    }
+    let free: Vec<usize> = (0..b).filter(|&k| inside(k)).collect();
     let mut column = vec![usize::MAX; b];
     for (i, &k) in free.iter().enumerate() {
         column[k] = i;
     }
-    // Each edge: its row, the free column of its normal row, and ±μ_f.
-    let edges: Vec<(usize, usize, f64)> = (0..b)
+    let edges = (0..b)
         .filter_map(|k| {
             let r = p.rows[k];
             let (normal, coefficient) = bounds.cone(r)?;
             let n = *index.get(normal)?;
             let j = *column.get(n)?;
-            if j == usize::MAX || inside(k, &p.mu) || p.mu[r] == 0.0 {
+            if j == usize::MAX || inside(k) || p.mu[r] == 0.0 {
                 return None;
             }
             Some((k, j, coefficient * p.mu[r].signum()))
         })
         .collect();
-    // The least-norm split weighs the friction rows alone (the normal forces follow from the
-    // loads; it is friction that a redundant set can squeeze): columns scaled by `1/√w`.
-    let scale: Vec<f64> = free
-        .iter()
-        .map(|&k| {
-            if !least_norm || bounds.cone(p.rows[k]).is_some() {
-                1.0
-            } else {
-                1.0 / NORMAL_WEIGHT.sqrt()
-            }
-        })
-        .collect();
+    FreeRows { free, edges }
+}
+
+/// The rows strictly inside their bounds solved together, the others where they are, but for
+/// a friction row at its cone's edge, which follows its normal row: `μ_t = ±μ_f μ_n`. With `F`
+/// the free rows and `E` the edges, the change `Δ_F` solves `(A_FF + A_FE S) Δ_F = −r_F`, `S`
+/// the edges' coupling, by least squares (from the singular values: redundant rows keep their
+/// split).
+fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
+    let b = p.rows.len();
+    let rows = free_rows(p, bounds);
+    let (free, edges) = (&rows.free, &rows.edges);
+    let f = free.len();
+    if f == 0 {
+        return 1.0;
+    }
     let a = faer::Mat::<f64>::from_fn(f, f, |i, j| {
         let (row, col) = (free[i], free[j]);
-        scale[j]
-            * (p.delassus[row * b + col]
-                + edges
-                    .iter()
-                    .filter(|e| e.1 == j)
-                    .map(|&(k, _, s)| p.delassus[row * b + k] * s)
-                    .sum::<f64>())
+        p.delassus[row * b + col]
+            + edges
+                .iter()
+                .filter(|e| e.1 == j)
+                .map(|&(k, _, s)| p.delassus[row * b + k] * s)
+                .sum::<f64>()
     });
     let svd = a.thin_svd();
     crate::math::vector_state::clear_upper_state();
@@ -263,33 +267,38 @@ fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>, least_norm: bool) ->
     let largest = (0..f).fold(0.0_f64, |m, i| m.max(s[i].abs()));
     let mut delta = vec![0.0; f];
     for e in 0..f {
-        let null = !(s[e] > SUBSPACE_CUTOFF * largest);
-        let along = if least_norm && null {
-            // Out of the free split: the multipliers' own component along it.
-            (0..f)
-                .map(|i| v[(i, e)] * p.mu[p.rows[free[i]]] / scale[i])
-                .sum::<f64>()
-        } else if !least_norm && !null {
-            (0..f).map(|i| u[(i, e)] * p.residual[free[i]]).sum::<f64>() / s[e]
-        } else {
+        if !(s[e] > SUBSPACE_CUTOFF * largest) {
             continue;
-        };
+        }
+        let along = (0..f).map(|i| u[(i, e)] * p.residual[free[i]]).sum::<f64>() / s[e];
         for i in 0..f {
-            delta[i] -= scale[i] * v[(i, e)] * along;
+            delta[i] -= v[(i, e)] * along;
         }
     }
+    move_within_bounds(p, bounds, &rows, &delta)
+}
+
+/// Moves the free rows of `rows` by `delta` (an edge with its normal row), as far along it as
+/// every free row stays within its bounds (a friction row's move with its normal row's
+/// multiplier), with the residuals: the rows the move would carry past a bound stop at it, and
+/// what follows decides whether they stay there. Returns the fraction of `delta` taken.
+pub(super) fn move_within_bounds(
+    p: &mut ContactProblem,
+    bounds: &RowBounds<'_>,
+    rows: &FreeRows,
+    delta: &[f64],
+) -> f64 {
+    let b = p.rows.len();
+    let index = positions(p);
     let mut change = vec![0.0; b];
-    for (i, &k) in free.iter().enumerate() {
+    for (i, &k) in rows.free.iter().enumerate() {
         change[k] = delta[i];
     }
-    for &(k, j, s) in &edges {
+    for &(k, j, s) in &rows.edges {
         change[k] = s * delta[j];
     }
-    // As far along Δ as every free row stays within its bounds (a friction row's move with its
-    // normal row's multiplier): the rows the step would carry past a bound stop at it, and the
-    // sweeps that follow decide whether they stay there.
     let mut alpha = 1.0_f64;
-    for &k in &free {
+    for &k in &rows.free {
         let r = p.rows[k];
         let d = change[k];
         if let Some((normal, coefficient)) = bounds.cone(r) {
@@ -332,37 +341,12 @@ fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>, least_norm: bool) ->
     alpha
 }
 
-/// The least-norm split of the redundant rows' forces, once the rows are solved: the
-/// multipliers' component along the free split taken out, as far as the bounds allow (a box
-/// on two others pressing them apart with its two corners' friction is as good a solution as
-/// one that does not, and reads 0 N instead). Kept only if the rows stay solved.
-pub(super) fn settle_split(p: &mut ContactProblem, bounds: &RowBounds<'_>, tolerance: f64) {
-    let (mu, residual) = (p.mu.clone(), p.residual.clone());
-    // A row the move stops at leaves the free rows; the rest move on.
-    for _ in 0..SPLIT_PASSES {
-        if subspace(p, bounds, true) >= 1.0 {
-            break;
-        }
-    }
-    if error(p, bounds) > tolerance {
-        p.mu = mu;
-        p.residual = residual;
-    }
-}
-
 /// How far inside its bounds, relative to the largest multiplier, a row must be to count as
 /// free (rounding leaves rows a hair from the bound they belong at).
 const INSIDE: f64 = 1e-12;
 
-/// Passes of the least-norm split, each until a row reaches a bound.
-const SPLIT_PASSES: usize = 8;
-
-/// The weight of a normal row's multiplier, against a friction row's 1, in the least-norm
-/// split.
-const NORMAL_WEIGHT: f64 = 1e-6;
-
-/// Eigenvalues of the free rows' matrix below this fraction of the largest are its null space:
-/// the free split of redundant rows, and rounding.
+/// Singular values of the free rows' matrix below this fraction of the largest are its null
+/// space: the free split of redundant rows, and rounding.
 const SUBSPACE_CUTOFF: f64 = 1e-10;
 
 #[cfg(test)]
@@ -440,50 +424,5 @@ pub(super) mod tests {
     #[test]
     fn one_contact_sticks_slides_or_parts_as_coulomb_says() {
         one_contact(|p, bounds| gauss_seidel(p, bounds, 1e-14));
-    }
-
-    #[test]
-    fn redundant_contacts_settle_and_their_free_friction_goes_to_the_least_norm_split() {
-        // A body on two contacts whose rows repeat one another: contact 2's rows equal
-        // contact 1's, so A is singular and any split of the load between them holds.
-        let inequality = [true, false, true, false];
-        let own = [(0.0, f64::INFINITY), (f64::NEG_INFINITY, f64::INFINITY)].repeat(2);
-        let friction = [None, Some((0, 0.5)), None, Some((2, 0.5))];
-        let bounds = RowBounds::new(Bounds::new(&inequality, &own, &friction), 1.0);
-        let block = [1.0, 0.2, 0.2, 1.5];
-        let mut a = vec![0.0; 16];
-        for i in 0..4 {
-            for j in 0..4 {
-                a[i * 4 + j] = block[(i % 2) * 2 + j % 2];
-            }
-        }
-        let mut p = problem(&a, &[-1.0, 0.0, -1.0, 0.0]);
-        // Start with the two frictions squeezing against each other, inside their cones.
-        p.mu = vec![0.5, 0.2, 0.5, -0.2];
-        for k in 0..4 {
-            for j in 0..4 {
-                p.residual[j] += a[j * 4 + k] * p.mu[k];
-            }
-        }
-        assert!(gauss_seidel(&mut p, &bounds, 1e-13));
-        assert!(
-            violation(&p, &[(0, 1), (2, 3)], 0.5) < 1e-12,
-            "{:?} {:?}",
-            p.mu,
-            p.residual
-        );
-        settle_split(&mut p, &bounds, 1e-13);
-        assert!(
-            violation(&p, &[(0, 1), (2, 3)], 0.5) < 1e-12,
-            "{:?} {:?}",
-            p.mu,
-            p.residual
-        );
-        // Statics fixes the sums (the coupling A_nt asks for friction F = f₁ + f₂ with
-        // A_tn N + A_tt F = 0 and A_nn N + A_nt F = 1); the squeeze f₁ − f₂ is free, and the
-        // least-norm split takes it out: the two contacts share the friction equally.
-        let (n, f) = (p.mu[0] + p.mu[2], p.mu[1] + p.mu[3]);
-        assert!((0.2 * n + 1.5 * f).abs() < 1e-12 && (n + 0.2 * f - 1.0).abs() < 1e-12);
-        assert!((p.mu[1] - p.mu[3]).abs() < 1e-12, "{:?}", p.mu);
     }
 }

@@ -66,8 +66,9 @@
 //!
 //! The files: [`newton`] (the iteration and the step framing), [`roles`] (the semismooth active
 //! set) and [`row_bounds`], [`interior_point`], [`contact_lcp`], [`contact_problem`] and
-//! [`lemke`], [`residual`] (the residuals' measures), [`warm_start`], [`halving`] (a step that
-//! does not converge taken again in halves), and one file per stepper.
+//! [`lemke`], [`split`] (the least-norm split of redundant contacts' forces), [`residual`] (the
+//! residuals' measures), [`warm_start`], [`halving`] (a step that does not converge taken again
+//! in halves), and one file per stepper.
 
 mod bdf2;
 mod contact_lcp;
@@ -80,6 +81,7 @@ mod newton;
 mod residual;
 mod roles;
 mod row_bounds;
+mod split;
 mod warm_start;
 mod work;
 
