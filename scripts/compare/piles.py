@@ -388,24 +388,16 @@ def pyramid_penetration(pos: np.ndarray, angle: np.ndarray, h: float, floor_y: n
     c, s = np.abs(np.cos(angle)), np.abs(np.sin(angle))
     # The lowest corner below the box's floor.
     worst = max(0.0, float(np.max(h * (c + s) - (pos[:, 1] - floor_y))))
+    return max(worst, box_box_penetration(pos, angle, h))
+
+
+def box_box_penetration(pos: np.ndarray, angle: np.ndarray, h: float) -> float:
+    """The deepest overlap of two of the square boxes of half side h (separating axes), metres."""
     i, j = neighbour_pairs(pos, 2.0 * math.sqrt(2.0) * h)
-    if len(i):
-        # Each box's axes (cos, sin) and (-sin, cos): the four candidate separating axes.
-        def axes(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            return np.stack([np.cos(a), np.sin(a)], -1), np.stack([-np.sin(a), np.cos(a)], -1)
-
-        def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-            return np.einsum("ij,ij->i", a, b)
-
-        ai, aj = axes(angle[i]), axes(angle[j])
-        d = pos[j] - pos[i]
-        depth = np.full(len(i), np.inf)
-        for u in ai + aj:
-            extent_i = h * (np.abs(dot(u, ai[0])) + np.abs(dot(u, ai[1])))
-            extent_j = h * (np.abs(dot(u, aj[0])) + np.abs(dot(u, aj[1])))
-            depth = np.minimum(depth, extent_i + extent_j - np.abs(dot(u, d)))
-        worst = max(worst, float(np.max(depth)))
-    return worst
+    if len(i) == 0:
+        return 0.0
+    half = np.full((len(pos), 2), h)
+    return float(np.max(obb_depth(pos[i], angle[i], half[i], pos[j], angle[j], half[j])))
 
 
 def obb_depth(
@@ -440,12 +432,9 @@ def tumbler_walls(centre: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndar
 
 def tumbler_penetration(pos: np.ndarray, angle: np.ndarray, h: float, container: tuple[np.ndarray, float]) -> float:
     """The deepest box-box or box-wall overlap, metres."""
-    worst = 0.0
+    worst = box_box_penetration(pos, angle, h)
     m = len(pos)
     half = np.full((m, 2), h)
-    i, j = neighbour_pairs(pos, 2.0 * math.sqrt(2.0) * h)
-    if len(i):
-        worst = max(worst, float(np.max(obb_depth(pos[i], angle[i], half[i], pos[j], angle[j], half[j]))))
     centres, extents = tumbler_walls(*container)
     for c, e in zip(centres, extents):
         depth = obb_depth(
@@ -509,6 +498,13 @@ def pose(bodies) -> tuple[np.ndarray, np.ndarray]:
         np.array([tuple(b.position) for b in bodies], dtype=float),
         np.array([b.angle for b in bodies], dtype=float),
     )
+
+
+def container_pose(body) -> Callable[[], tuple[np.ndarray, float]] | None:
+    """The tumbler's container's centre and angle, of a pymunk or Box2D body (None: no tumbler)."""
+    if body is None:
+        return None
+    return lambda: (np.array(tuple(body.position), dtype=float), float(body.angle))
 
 
 def build_pymunk(scene: Scene, dt: float, mu: float) -> Sim:
@@ -576,14 +572,7 @@ def build_pymunk(scene: Scene, dt: float, mu: float) -> Sim:
             np.array([b.angular_velocity for b in bodies], dtype=float),
         )
 
-    container = None
-    if drum is not None:
-        body = drum
-
-        def container() -> tuple[np.ndarray, float]:
-            return np.array(tuple(body.position), dtype=float), float(body.angle)
-
-    return Sim(lambda: space.step(dt), lambda: pose(bodies), motion, None, container)
+    return Sim(lambda: space.step(dt), lambda: pose(bodies), motion, None, container_pose(drum))
 
 
 def box2d_label() -> str:
@@ -665,19 +654,12 @@ def build_box2d(scene: Scene, dt: float, mu: float) -> Sim:
         touching = sum(1 for c in world.contacts if c.touching)
         return f"box2d: {pairs} contact pairs in the broad phase at the end, {touching} touching"
 
-    container = None
-    if drum is not None:
-        body = drum
-
-        def container() -> tuple[np.ndarray, float]:
-            return np.array(tuple(body.position), dtype=float), float(body.angle)
-
     return Sim(
         lambda: world.Step(dt, BOX2D_VELOCITY_ITERATIONS, BOX2D_POSITION_ITERATIONS),
         lambda: pose(bodies),
         motion,
         note,
-        container,
+        container_pose(drum),
     )
 
 

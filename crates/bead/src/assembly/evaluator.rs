@@ -93,11 +93,13 @@ impl Evaluator {
     /// they have at `(t, q)`, the start of the step being solved (the implicit steppers' choice;
     /// see [`ConstraintEval::step_start`]). The layout must not change meanwhile.
     pub(crate) fn hold_normals(&mut self, model: &Model, start: Option<(f64, &[f64])>) {
-        let Some((t, q)) = start else {
+        let layout = &self.layout;
+        // Only contacts read the start: a model without inequalities (a chain, a cloth) pays
+        // nothing for it at each step.
+        let Some((t, q)) = start.filter(|_| layout.inequality.contains(&true)) else {
             self.held = None;
             return;
         };
-        let layout = &self.layout;
         let mut held = self.held.take().unwrap_or_default();
         held.q.clear();
         held.q.extend_from_slice(q);

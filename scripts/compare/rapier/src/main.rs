@@ -517,20 +517,15 @@ fn pyramid_penetration(pos: &[[f64; 2]], angle: &[f64], h: f64, floor_of: &[f64]
         // The lowest corner below the box's floor.
         worst = worst.max(h * (a.cos().abs() + a.sin().abs()) - (p[1] - floor));
     }
-    let axes = |a: f64| [[a.cos(), a.sin()], [-a.sin(), a.cos()]];
-    let dot = |u: [f64; 2], w: [f64; 2]| u[0] * w[0] + u[1] * w[1];
-    for (i, j) in neighbour_pairs(pos, 2.0 * 2.0f64.sqrt() * h) {
-        let (ai, aj) = (axes(angle[i]), axes(angle[j]));
-        let d = [pos[j][0] - pos[i][0], pos[j][1] - pos[i][1]];
-        let mut depth = f64::INFINITY;
-        for u in [ai[0], ai[1], aj[0], aj[1]] {
-            let extent_i = h * (dot(u, ai[0]).abs() + dot(u, ai[1]).abs());
-            let extent_j = h * (dot(u, aj[0]).abs() + dot(u, aj[1]).abs());
-            depth = depth.min(extent_i + extent_j - dot(u, d).abs());
-        }
-        worst = worst.max(depth);
-    }
-    worst
+    worst.max(box_box_penetration(pos, angle, h))
+}
+
+/// The deepest overlap of two of the square boxes of half side `h` (separating axes), metres.
+fn box_box_penetration(pos: &[[f64; 2]], angle: &[f64], h: f64) -> f64 {
+    neighbour_pairs(pos, 2.0 * 2.0f64.sqrt() * h)
+        .into_iter()
+        .map(|(i, j)| obb_depth(pos[i], angle[i], [h, h], pos[j], angle[j], [h, h]))
+        .fold(0.0, f64::max)
 }
 
 /// The separating-axis overlap depth of two oriented boxes (centre, angle, half extents): the
@@ -565,17 +560,7 @@ fn tumbler_walls((centre, angle): ([f64; 2], f64)) -> Vec<([f64; 2], [f64; 2])> 
 
 /// The deepest box-box or box-wall overlap of the tumbler, metres.
 fn tumbler_penetration(pos: &[[f64; 2]], angle: &[f64], h: f64, container: ([f64; 2], f64)) -> f64 {
-    let mut worst = 0.0f64;
-    for (i, j) in neighbour_pairs(pos, 2.0 * 2.0f64.sqrt() * h) {
-        worst = worst.max(obb_depth(
-            pos[i],
-            angle[i],
-            [h, h],
-            pos[j],
-            angle[j],
-            [h, h],
-        ));
-    }
+    let mut worst = box_box_penetration(pos, angle, h);
     for (c, e) in tumbler_walls(container) {
         for (p, &a) in pos.iter().zip(angle) {
             worst = worst.max(obb_depth(*p, a, [h, h], c, container.1, e));

@@ -51,9 +51,10 @@ pub(super) fn settle_split(
     tolerance: f64,
 ) {
     let (mu, residual) = (p.mu.clone(), p.residual.clone());
+    let jacobian = row_columns(p, (n, force));
     // A row the move stops at leaves the free rows; the rest move on.
     for _ in 0..SPLIT_PASSES {
-        if split_pass(p, bounds, (n, force)) >= 1.0 {
+        if split_pass(p, bounds, n, &jacobian) >= 1.0 {
             break;
         }
     }
@@ -65,13 +66,18 @@ pub(super) fn settle_split(
 
 /// One pass: the free rows towards their least-norm split, as far as their bounds allow;
 /// returns the fraction of the way taken (1 when no row was in the way).
-fn split_pass(p: &mut ContactProblem, bounds: &RowBounds<'_>, (n, force): Forces<'_>) -> f64 {
+fn split_pass(
+    p: &mut ContactProblem,
+    bounds: &RowBounds<'_>,
+    n: usize,
+    jacobian: &[Vec<(usize, f64)>],
+) -> f64 {
     let rows = free_rows(p, bounds);
     let f = rows.free.len();
     if f == 0 {
         return 1.0;
     }
-    let columns = columns(p, bounds, &rows, (n, force));
+    let columns = columns(p, bounds, &rows, n, jacobian);
     // The coordinates any free row moves, and each one's place among them.
     let mut place = vec![usize::MAX; n];
     let mut used = Vec::new();
@@ -152,36 +158,65 @@ fn split_pass(p: &mut ContactProblem, bounds: &RowBounds<'_>, (n, force): Forces
     move_within_bounds(p, bounds, &rows, &delta)
 }
 
-/// Each free row's column of `G` (its `Jᵀ`, with the edges that follow it folded in), as the
-/// nonzero coordinates, and its weight `D²`.
+/// Each bounded row's `Jᵀ` (by its position in `rows`), as its nonzero coordinates in order:
+/// made once per split, the passes fold them.
+fn row_columns(p: &ContactProblem, (n, force): Forces<'_>) -> Vec<Vec<(usize, f64)>> {
+    let mut unit = vec![0.0; p.mu.len()];
+    let mut out = vec![0.0; n];
+    p.rows
+        .iter()
+        .map(|&r| {
+            unit[r] = 1.0;
+            force(&unit, &mut out);
+            unit[r] = 0.0;
+            (0..n)
+                .filter(|&i| out[i] != 0.0)
+                .map(|i| (i, out[i]))
+                .collect()
+        })
+        .collect()
+}
+
+/// Each free row's column of `G` (its `Jᵀ`, with the edges that follow it folded in: `±μ_f`
+/// times theirs), as the nonzero coordinates in order, and its weight `D²`.
 fn columns(
     p: &ContactProblem,
     bounds: &RowBounds<'_>,
     rows: &FreeRows,
-    (n, force): Forces<'_>,
+    n: usize,
+    jacobian: &[Vec<(usize, f64)>],
 ) -> Vec<(Vec<(usize, f64)>, f64)> {
-    let m = p.mu.len();
-    let mut unit = vec![0.0; m];
-    let mut out = vec![0.0; n];
+    let mut sum = vec![0.0; n];
+    let mut touched = Vec::new();
     rows.free
         .iter()
         .enumerate()
         .map(|(j, &k)| {
-            let r = p.rows[k];
-            unit[r] = 1.0;
-            for &(e, _, s) in rows.edges.iter().filter(|e| e.1 == j) {
-                unit[p.rows[e]] = s;
+            touched.clear();
+            let folded = std::iter::once((k, 1.0)).chain(
+                rows.edges
+                    .iter()
+                    .filter(|e| e.1 == j)
+                    .map(|&(e, _, s)| (e, s)),
+            );
+            for (row, scale) in folded {
+                for &(i, g) in &jacobian[row] {
+                    if !touched.contains(&i) {
+                        touched.push(i);
+                    }
+                    sum[i] += scale * g;
+                }
             }
-            force(&unit, &mut out);
-            unit[r] = 0.0;
-            for &(e, _, _) in rows.edges.iter().filter(|e| e.1 == j) {
-                unit[p.rows[e]] = 0.0;
-            }
-            let entries = (0..n)
-                .filter(|&i| out[i] != 0.0)
-                .map(|i| (i, out[i]))
+            touched.sort_unstable();
+            let entries = touched
+                .iter()
+                .filter(|&&i| sum[i] != 0.0)
+                .map(|&i| (i, sum[i]))
                 .collect();
-            let weight = if bounds.cone(r).is_some() {
+            for &i in &touched {
+                sum[i] = 0.0;
+            }
+            let weight = if bounds.cone(p.rows[k]).is_some() {
                 1.0
             } else {
                 1.0 / NORMAL_WEIGHT
