@@ -30,7 +30,7 @@
 //! multipliers. Near the solution the linearization is the step's own, so the outer iteration
 //! keeps Newton's rate; the answer is a solution of the same equations, to the same tolerance.
 
-use super::contact_problem::gauss_seidel;
+use super::contact_problem::{self, gauss_seidel};
 use super::lemke;
 use super::row_bounds::RowBounds;
 use super::split::settle_split;
@@ -40,13 +40,14 @@ use crate::integrate::{ConstrainedModel, Factorization, NewtonSystem, Role};
 
 /// The bounded rows' multipliers for the next Newton step, solved as their own complementarity
 /// problem (see the module's notes), as their roles: fixed at the multipliers found, with the
-/// KKT matrix factored for those roles. `tolerance` is the rows' (metres): the sweeps go to a
-/// tenth of it, or as far as they can (the Newton iteration's own test decides the step).
+/// KKT matrix factored for those roles. `(tolerance, enough)` are the rows' (metres): the
+/// sweeps go to a tenth of `tolerance`, or as far as they can, and where they stall within
+/// `enough` they stop there (the Newton iteration's own test decides the step).
 pub(super) fn contact_step(
     model: &mut dyn ConstrainedModel,
     w: &mut Work,
     h2: f64,
-    tolerance: f64,
+    (tolerance, enough): (f64, f64),
 ) -> Result<(), EvalError> {
     let m = w.mu.len();
     let n = w.dq.len();
@@ -117,11 +118,14 @@ pub(super) fn contact_step(
     p.mu.clone_from(&w.mu);
     let bounds = RowBounds::of(model, h2);
     // Where the sweeps do not settle, Lemke's pivoting finds the rows' states, to its own
-    // rounding, and the sweeps and direct solves polish its answer.
-    if !gauss_seidel(&mut p, &bounds, 0.1 * tolerance)
-        && lemke::solve(&mut p, &bounds, LEMKE_ACCEPT * tolerance)
-    {
-        gauss_seidel(&mut p, &bounds, 0.1 * tolerance);
+    // rounding, and the sweeps and direct solves polish its answer. Sweeps that stalled within
+    // the error the Newton iteration accepts of rows that no longer close in (`enough`, see
+    // its `LCP_STALLS`) have found them: rows that rounding has left inconsistent hold no
+    // closer, and the Newton iteration's own test decides the step.
+    let settled = gauss_seidel(&mut p, &bounds, 0.1 * tolerance, enough)
+        || contact_problem::error(&p, &bounds) <= enough;
+    if !settled && lemke::solve(&mut p, &bounds, LEMKE_ACCEPT * tolerance) {
+        gauss_seidel(&mut p, &bounds, 0.1 * tolerance, enough);
     }
     // The step itself takes the bounded rows at the multipliers found, the others held.
     for &r in &p.rows {

@@ -140,6 +140,8 @@ struct Iteration {
     /// and how many iterations in a row it has not fallen (see [`LCP_STALLS`]).
     lcp_error: f64,
     lcp_stalls: usize,
+    /// How many times this step has solved that problem.
+    contact_solves: usize,
 }
 
 /// Solves `M(q) (q − q̃) − ĥ² (Q(q, q̇) + J(q)ᵀ λ) = 0`, `C(q, t) = 0`, with
@@ -182,6 +184,7 @@ fn newton(
         trial: None,
         lcp_error: f64::INFINITY,
         lcp_stalls: 0,
+        contact_solves: 0,
     };
     loop {
         for ((v, q), b) in v.iter_mut().zip(q.iter()).zip(q_base) {
@@ -239,7 +242,8 @@ fn newton(
         if (max_c <= c_tolerance || lcp_stalled(w, &mut it, max_c, tolerance))
             && momentum <= momentum_tolerance
         {
-            if w.contact_lcp {
+            // Only a step that solved the problem has its matrix to split on.
+            if w.contact_lcp && it.contact_solves > 0 {
                 split_at_end(model, w, h2, c_tolerance);
             }
             break;
@@ -258,7 +262,9 @@ fn newton(
             continue;
         }
         if w.contact_lcp {
-            contact_step(model, w, h2, c_tolerance)?;
+            it.first = false;
+            it.contact_solves += 1;
+            contact_step(model, w, h2, (c_tolerance, tolerance.max(c_tolerance)))?;
             take_fixed(model, w, q, h2);
             step(model, w, q, (Factorization::Reuse, h2, tolerance))?;
             it.trial = None;
@@ -332,7 +338,12 @@ fn begin(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64, history
     w.interior = w.interior_steps > 0
         && !w.interior_steps.is_multiple_of(RETRY_ACTIVE_SET)
         && (0..m).any(|r| interior_row(model, r));
-    w.contact_lcp = false;
+    // So does a step after one whose frictional contacts needed their own problem: the active
+    // set that cycled then (a pyramid's redundant corners) cycles again, and its iterations
+    // wander far (metres) before the step turns to the problem.
+    w.contact_lcp = !w.interior
+        && w.contact_lcp_steps > 0
+        && !w.contact_lcp_steps.is_multiple_of(RETRY_ACTIVE_SET);
     w.start_q.clear();
     w.start_q.extend_from_slice(q);
     w.start_mu.clone_from(&w.mu);
@@ -640,6 +651,11 @@ fn apply_step(w: &mut Work, q: &mut [f64], alpha: f64, h2: f64) {
 /// anything by the tolerance: it is reported as none.
 fn finish(model: &mut dyn ConstrainedModel, w: &mut Work) {
     w.interior_steps = if w.interior { w.interior_steps + 1 } else { 0 };
+    w.contact_lcp_steps = if w.contact_lcp {
+        w.contact_lcp_steps + 1
+    } else {
+        0
+    };
     if w.interior {
         for r in 0..w.lambda.len() {
             if w.contact[r] && w.residual[r] > w.mu[r] * w.mass[r] {

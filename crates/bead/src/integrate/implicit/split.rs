@@ -264,7 +264,7 @@ mod tests {
                 p.residual[j] += a[j * 4 + k] * p.mu[k];
             }
         }
-        assert!(gauss_seidel(&mut p, &bounds, 1e-13));
+        assert!(gauss_seidel(&mut p, &bounds, 1e-13, 1e-13));
         assert!(
             violation(&p, &[(0, 1), (2, 3)], 0.5) < 1e-12,
             "{:?} {:?}",

@@ -37,6 +37,9 @@ pub(super) struct Work {
     pub(super) dslack: Vec<f64>,
     /// Consecutive steps that ended in the interior-point iteration.
     pub(super) interior_steps: usize,
+    /// Consecutive steps that ended solving their bounded rows as their own problem
+    /// ([`super::contact_lcp`]).
+    pub(super) contact_lcp_steps: usize,
     /// Where this step's Newton iteration started.
     pub(super) start_q: Vec<f64>,
     pub(super) start_mu: Vec<f64>,
