@@ -235,8 +235,14 @@ pub(super) fn print(request: &BenchRequest) -> Result<()> {
                 row.status.replace(',', ";")
             );
         } else {
+            // A run that stopped before its last second has no drift to show.
+            let drift = if row.energy_drift.is_finite() {
+                format!("{:.2e}", row.energy_drift)
+            } else {
+                "—".to_string()
+            };
             println!(
-                "{:<22} {:>6} {:>9.6} {:>10.3e} {:>12.3e} {:>11.2e} {:>10.2e} {:>12.2e}  {}",
+                "{:<22} {:>6} {:>9.6} {:>10.3e} {:>12.3e} {:>11.2e} {:>10.2e} {:>12}  {}",
                 engine,
                 row.n,
                 request.dt,
@@ -244,7 +250,7 @@ pub(super) fn print(request: &BenchRequest) -> Result<()> {
                 row.cpu_per_simulated_second,
                 row.max_penetration,
                 row.creep,
-                row.energy_drift,
+                drift,
                 row.status
             );
         }
