@@ -48,10 +48,10 @@ pub(super) struct ContactProblem {
 ///
 /// The iteration also ends, unsettled, where going on would buy nothing: once the error is
 /// within `enough` and the sweeps no longer move the rows, or a direct solve has not halved
-/// it, or [`STALLED_ROUNDS`] direct solves in a row have not halved it. Redundant rows whose residuals rounding has left inconsistent (a
-/// pyramid's 1,600 rows on 630 coordinates, off by 8e-12 m) hold no closer however long the
-/// sweeps run, and each direct solve of theirs costs a second; the caller reads [`error`] to
-/// judge what is left.
+/// it, or [`STALLED_ROUNDS`] direct solves in a row have not halved it. Redundant rows whose
+/// residuals rounding has left inconsistent (a pyramid's 1,600 rows on 630 coordinates, off
+/// by 8e-12 m) hold no closer however long the sweeps run, and each direct solve of theirs
+/// costs a second; the caller reads [`error`] to judge what is left.
 pub(super) fn gauss_seidel(
     p: &mut ContactProblem,
     bounds: &RowBounds<'_>,

@@ -264,7 +264,7 @@ fn newton(
         if w.contact_lcp {
             it.first = false;
             it.contact_solves += 1;
-            contact_step(model, w, h2, (c_tolerance, tolerance.max(c_tolerance)))?;
+            contact_step(model, w, h2, (c_tolerance, tolerance))?;
             take_fixed(model, w, q, h2);
             step(model, w, q, (Factorization::Reuse, h2, tolerance))?;
             it.trial = None;
