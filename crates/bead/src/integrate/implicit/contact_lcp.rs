@@ -25,15 +25,20 @@
 //! dynamics; in 2D the cone is the box `±μ_f μ_n`) with direct solves of the rows inside their
 //! bounds ([`super::contact_problem`]), which needs no active set and converges where the rows
 //! depend on one another, to the residual's tolerance; where it stalls, Lemke's pivoting
-//! ([`super::lemke`]) finds the rows' states and the sweeps polish its answer. The Newton step
+//! ([`super::lemke`]) finds the rows' states and the sweeps polish its answer, on problems of
+//! up to [`lemke::LARGEST`] rows. A larger problem takes the contacts' compliance for the rest
+//! of the step, and where the sweeps circle on the cones, passes of Tresca's problem
+//! ([`super::tresca`]). The Newton step
 //! then takes the bounded rows at those
 //! multipliers. Near the solution the linearization is the step's own, so the outer iteration
 //! keeps Newton's rate; the answer is a solution of the same equations, to the same tolerance.
 
-use super::contact_problem::{self, gauss_seidel};
+use super::contact_problem::{self, ContactProblem, gauss_seidel};
+use super::interior_point::{CONTACT_COMPLIANCE, interior_row};
 use super::lemke;
 use super::row_bounds::RowBounds;
 use super::split::settle_split;
+use super::tresca;
 use super::work::Work;
 use crate::error::EvalError;
 use crate::integrate::{ConstrainedModel, Factorization, NewtonSystem, Role};
@@ -116,16 +121,36 @@ pub(super) fn contact_step(
         }
     }
     p.mu.clone_from(&w.mu);
+    if w.contact_compliance {
+        // Their residuals in `w` carry it already (the Newton iteration's `constraint_error`).
+        comply(model, w, &mut p, false);
+    }
     let bounds = RowBounds::of(model, h2);
     // Where the sweeps do not settle, Lemke's pivoting finds the rows' states, to its own
     // rounding, and the sweeps and direct solves polish its answer. Sweeps that stalled within
     // the error the Newton iteration accepts of rows that no longer close in (`enough`, see
     // its `LCP_STALLS`) have found them: rows that rounding has left inconsistent hold no
     // closer, and the Newton iteration's own test decides the step.
-    let settled = gauss_seidel(&mut p, &bounds, 0.1 * tolerance, enough)
+    let mut settled = gauss_seidel(&mut p, &bounds, 0.1 * tolerance, enough)
         || contact_problem::error(&p, &bounds) <= enough;
-    if !settled && lemke::solve(&mut p, &bounds, LEMKE_ACCEPT * tolerance) {
-        gauss_seidel(&mut p, &bounds, 0.1 * tolerance, enough);
+    if !settled && b <= lemke::LARGEST {
+        if lemke::solve(&mut p, &bounds, LEMKE_ACCEPT * tolerance) {
+            gauss_seidel(&mut p, &bounds, 0.1 * tolerance, enough);
+        }
+    } else if !settled && !w.contact_compliance {
+        // Too large for Lemke's tableau, and perhaps without a rigid solution at all (a jammed
+        // packing: balls that fit their box exactly, linearized along the normals of the
+        // step's start, can leave the rows no room): from here on in this step the contacts
+        // take the interior-point iteration's compliance, whose problem always has one.
+        w.contact_compliance = true;
+        comply(model, w, &mut p, true);
+        settled = gauss_seidel(&mut p, &bounds, 0.1 * tolerance, enough)
+            || contact_problem::error(&p, &bounds) <= enough;
+    }
+    if !settled && w.contact_compliance {
+        // Where the sweeps circle on Coulomb's cones, which follow the normal forces: passes
+        // of Tresca's problem, each convex.
+        tresca::solve(&mut p, &bounds, 0.1 * tolerance);
     }
     // The step itself takes the bounded rows at the multipliers found, the others held.
     for &r in &p.rows {
@@ -135,11 +160,33 @@ pub(super) fn contact_step(
     Ok(())
 }
 
+/// Gives the problem's contacts (the rows the interior-point iteration would take) the
+/// compliance [`CONTACT_COMPLIANCE`] times `(J W Jᵀ)_rr`: `r_n + ε m μ_n ≥ 0 ⊥ μ_n ≥ 0`, on the
+/// diagonal of `A`, and on the residuals at the multipliers now where `residuals` says they do
+/// not carry it yet.
+fn comply(model: &dyn ConstrainedModel, w: &Work, p: &mut ContactProblem, residuals: bool) {
+    let b = p.rows.len();
+    for (k, &r) in p.rows.iter().enumerate() {
+        if w.mass[r] > 0.0 && interior_row(model, r) {
+            let compliance = CONTACT_COMPLIANCE * w.mass[r];
+            p.delassus[k * b + k] += compliance;
+            if residuals {
+                p.residual[k] += compliance * p.mu[r];
+            }
+        }
+    }
+}
+
 /// At the end of a step solved with these problems: the least-norm split ([`settle_split`])
 /// of the multipliers in `w`, on the last iteration's matrix. A move along the split changes
 /// neither the rows' residuals nor the bodies' forces, so the step stays converged; what it
-/// changes is what the contacts report, and where the next step starts.
+/// changes is what the contacts report, and where the next step starts. A step whose contacts
+/// took the compliance has no free split to settle: the compliance has chosen it (and a move
+/// along the bodies' null space would change the compliant residuals).
 pub(super) fn split_at_end(model: &dyn ConstrainedModel, w: &mut Work, h2: f64, tolerance: f64) {
+    if w.contact_compliance {
+        return;
+    }
     let mut p = std::mem::take(&mut w.contact_problem);
     if p.rows.iter().all(|&r| r < w.mu.len()) && p.delassus.len() == p.rows.len().pow(2) {
         let bounds = RowBounds::of(model, h2);

@@ -152,7 +152,7 @@ fn sweep(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
 }
 
 /// Changes bounded row `k`'s multiplier by `delta`, and every residual with it.
-fn move_row(p: &mut ContactProblem, k: usize, delta: f64) {
+pub(super) fn move_row(p: &mut ContactProblem, k: usize, delta: f64) {
     if delta == 0.0 {
         return;
     }
@@ -296,24 +296,34 @@ fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
                 .map(|&(k, _, s)| p.delassus[row * b + k] * s)
                 .sum::<f64>()
     });
-    let svd = a.thin_svd();
-    crate::math::vector_state::clear_upper_state();
-    let Ok(svd) = svd else {
+    let residual: Vec<f64> = free.iter().map(|&k| -p.residual[k]).collect();
+    let Some(delta) = least_squares(&a, &residual) else {
         return 1.0;
     };
+    move_within_bounds(p, bounds, &rows, &delta)
+}
+
+/// The least-squares solution of least norm of `a x = rhs`, from the singular values of `a`:
+/// those below [`SUBSPACE_CUTOFF`] of the largest are its null space (the free split of
+/// redundant rows, and rounding). `None` if the decomposition fails.
+pub(super) fn least_squares(a: &faer::Mat<f64>, rhs: &[f64]) -> Option<Vec<f64>> {
+    let f = rhs.len();
+    let svd = a.thin_svd();
+    crate::math::vector_state::clear_upper_state();
+    let svd = svd.ok()?;
     let (u, s, v) = (svd.U(), svd.S(), svd.V());
     let largest = (0..f).fold(0.0_f64, |m, i| m.max(s[i].abs()));
-    let mut delta = vec![0.0; f];
+    let mut x = vec![0.0; f];
     for e in 0..f {
         if !(s[e] > SUBSPACE_CUTOFF * largest) {
             continue;
         }
-        let along = (0..f).map(|i| u[(i, e)] * p.residual[free[i]]).sum::<f64>() / s[e];
+        let along = (0..f).map(|i| u[(i, e)] * rhs[i]).sum::<f64>() / s[e];
         for i in 0..f {
-            delta[i] -= v[(i, e)] * along;
+            x[i] += v[(i, e)] * along;
         }
     }
-    move_within_bounds(p, bounds, &rows, &delta)
+    Some(x)
 }
 
 /// Moves the free rows of `rows` by `delta` (an edge with its normal row), as far along it as

@@ -288,6 +288,11 @@ fn lemke(m: &[f64], q: &[f64]) -> Option<Vec<f64>> {
     None
 }
 
+/// The most bounded rows Lemke's method takes on. Its tableau is dense, about `2b × 4b`, and
+/// every pivot touches all of it, so a run that fails costs `O(b³)`: a 100-ball pile's 1,020
+/// rows took over ten minutes a step. A larger problem takes the contacts' compliance and
+/// Tresca's passes instead ([`super::contact_lcp`]).
+pub(super) const LARGEST: usize = 200;
 /// Pivots allowed per row before Lemke's method gives up.
 const PIVOTS_PER_ROW: usize = 20;
 /// Entries of the entering column at or below this are not pivots.

@@ -45,7 +45,8 @@
 //! [`RETRY_ACTIVE_SET`](interior_point::RETRY_ACTIVE_SET), which tries the active set again. While it runs, contacts have a
 //! compliance of [`CONTACT_COMPLIANCE`](interior_point::CONTACT_COMPLIANCE) times `(J W Jᵀ)_rr`: a row of balls that fits its box
 //! exactly can hold any compression, and without it rounding drifts that compression without
-//! bound. Other bounded rows keep the active set; after [`ONE_AT_A_TIME_AFTER`](roles::ONE_AT_A_TIME_AFTER) iterations only
+//! bound (so do contacts in a frictional problem too large for pivoting that the sweeps did not
+//! settle, see [`contact_lcp`]). Other bounded rows keep the active set; after [`ONE_AT_A_TIME_AFTER`](roles::ONE_AT_A_TIME_AFTER) iterations only
 //! the most violated of them changes, as in a pivoting method.
 //!
 //! The iteration stops when `|C|∞` (complementarity aware: a multiplier past its bound counts;
@@ -82,6 +83,7 @@ mod residual;
 mod roles;
 mod row_bounds;
 mod split;
+mod tresca;
 mod warm_start;
 mod work;
 

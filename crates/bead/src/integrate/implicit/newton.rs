@@ -20,10 +20,6 @@ use crate::math::vector::max_abs;
 use crate::solve::Bounds;
 use crate::solve::kkt::PROXIMAL;
 
-/// How close to its cone's edge, relative to the edge, a friction row's multiplier counts as
-/// at it (the precision of the multipliers), when the rows are solved as their own problem.
-const EDGE: f64 = 1e-9;
-
 /// Newton iterations in a row, with the contacts solved as their own problem, in which the
 /// rows' error stays within the tolerance but no longer falls (by more than 1 %) before the step
 /// ends there. Redundant frictional contacts (a box on two others, a pyramid's loops of boxes)
@@ -341,6 +337,7 @@ fn begin(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64, history
     // So does a step after one whose frictional contacts needed their own problem: the active
     // set that cycled then (a pyramid's redundant corners) cycles again, and its iterations
     // wander far (metres) before the step turns to the problem.
+    w.contact_compliance = false;
     w.contact_lcp = !w.interior
         && w.contact_lcp_steps > 0
         && !w.contact_lcp_steps.is_multiple_of(RETRY_ACTIVE_SET);
@@ -389,23 +386,21 @@ fn constraint_error(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> f64 
             max_c = max_c.max(off);
             continue;
         }
+        if w.contact_compliance && w.mass[r] > 0.0 && interior_row(model, r) {
+            // The contacts' compliance, once their problem needed it (see `contact_step`).
+            w.residual[r] += CONTACT_COMPLIANCE * w.mass[r] * w.mu[r];
+        }
         let (raw, mu) = (w.residual[r], w.mu[r]);
         let (lo, hi) = bounds.get(r, &w.mu);
-        if bounds.friction(r) && w.contact_lcp {
-            // Whatever the roles: inside the cone the slip must vanish; at an edge it may run
-            // only against the force.
-            let near = |edge: f64| (mu - edge).abs() <= EDGE * edge.abs();
-            let off = if hi <= lo {
-                // A shut cone: no friction, and the slip is free.
-                0.0
-            } else if hi > 0.0 && (mu >= hi || near(hi)) {
-                raw.max(0.0)
-            } else if lo < 0.0 && (mu <= lo || near(lo)) {
-                (-raw).max(0.0)
-            } else {
-                raw.abs()
-            };
-            let beyond = ((mu - hi).max(lo - mu)).max(0.0) * w.mass[r];
+        if w.contact_lcp && w.mass[r] > 0.0 {
+            // As the contacts' own problem measures its rows (the displacement one projected
+            // step would make): a contact that has let go with a force of 1e-40 left over, or
+            // a friction row inside a cone of that size, is off by what that force moves, not
+            // by its gap or its slip. Counting the gap would ask the problem for a precision
+            // it has already passed, and the iteration would never end.
+            let mass = w.mass[r];
+            let off = ((mu - raw / mass).clamp(lo, hi.max(lo)) - mu).abs() * mass;
+            let beyond = ((mu - hi).max(lo - mu)).max(0.0) * mass;
             max_c = max_c.max(off).max(beyond);
             continue;
         }

@@ -48,6 +48,10 @@ pub(super) struct Work {
     /// Whether this step's bounded rows are solved as their own complementarity problem at each
     /// iteration (see [`super::contact_lcp`]).
     pub(super) contact_lcp: bool,
+    /// Whether this step's contacts carry the compliance of the interior-point iteration in
+    /// that problem: only once the rigid problem did not settle (a jammed packing whose
+    /// linearized rows leave no room at all has no rigid solution).
+    pub(super) contact_compliance: bool,
     /// That problem's buffers.
     pub(super) contact_problem: super::contact_problem::ContactProblem,
     /// Whether any row of this step has a bound (an inequality, a motor's limit): without,
