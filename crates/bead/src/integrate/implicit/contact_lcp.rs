@@ -120,6 +120,7 @@ pub(super) fn contact_step(
             p.delassus[j * b + k] = p.j_dq[r];
         }
     }
+    contact_problem::index_columns(&mut p);
     p.mu.clone_from(&w.mu);
     if w.contact_compliance {
         // Their residuals in `w` carry it already (the Newton iteration's `constraint_error`).

@@ -22,6 +22,12 @@ pub(super) struct ContactProblem {
     pub(super) blocks: Vec<(usize, Option<(usize, f64)>)>,
     /// `A`, row-major, `rows.len()²`.
     pub(super) delassus: Vec<f64>,
+    /// The rows (positions) where each column of `A` is not zero, and its diagonal, as
+    /// compressed columns: `column_rows[column_start[k]..column_start[k + 1]]` (empty where the
+    /// columns are not indexed, and every row then counts). A pile's contacts touch a few
+    /// others each, so a multiplier's change moves a few dozen residuals, not all of them.
+    pub(super) column_start: Vec<usize>,
+    pub(super) column_rows: Vec<usize>,
     /// `r` of every bounded row at the multipliers of `mu` (kept up to date as they change).
     pub(super) residual: Vec<f64>,
     /// The multipliers of every row (the bounded rows' as they are solved for).
@@ -158,8 +164,28 @@ pub(super) fn move_row(p: &mut ContactProblem, k: usize, delta: f64) {
     }
     let b = p.rows.len();
     p.mu[p.rows[k]] += delta;
-    for j in 0..b {
-        p.residual[j] += p.delassus[j * b + k] * delta;
+    if p.column_start.len() == b + 1 {
+        for &j in &p.column_rows[p.column_start[k]..p.column_start[k + 1]] {
+            p.residual[j] += p.delassus[j * b + k] * delta;
+        }
+    } else {
+        for j in 0..b {
+            p.residual[j] += p.delassus[j * b + k] * delta;
+        }
+    }
+}
+
+/// Indexes the columns of `p.delassus` for [`move_row`]: each column's rows where it is not
+/// zero, and its diagonal.
+pub(super) fn index_columns(p: &mut ContactProblem) {
+    let b = p.rows.len();
+    p.column_start.clear();
+    p.column_rows.clear();
+    p.column_start.push(0);
+    for k in 0..b {
+        p.column_rows
+            .extend((0..b).filter(|&j| j == k || p.delassus[j * b + k] != 0.0));
+        p.column_start.push(p.column_rows.len());
     }
 }
 
@@ -326,6 +352,49 @@ pub(super) fn least_squares(a: &faer::Mat<f64>, rhs: &[f64]) -> Option<Vec<f64>>
     Some(x)
 }
 
+/// [`least_squares`] for a symmetric positive semi-definite `a` (only its lower triangle is
+/// read), from its eigendecomposition, a few times cheaper than the singular values.
+pub(super) fn symmetric_least_squares(a: &faer::Mat<f64>, rhs: &[f64]) -> Option<Vec<f64>> {
+    use faer::linalg::solvers::Solve;
+    let f = rhs.len();
+    // A definite block (most faces, once the contacts take their compliance) is solved by
+    // Cholesky's factors, at a twentieth of the eigendecomposition's cost; one whose pivots
+    // span more than the cutoff is taken for singular.
+    let llt = a.llt(faer::Side::Lower);
+    crate::math::vector_state::clear_upper_state();
+    if let Ok(llt) = llt {
+        let l = llt.L();
+        let (least, most) = (0..f).fold((f64::INFINITY, 0.0_f64), |(lo, hi), i| {
+            let pivot = l[(i, i)] * l[(i, i)];
+            (lo.min(pivot), hi.max(pivot))
+        });
+        if least > SUBSPACE_CUTOFF * most {
+            let x = llt.solve(faer::Col::<f64>::from_fn(f, |i| rhs[i]));
+            crate::math::vector_state::clear_upper_state();
+            let x: Vec<f64> = (0..f).map(|i| x[i]).collect();
+            if x.iter().all(|v| v.is_finite()) {
+                return Some(x);
+            }
+        }
+    }
+    let evd = a.self_adjoint_eigen(faer::Side::Lower);
+    crate::math::vector_state::clear_upper_state();
+    let evd = evd.ok()?;
+    let (vectors, values) = (evd.U(), evd.S().column_vector());
+    let largest = (0..f).fold(0.0_f64, |m, e| m.max(values[e].abs()));
+    let mut x = vec![0.0; f];
+    for e in 0..f {
+        if !(values[e] > SUBSPACE_CUTOFF * largest) {
+            continue;
+        }
+        let along = (0..f).map(|i| vectors[(i, e)] * rhs[i]).sum::<f64>() / values[e];
+        for (i, xi) in x.iter_mut().enumerate() {
+            *xi += vectors[(i, e)] * along;
+        }
+    }
+    Some(x)
+}
+
 /// Moves the free rows of `rows` by `delta` (an edge with its normal row), as far along it as
 /// every free row stays within its bounds (a friction row's move with its normal row's
 /// multiplier), with the residuals: the rows the move would carry past a bound stop at it, and
@@ -376,15 +445,8 @@ pub(super) fn move_within_bounds(
             }
         }
     }
-    for k in 0..b {
-        change[k] *= alpha;
-        if change[k] == 0.0 {
-            continue;
-        }
-        p.mu[p.rows[k]] += change[k];
-        for j in 0..b {
-            p.residual[j] += p.delassus[j * b + k] * change[k];
-        }
+    for (k, change) in change.iter().enumerate() {
+        move_row(p, k, change * alpha);
     }
     alpha
 }
@@ -472,5 +534,20 @@ pub(super) mod tests {
     #[test]
     fn one_contact_sticks_slides_or_parts_as_coulomb_says() {
         one_contact(|p, bounds| gauss_seidel(p, bounds, 1e-14, 1e-14));
+    }
+
+    /// A definite block is solved exactly (by Cholesky's factors); a singular one, two rows
+    /// that are one (two contacts of the same pair), by least norm: the force split evenly.
+    #[test]
+    fn symmetric_least_squares_splits_redundant_rows_evenly() {
+        let definite = faer::Mat::<f64>::from_fn(2, 2, |i, j| [[4.0, 1.0], [1.0, 3.0]][i][j]);
+        let x = symmetric_least_squares(&definite, &[1.0, 2.0]).unwrap();
+        assert!((4.0 * x[0] + x[1] - 1.0).abs() < 1e-14 && (x[0] + 3.0 * x[1] - 2.0).abs() < 1e-14);
+        let singular = faer::Mat::<f64>::from_fn(2, 2, |_, _| 1.0);
+        let x = symmetric_least_squares(&singular, &[2.0, 2.0]).unwrap();
+        assert!(
+            (x[0] - 1.0).abs() < 1e-12 && (x[1] - 1.0).abs() < 1e-12,
+            "{x:?}"
+        );
     }
 }

@@ -15,7 +15,7 @@
 //! the problem once those rows are the right ones. Its normal forces set the next pass's cones;
 //! where they no longer change, the rows meet Coulomb's law ([`error`]), which is the test.
 
-use super::contact_problem::{ContactProblem, error, least_squares, move_row};
+use super::contact_problem::{ContactProblem, error, move_row, symmetric_least_squares};
 use super::row_bounds::RowBounds;
 
 /// Solves `p` in place, from its multipliers, by passes of Tresca's problem (see the module's
@@ -111,8 +111,8 @@ fn box_error(p: &ContactProblem, boxes: &[(f64, f64)]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// The rows strictly inside their boxes solved together (least squares: redundant rows keep
-/// their split), the others where they are, and the move taken as far toward that solution as
+/// The rows strictly inside their boxes solved together (least squares on their symmetric
+/// block of `A`: redundant rows keep their split), the others where they are, and the move taken as far toward that solution as
 /// every row stays in its box.
 fn face(p: &mut ContactProblem, boxes: &[(f64, f64)]) {
     let b = p.rows.len();
@@ -132,7 +132,7 @@ fn face(p: &mut ContactProblem, boxes: &[(f64, f64)]) {
         p.delassus[free[i] * b + free[j]]
     });
     let rhs: Vec<f64> = free.iter().map(|&k| -p.residual[k]).collect();
-    let Some(delta) = least_squares(&a, &rhs) else {
+    let Some(delta) = symmetric_least_squares(&a, &rhs) else {
         return;
     };
     // The whole step, each row cut back to its box: taken where it lowers the objective
