@@ -97,6 +97,9 @@ pub(super) fn contact_step(
     p.dq.resize(n, 0.0);
     p.dmu.resize(m, 0.0);
     p.force.resize(n, 0.0);
+    p.column_start.clear();
+    p.column_start.push(0);
+    p.column_rows.clear();
     for k in 0..b {
         // A fixed row's multiplier is out of the matrix: its force is in the momentum residual
         // `M (q − q̃) − ĥ² Q − Jᵀμ`, which a unit more of it lowers by the row of `J`.
@@ -116,11 +119,15 @@ pub(super) fn contact_step(
         };
         model.newton_step(Factorization::Reuse, system, &mut p.dq, &mut p.dmu)?;
         model.jacobian().mul(&p.dq, &mut p.j_dq);
+        // Each column's nonzero rows (and diagonal) indexed as it is filled, for the sweeps.
         for (j, &r) in p.rows.iter().enumerate() {
             p.delassus[j * b + k] = p.j_dq[r];
+            if j == k || p.j_dq[r] != 0.0 {
+                p.column_rows.push(j);
+            }
         }
+        p.column_start.push(p.column_rows.len());
     }
-    contact_problem::index_columns(&mut p);
     p.mu.clone_from(&w.mu);
     if w.contact_compliance {
         // Their residuals in `w` carry it already (the Newton iteration's `constraint_error`).

@@ -175,20 +175,6 @@ pub(super) fn move_row(p: &mut ContactProblem, k: usize, delta: f64) {
     }
 }
 
-/// Indexes the columns of `p.delassus` for [`move_row`]: each column's rows where it is not
-/// zero, and its diagonal.
-pub(super) fn index_columns(p: &mut ContactProblem) {
-    let b = p.rows.len();
-    p.column_start.clear();
-    p.column_rows.clear();
-    p.column_start.push(0);
-    for k in 0..b {
-        p.column_rows
-            .extend((0..b).filter(|&j| j == k || p.delassus[j * b + k] != 0.0));
-        p.column_start.push(p.column_rows.len());
-    }
-}
-
 /// One contact's normal row `k` and friction row `t` solved together, the other rows where they
 /// are: the 2D Coulomb law's cases in turn — sticking (both residuals zero, inside the cone),
 /// sliding either way (normal residual zero, friction at the edge against the slip), apart
@@ -333,23 +319,16 @@ fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
 /// those below [`SUBSPACE_CUTOFF`] of the largest are its null space (the free split of
 /// redundant rows, and rounding). `None` if the decomposition fails.
 pub(super) fn least_squares(a: &faer::Mat<f64>, rhs: &[f64]) -> Option<Vec<f64>> {
-    let f = rhs.len();
     let svd = a.thin_svd();
     crate::math::vector_state::clear_upper_state();
     let svd = svd.ok()?;
     let (u, s, v) = (svd.U(), svd.S(), svd.V());
-    let largest = (0..f).fold(0.0_f64, |m, i| m.max(s[i].abs()));
-    let mut x = vec![0.0; f];
-    for e in 0..f {
-        if !(s[e] > SUBSPACE_CUTOFF * largest) {
-            continue;
-        }
-        let along = (0..f).map(|i| u[(i, e)] * rhs[i]).sum::<f64>() / s[e];
-        for i in 0..f {
-            x[i] += v[(i, e)] * along;
-        }
-    }
-    Some(x)
+    Some(pseudo_inverse(
+        rhs,
+        |e| s[e],
+        |i, e| u[(i, e)],
+        |i, e| v[(i, e)],
+    ))
 }
 
 /// [`least_squares`] for a symmetric positive semi-definite `a` (only its lower triangle is
@@ -381,18 +360,36 @@ pub(super) fn symmetric_least_squares(a: &faer::Mat<f64>, rhs: &[f64]) -> Option
     crate::math::vector_state::clear_upper_state();
     let evd = evd.ok()?;
     let (vectors, values) = (evd.U(), evd.S().column_vector());
-    let largest = (0..f).fold(0.0_f64, |m, e| m.max(values[e].abs()));
+    Some(pseudo_inverse(
+        rhs,
+        |e| values[e],
+        |i, e| vectors[(i, e)],
+        |i, e| vectors[(i, e)],
+    ))
+}
+
+/// `x = Σ_e right_e (left_eᵀ rhs) / value_e` over the values above [`SUBSPACE_CUTOFF`] of the
+/// largest: the pseudo-inverse applied to `rhs`, from a decomposition `Σ left_e value_e right_eᵀ`
+/// (singular vectors and values, or a symmetric matrix's eigenvectors and eigenvalues).
+fn pseudo_inverse(
+    rhs: &[f64],
+    value: impl Fn(usize) -> f64,
+    left: impl Fn(usize, usize) -> f64,
+    right: impl Fn(usize, usize) -> f64,
+) -> Vec<f64> {
+    let f = rhs.len();
+    let largest = (0..f).fold(0.0_f64, |m, e| m.max(value(e).abs()));
     let mut x = vec![0.0; f];
     for e in 0..f {
-        if !(values[e] > SUBSPACE_CUTOFF * largest) {
+        if !(value(e) > SUBSPACE_CUTOFF * largest) {
             continue;
         }
-        let along = (0..f).map(|i| vectors[(i, e)] * rhs[i]).sum::<f64>() / values[e];
+        let along = (0..f).map(|i| left(i, e) * rhs[i]).sum::<f64>() / value(e);
         for (i, xi) in x.iter_mut().enumerate() {
-            *xi += vectors[(i, e)] * along;
+            *xi += right(i, e) * along;
         }
     }
-    Some(x)
+    x
 }
 
 /// Moves the free rows of `rows` by `delta` (an edge with its normal row), as far along it as

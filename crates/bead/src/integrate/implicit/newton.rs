@@ -377,18 +377,23 @@ fn constraint_error(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> f64 
     let bounds = RowBounds::of(model, h2);
     let mut max_c = 0.0_f64;
     for r in 0..w.residual.len() {
+        // The contacts' compliance: under the interior-point iteration, and in the contacts'
+        // own problem once it needed it (see `contact_step`).
+        let compliant = if w.interior {
+            w.contact[r]
+        } else {
+            w.contact_compliance && w.mass[r] > 0.0 && interior_row(model, r)
+        };
+        if compliant {
+            w.residual[r] += CONTACT_COMPLIANCE * w.mass[r] * w.mu[r];
+        }
         if w.interior && w.contact[r] {
             // Either the gap is closed or the force is too small to move anything by the
             // tolerance; the slack and μ stay positive.
-            w.residual[r] += CONTACT_COMPLIANCE * w.mass[r] * w.mu[r];
             let (raw, mu) = (w.residual[r], w.mu[r]);
             let off = (-raw).max(raw.abs().min(mu * w.mass[r]));
             max_c = max_c.max(off);
             continue;
-        }
-        if w.contact_compliance && w.mass[r] > 0.0 && interior_row(model, r) {
-            // The contacts' compliance, once their problem needed it (see `contact_step`).
-            w.residual[r] += CONTACT_COMPLIANCE * w.mass[r] * w.mu[r];
         }
         let (raw, mu) = (w.residual[r], w.mu[r]);
         let (lo, hi) = bounds.get(r, &w.mu);

@@ -78,17 +78,12 @@ fn box_problem(p: &mut ContactProblem, boxes: &[(f64, f64)], tolerance: f64) {
 
 /// One projected Gauss–Seidel sweep; returns the largest change of a row's residual it made.
 fn sweep(p: &mut ContactProblem, boxes: &[(f64, f64)]) -> f64 {
-    let b = p.rows.len();
     let mut worst = 0.0_f64;
-    for (k, &(lo, hi)) in boxes.iter().enumerate() {
-        let a = p.delassus[k * b + k];
-        if !(a > 0.0) {
-            continue;
+    for (k, &row_box) in boxes.iter().enumerate() {
+        if let Some((delta, a)) = projected_step(p, k, row_box) {
+            worst = worst.max((delta * a).abs());
+            move_row(p, k, delta);
         }
-        let mu = p.mu[p.rows[k]];
-        let delta = (mu - p.residual[k] / a).clamp(lo, hi) - mu;
-        worst = worst.max((delta * a).abs());
-        move_row(p, k, delta);
     }
     worst
 }
@@ -96,24 +91,28 @@ fn sweep(p: &mut ContactProblem, boxes: &[(f64, f64)]) -> f64 {
 /// The largest error of a row against its box, as a displacement: how far one projected step
 /// would move its residual.
 fn box_error(p: &ContactProblem, boxes: &[(f64, f64)]) -> f64 {
-    let b = p.rows.len();
     boxes
         .iter()
         .enumerate()
-        .map(|(k, &(lo, hi))| {
-            let a = p.delassus[k * b + k];
-            if !(a > 0.0) {
-                return 0.0;
-            }
-            let mu = p.mu[p.rows[k]];
-            ((mu - p.residual[k] / a).clamp(lo, hi) - mu).abs() * a
-        })
+        .filter_map(|(k, &row_box)| projected_step(p, k, row_box))
+        .map(|(delta, a)| (delta * a).abs())
         .fold(0.0, f64::max)
 }
 
+/// Row `k`'s projected step onto its box, `Π(μ − r/A_kk) − μ`, with `A_kk`; `None` for a row
+/// that moves nothing.
+fn projected_step(p: &ContactProblem, k: usize, (lo, hi): (f64, f64)) -> Option<(f64, f64)> {
+    let a = p.delassus[k * p.rows.len() + k];
+    if !(a > 0.0) {
+        return None;
+    }
+    let mu = p.mu[p.rows[k]];
+    Some(((mu - p.residual[k] / a).clamp(lo, hi) - mu, a))
+}
+
 /// The rows strictly inside their boxes solved together (least squares on their symmetric
-/// block of `A`: redundant rows keep their split), the others where they are, and the move taken as far toward that solution as
-/// every row stays in its box.
+/// block of `A`: redundant rows keep their split), the others where they are, and the move
+/// taken as far toward that solution as every row stays in its box.
 fn face(p: &mut ContactProblem, boxes: &[(f64, f64)]) {
     let b = p.rows.len();
     let largest = p.rows.iter().fold(0.0_f64, |m, &r| m.max(p.mu[r].abs()));
