@@ -169,6 +169,47 @@ fn a_pile_lands_at_one_sixtieth_of_a_second() {
     }
 }
 
+/// The same pile at rest, in its fourth second, is solved by the warm start: one assembly a
+/// step (at most two on average allowed), every contact within its tolerance. Its exact fit in
+/// the box jams its rigid rows, and its contacts keep the compliance of the interior-point
+/// iteration that landed it; before, the active set cycled on the jam whenever it was tried,
+/// and every resting step took the interior point's ten iterations or more. Resting means
+/// resting: no ball moves by 1e-9 m over that second.
+#[test]
+fn a_pile_at_rest_is_solved_by_its_warm_start() {
+    let (mut sys, balls) = bead::models::ball_pile(100, 0.02, 0.6).unwrap();
+    sys.set_integrator(ImplicitEuler::default());
+    for step in 0..180 {
+        sys.step(1.0 / 60.0)
+            .unwrap_or_else(|e| panic!("step {step}: {e}"));
+    }
+    let settled: Vec<Vec<f64>> = balls.iter().map(|&b| sys.position(b).to_vec()).collect();
+    let evaluations: Vec<usize> = (0..60)
+        .map(|step| {
+            let stats = sys
+                .step(1.0 / 60.0)
+                .unwrap_or_else(|e| panic!("resting step {step}: {e}"));
+            let (error, _) = sys.constraint_error().unwrap();
+            assert!(
+                error < 1e-6,
+                "resting step {step}: constraint error {error}"
+            );
+            stats.evaluations
+        })
+        .collect();
+    let assemblies: usize = evaluations.iter().sum();
+    assert!(
+        assemblies <= 2 * evaluations.len(),
+        "{assemblies} assemblies in {} steps: {evaluations:?}",
+        evaluations.len()
+    );
+    for (&b, at) in balls.iter().zip(&settled) {
+        let x = sys.position(b);
+        let moved = (x[0] - at[0]).hypot(x[1] - at[1]);
+        assert!(moved < 1e-9, "a ball crept {moved} m at rest");
+    }
+}
+
 /// The same pile with μ = 0.5 at every contact, 30 balls: its landing steps' contacts' problems
 /// (240–290 rows) are past Lemke's size, jammed against the walls, and their sweeps circle on
 /// the cones, so they take the contacts' compliance and Tresca's passes. Every step converges,

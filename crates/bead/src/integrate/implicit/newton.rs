@@ -8,7 +8,7 @@
 use super::contact_lcp::{contact_step, split_at_end};
 use super::interior_point::{
     CONTACT_COMPLIANCE, INTERIOR_AFTER, RETRY_ACTIVE_SET, barrier_rows, centering, interior_row,
-    interior_step, recenter, start_interior,
+    interior_step, mark_contacts, recenter, start_interior,
 };
 use super::residual::{measured_momentum_residual, momentum_residual, row_masses};
 use super::roles::choose_roles;
@@ -227,7 +227,24 @@ fn newton(
         } else {
             PROXIMAL
         };
+        // A step that begins in the interior-point iteration may be solved already: a resting
+        // pile's warm start (the last step's forces, none on the contacts apart) can meet every
+        // tolerance, and the barrier's start (every slack and force at least 1e-6 m) would
+        // undo it, for about ten iterations to find it again.
+        let solved = w.bounded
+            && it.start_barrier
+            && w.iterations == 0
+            && momentum <= momentum_tolerance
+            && {
+                mark_contacts(model, w);
+                constraint_error(model, w, h2) <= c_tolerance
+            };
+        if solved {
+            break;
+        }
         if w.bounded && it.start_barrier {
+            // The test above added the compliance to the rows' residuals in place.
+            row_residuals(model, w, q, q_base, h);
             start_interior(model, w);
             it.start_barrier = false;
         }
@@ -337,7 +354,8 @@ fn begin(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64, history
     // So does a step after one whose frictional contacts needed their own problem: the active
     // set that cycled then (a pyramid's redundant corners) cycles again, and its iterations
     // wander far (metres) before the step turns to the problem.
-    w.contact_compliance = false;
+    // Contacts keep the compliance once a step has needed it (see `Work::compliant_contacts`).
+    w.contact_compliance = w.compliant_contacts;
     w.contact_lcp = !w.interior
         && w.contact_lcp_steps > 0
         && !w.contact_lcp_steps.is_multiple_of(RETRY_ACTIVE_SET);
@@ -651,6 +669,7 @@ fn apply_step(w: &mut Work, q: &mut [f64], alpha: f64, h2: f64) {
 /// anything by the tolerance: it is reported as none.
 fn finish(model: &mut dyn ConstrainedModel, w: &mut Work) {
     w.interior_steps = if w.interior { w.interior_steps + 1 } else { 0 };
+    w.compliant_contacts |= w.interior || w.contact_compliance;
     w.contact_lcp_steps = if w.contact_lcp {
         w.contact_lcp_steps + 1
     } else {

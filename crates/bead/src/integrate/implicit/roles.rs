@@ -3,6 +3,7 @@
 //! within its bounds and fixed at the bound it crosses otherwise ([`Role`]), a semismooth Newton
 //! method for the complementarity.
 
+use super::interior_point::{CONTACT_COMPLIANCE, interior_row};
 use super::row_bounds::RowBounds;
 use super::work::Work;
 use crate::integrate::ConstrainedModel;
@@ -48,6 +49,10 @@ pub(super) fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) 
                 (Role::Fixed(lo), off)
             } else if trial >= hi {
                 (Role::Fixed(hi), off)
+            } else if w.contact_compliance && !w.contact_lcp && interior_row(model, r) {
+                // A jammed packing's contacts (see `Work::compliant_contacts`); the
+                // convergence test has added the compliance to their residuals.
+                (Role::Compliant(CONTACT_COMPLIANCE * w.mass[r]), off)
             } else {
                 (Role::Held, off)
             }
@@ -57,7 +62,10 @@ pub(super) fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) 
         // matrix is not.
         let same_edge =
             bounds.friction(r) && matches!((role, w.roles[r]), (Role::Fixed(_), Role::Fixed(_)));
-        if role != w.roles[r] && !same_edge {
+        // A compliant row stays held as its compliance follows `(J W Jᵀ)_rr`.
+        let still_compliant =
+            matches!((role, w.roles[r]), (Role::Compliant(_), Role::Compliant(_)));
+        if role != w.roles[r] && !same_edge && !still_compliant {
             changed += 1;
             if one_at_a_time {
                 if largest.is_none_or(|(_, _, o)| off > o) {

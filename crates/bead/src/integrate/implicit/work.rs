@@ -48,10 +48,19 @@ pub(super) struct Work {
     /// Whether this step's bounded rows are solved as their own complementarity problem at each
     /// iteration (see [`super::contact_lcp`]).
     pub(super) contact_lcp: bool,
-    /// Whether this step's contacts carry the compliance of the interior-point iteration in
-    /// that problem: only once the rigid problem did not settle (a jammed packing whose
-    /// linearized rows leave no room at all has no rigid solution).
+    /// Whether this step's contacts carry the compliance of the interior-point iteration, in
+    /// the active set and in that problem: from the step's start where
+    /// [`compliant_contacts`](Self::compliant_contacts) says so, else only once the rigid
+    /// problem did not settle (a jammed packing whose linearized rows leave no room at all has
+    /// no rigid solution).
     pub(super) contact_compliance: bool,
+    /// Whether every later step's contacts carry that compliance from the start: set, for the
+    /// rest of the stepper's life, once a step needed it or the interior-point iteration. A
+    /// jammed packing stays jammed, and rigid rows that leave it no room ask the active set for
+    /// forces that only their inconsistency decides (the 500-ball pile at rest: huge
+    /// multipliers, roles that cycle, ten interior-point iterations a step; with the
+    /// compliance, its warm start solves most resting steps outright).
+    pub(super) compliant_contacts: bool,
     /// That problem's buffers.
     pub(super) contact_problem: super::contact_problem::ContactProblem,
     /// Whether any row of this step has a bound (an inequality, a motor's limit): without,
