@@ -299,23 +299,25 @@ fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
     if f == 0 {
         return 1.0;
     }
-    let a = faer::Mat::<f64>::from_fn(f, f, |i, j| {
-        let (row, col) = (free[i], free[j]);
-        p.delassus[row * b + col]
-            + edges
-                .iter()
-                .filter(|e| e.1 == j)
-                .map(|&(k, _, s)| p.delassus[row * b + k] * s)
-                .sum::<f64>()
-    });
+    let whole = || {
+        faer::Mat::<f64>::from_fn(f, f, |i, j| {
+            let (row, col) = (free[i], free[j]);
+            p.delassus[row * b + col]
+                + edges
+                    .iter()
+                    .filter(|e| e.1 == j)
+                    .map(|&(k, _, s)| p.delassus[row * b + k] * s)
+                    .sum::<f64>()
+        })
+    };
     let residual: Vec<f64> = free.iter().map(|&k| -p.residual[k]).collect();
     // On a large block with a few edges, the symmetric block's eigenvectors and a splitting
     // are cheaper than the whole block's singular values; on a small one, or with many edges
     // (a landing pile's sliding contacts), the splitting's rounds cost more than they save.
     let solved = if f >= SPLITTING_FROM && EDGES_AT_MOST * edges.len() <= f {
-        with_edges(p, &rows, &residual).or_else(|| least_squares(&a, &residual))
+        with_edges(p, &rows, &residual).or_else(|| least_squares(&whole(), &residual))
     } else {
-        least_squares(&a, &residual)
+        least_squares(&whole(), &residual)
     };
     let Some(delta) = solved else {
         return 1.0;
@@ -599,8 +601,6 @@ pub(super) mod tests {
         one_contact(|p, bounds| gauss_seidel(p, bounds, 1e-14, 1e-14));
     }
 
-    /// A definite block is solved exactly (by Cholesky's factors); a singular one, two rows
-    /// that are one (two contacts of the same pair), by least norm: the force split evenly.
     /// The splitting of [`with_edges`] solves `(A_FF + A_FE S) Δ = rhs` as the singular values
     /// of the whole block do, where the edge couples weakly; where it couples so strongly that
     /// the rounds grow, it gives up (and the caller takes the singular values).
@@ -636,6 +636,8 @@ pub(super) mod tests {
         }
     }
 
+    /// A definite block is solved exactly (by Cholesky's factors); a singular one, two rows
+    /// that are one (two contacts of the same pair), by least norm: the force split evenly.
     #[test]
     fn symmetric_least_squares_splits_redundant_rows_evenly() {
         let definite = faer::Mat::<f64>::from_fn(2, 2, |i, j| [[4.0, 1.0], [1.0, 3.0]][i][j]);
