@@ -34,7 +34,7 @@
 //! keeps Newton's rate; the answer is a solution of the same equations, to the same tolerance.
 
 use super::contact_problem::{self, ContactProblem, gauss_seidel};
-use super::interior_point::{CONTACT_COMPLIANCE, interior_row};
+use super::interior_point::compliant_contact;
 use super::lemke;
 use super::row_bounds::RowBounds;
 use super::split::settle_split;
@@ -175,8 +175,7 @@ pub(super) fn contact_step(
 fn comply(model: &dyn ConstrainedModel, w: &Work, p: &mut ContactProblem, residuals: bool) {
     let b = p.rows.len();
     for (k, &r) in p.rows.iter().enumerate() {
-        if w.mass[r] > 0.0 && interior_row(model, r) {
-            let compliance = CONTACT_COMPLIANCE * w.mass[r];
+        if let Some(compliance) = compliant_contact(model, &w.mass, r) {
             p.delassus[k * b + k] += compliance;
             if residuals {
                 p.residual[k] += compliance * p.mu[r];

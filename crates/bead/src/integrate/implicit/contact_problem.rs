@@ -335,18 +335,7 @@ fn with_edges(p: &ContactProblem, rows: &FreeRows, rhs: &[f64]) -> Option<Vec<f6
     let (free, edges) = (&rows.free, &rows.edges);
     let f = free.len();
     let block = faer::Mat::<f64>::from_fn(f, f, |i, j| p.delassus[free[i] * b + free[j]]);
-    let evd = block.self_adjoint_eigen(faer::Side::Lower);
-    crate::math::vector_state::clear_upper_state();
-    let evd = evd.ok()?;
-    let (vectors, values) = (evd.U(), evd.S().column_vector());
-    let solve = |rhs: &[f64]| {
-        pseudo_inverse(
-            rhs,
-            |e| values[e],
-            |i, e| vectors[(i, e)],
-            |i, e| vectors[(i, e)],
-        )
-    };
+    let solve = symmetric_pseudo_inverse(&block)?;
     let scale = rhs.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
     let mut delta = solve(rhs);
     let mut shifted = vec![0.0; f];
@@ -424,16 +413,25 @@ pub(super) fn symmetric_least_squares(a: &faer::Mat<f64>, rhs: &[f64]) -> Option
             }
         }
     }
+    symmetric_pseudo_inverse(a).map(|solve| solve(rhs))
+}
+
+/// The pseudo-inverse of a symmetric positive semi-definite `a` (its lower triangle), from its
+/// eigendecomposition, as the map from a right-hand side to its least-norm solution; `None` if
+/// the decomposition fails.
+fn symmetric_pseudo_inverse(a: &faer::Mat<f64>) -> Option<impl Fn(&[f64]) -> Vec<f64>> {
     let evd = a.self_adjoint_eigen(faer::Side::Lower);
     crate::math::vector_state::clear_upper_state();
     let evd = evd.ok()?;
-    let (vectors, values) = (evd.U(), evd.S().column_vector());
-    Some(pseudo_inverse(
-        rhs,
-        |e| values[e],
-        |i, e| vectors[(i, e)],
-        |i, e| vectors[(i, e)],
-    ))
+    Some(move |rhs: &[f64]| {
+        let (vectors, values) = (evd.U(), evd.S().column_vector());
+        pseudo_inverse(
+            rhs,
+            |e| values[e],
+            |i, e| vectors[(i, e)],
+            |i, e| vectors[(i, e)],
+        )
+    })
 }
 
 /// `x = Σ_e right_e (left_eᵀ rhs) / value_e` over the values above [`SUBSPACE_CUTOFF`] of the

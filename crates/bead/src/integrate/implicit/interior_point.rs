@@ -71,7 +71,19 @@ pub(super) fn mark_contacts(model: &dyn ConstrainedModel, w: &mut Work) {
     let m = w.mu.len();
     w.contact.clear();
     w.contact
-        .extend((0..m).map(|r| interior_row(model, r) && w.mass[r] > 0.0));
+        .extend((0..m).map(|r| compliant_contact(model, &w.mass, r).is_some()));
+}
+
+/// Row `r`'s compliance as a contact, [`CONTACT_COMPLIANCE`] times its `(J W Jᵀ)_rr` (`mass`),
+/// if it is one of the rows the interior-point iteration solves; `None` otherwise.
+/// The active set and the contacts' own problem give their contacts the same, once a step
+/// needed it (see `Work::contact_compliance`).
+pub(super) fn compliant_contact(
+    model: &dyn ConstrainedModel,
+    mass: &[f64],
+    r: usize,
+) -> Option<f64> {
+    (mass[r] > 0.0 && interior_row(model, r)).then(|| CONTACT_COMPLIANCE * mass[r])
 }
 
 /// Sets the contacts' roles and rows for the predictor step: each holds

@@ -7,8 +7,8 @@
 
 use super::contact_lcp::{contact_step, split_at_end};
 use super::interior_point::{
-    CONTACT_COMPLIANCE, INTERIOR_AFTER, RETRY_ACTIVE_SET, barrier_rows, centering, interior_row,
-    interior_step, mark_contacts, recenter, start_interior,
+    CONTACT_COMPLIANCE, INTERIOR_AFTER, RETRY_ACTIVE_SET, barrier_rows, centering,
+    compliant_contact, interior_row, interior_step, mark_contacts, recenter, start_interior,
 };
 use super::residual::{measured_momentum_residual, momentum_residual, row_masses};
 use super::roles::choose_roles;
@@ -397,13 +397,15 @@ fn constraint_error(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> f64 
     for r in 0..w.residual.len() {
         // The contacts' compliance: under the interior-point iteration, and in the contacts'
         // own problem once it needed it (see `contact_step`).
-        let compliant = if w.interior {
-            w.contact[r]
+        let compliance = if w.interior {
+            w.contact[r].then(|| CONTACT_COMPLIANCE * w.mass[r])
+        } else if w.contact_compliance {
+            compliant_contact(model, &w.mass, r)
         } else {
-            w.contact_compliance && w.mass[r] > 0.0 && interior_row(model, r)
+            None
         };
-        if compliant {
-            w.residual[r] += CONTACT_COMPLIANCE * w.mass[r] * w.mu[r];
+        if let Some(compliance) = compliance {
+            w.residual[r] += compliance * w.mu[r];
         }
         if w.interior && w.contact[r] {
             // Either the gap is closed or the force is too small to move anything by the

@@ -3,7 +3,7 @@
 //! within its bounds and fixed at the bound it crosses otherwise ([`Role`]), a semismooth Newton
 //! method for the complementarity.
 
-use super::interior_point::{CONTACT_COMPLIANCE, interior_row};
+use super::interior_point::compliant_contact;
 use super::row_bounds::RowBounds;
 use super::work::Work;
 use crate::integrate::ConstrainedModel;
@@ -49,10 +49,12 @@ pub(super) fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) 
                 (Role::Fixed(lo), off)
             } else if trial >= hi {
                 (Role::Fixed(hi), off)
-            } else if w.contact_compliance && !w.contact_lcp && interior_row(model, r) {
+            } else if w.contact_compliance
+                && let Some(compliance) = compliant_contact(model, &w.mass, r)
+            {
                 // A jammed packing's contacts (see `Work::compliant_contacts`); the
                 // convergence test has added the compliance to their residuals.
-                (Role::Compliant(CONTACT_COMPLIANCE * w.mass[r]), off)
+                (Role::Compliant(compliance), off)
             } else {
                 (Role::Held, off)
             }
