@@ -736,6 +736,19 @@ impl System {
     pub(crate) fn parts(&mut self) -> crate::step::Parts<'_> {
         self.pipeline.parts(&self.model, &self.state)
     }
+
+    /// The model as the implicit steppers see it, at the current state, lent to `f`.
+    #[cfg(test)]
+    pub(crate) fn with_stage<R>(
+        &mut self,
+        f: impl FnOnce(&mut dyn crate::integrate::ConstrainedModel, &crate::state::State) -> R,
+    ) -> R {
+        let state = &self.state;
+        self.pipeline
+            .with_stage((&self.model, state, &self.settings), |stage| {
+                f(stage, state)
+            })
+    }
 }
 
 impl<'a> From<&'a System> for View<'a> {

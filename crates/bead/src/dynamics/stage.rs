@@ -329,6 +329,12 @@ impl ConstrainedModel for Stage<'_> {
         self.kkt.stiffness_ratio()
     }
 
+    fn coupled_coordinates(&self, labels: &mut Vec<usize>) {
+        let layout = self.evaluator.layout();
+        self.kkt
+            .components(&layout.jacobian, &layout.inv_mass, labels);
+    }
+
     fn record(&mut self, lambda: &[f64]) {
         self.acceleration.set_lambda(lambda);
     }

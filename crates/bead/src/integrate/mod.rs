@@ -160,6 +160,16 @@ pub trait ConstrainedModel {
         0.0
     }
 
+    /// Labels each coordinate with the component of the last factored Newton matrix it lies in
+    /// (`usize::MAX` where nothing moves): a Newton step whose right-hand side lies in one
+    /// component moves no coordinate of another, so the response of several rows to a unit
+    /// multiplier each can come from one solve where their bodies' components differ. By
+    /// default one component holds everything, which is always true.
+    fn coupled_coordinates(&self, labels: &mut Vec<usize>) {
+        labels.clear();
+        labels.resize(self.inv_mass().len(), 0);
+    }
+
     /// The multipliers of the step just taken, in the units of the explicit path's λ (the force
     /// is `Jᵀλ`), for the model to report.
     fn record(&mut self, lambda: &[f64]);

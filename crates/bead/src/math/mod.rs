@@ -3,6 +3,7 @@
 //! block-diagonal inverse mass `W = M⁻¹` ([`inverse_mass`], seed 000 §3 and §5).
 
 pub(crate) mod bands;
+pub(crate) mod components;
 pub(crate) mod dual;
 pub(crate) mod inverse_mass;
 pub mod sparse;

@@ -588,6 +588,36 @@ impl Pipeline {
             kkt: &mut self.kkt,
         }
     }
+
+    /// The model as the implicit steppers see it (a [`Stage`]), at `state`, lent to `f`: for
+    /// the engine's own tests of what the steppers build on it.
+    #[cfg(test)]
+    pub(crate) fn with_stage<R>(
+        &mut self,
+        (model, state, settings): (&Model, &State, &Settings),
+        f: impl FnOnce(&mut dyn crate::integrate::ConstrainedModel) -> R,
+    ) -> R {
+        self.ensure_layout(model, state.q.len());
+        let mut stats = StepStats::default();
+        let velocity_rate = self.velocity_rate(settings);
+        let mut stage = Stage {
+            model,
+            evaluator: &mut self.evaluator,
+            acceleration: &mut self.acceleration,
+            kkt: &mut self.kkt,
+            settings,
+            stats: &mut stats,
+            first: None,
+            started: false,
+            velocity_rate,
+            assembled_t: state.t,
+            assembled_q: Vec::new(),
+            assembled_v: Vec::new(),
+            additions: &mut self.additions,
+            prediction: &mut self.prediction,
+        };
+        f(&mut stage)
+    }
 }
 
 /// What [`Pipeline::parts`] lends a test.

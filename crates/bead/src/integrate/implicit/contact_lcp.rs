@@ -16,24 +16,24 @@
 //! r(μ_b) = c + A (μ_b − μ_b⁰),    A = J_b K⁻¹ J_bᵀ,   c = r + J_b Δq₀
 //! ```
 //!
-//! where `K` is the Newton matrix with every bounded row at a fixed multiplier and the other
-//! rows (joints, motors) held, `Δq₀` the Newton step with the bounded multipliers where they
-//! are, and `A` the Delassus matrix of the bounded rows (one column per row, from the same
-//! factor). The rows' conditions — a contact's `r ≥ 0 ⊥ μ_n ≥ 0`, a friction row's slip opposite
-//! its force at the cone's edge `|μ_t| = μ_f μ_n` and zero inside it, a motor's limit — are
-//! solved by nonsmooth Gauss–Seidel over the contacts (Moreau and Jean's nonsmooth contact
+//! where `K` is the Newton matrix with every bounded row at a fixed multiplier and the other rows
+//! (joints, motors) held, `Δq₀` the Newton step with the bounded multipliers where they are, and
+//! `A` the Delassus matrix of the bounded rows (its columns from the same factor, several a solve:
+//! [`super::delassus`]). The rows' conditions — a contact's `r ≥ 0 ⊥ μ_n ≥ 0`, a friction row's
+//! slip opposite its force at the cone's edge `|μ_t| = μ_f μ_n` and zero inside it, a motor's limit
+//! — are solved by nonsmooth Gauss–Seidel over the contacts (Moreau and Jean's nonsmooth contact
 //! dynamics; in 2D the cone is the box `±μ_f μ_n`) with direct solves of the rows inside their
 //! bounds ([`super::contact_problem`]), which needs no active set and converges where the rows
 //! depend on one another, to the residual's tolerance; where it stalls, Lemke's pivoting
-//! ([`super::lemke`]) finds the rows' states and the sweeps polish its answer, on problems of
-//! up to [`lemke::LARGEST`] rows. A larger problem takes the contacts' compliance for the rest
-//! of the step, and where the sweeps circle on the cones, passes of Tresca's problem
-//! ([`super::tresca`]). The Newton step
-//! then takes the bounded rows at those
-//! multipliers. Near the solution the linearization is the step's own, so the outer iteration
-//! keeps Newton's rate; the answer is a solution of the same equations, to the same tolerance.
+//! ([`super::lemke`]) finds the rows' states and the sweeps polish its answer, on problems of up to
+//! [`lemke::LARGEST`] rows. A larger problem takes the contacts' compliance for the rest of the
+//! step, and where the sweeps circle on the cones, passes of Tresca's problem ([`super::tresca`]).
+//! The Newton step then takes the bounded rows at those multipliers. Near the solution the
+//! linearization is the step's own, so the outer iteration keeps Newton's rate; the answer is a
+//! solution of the same equations, to the same tolerance.
 
 use super::contact_problem::{self, ContactProblem, gauss_seidel};
+use super::delassus;
 use super::interior_point::compliant_contact;
 use super::lemke;
 use super::row_bounds::RowBounds;
@@ -41,7 +41,7 @@ use super::split::settle_split;
 use super::tresca;
 use super::work::Work;
 use crate::error::EvalError;
-use crate::integrate::{ConstrainedModel, Factorization, NewtonSystem, Role};
+use crate::integrate::{ConstrainedModel, Factorization, Role};
 
 /// The bounded rows' multipliers for the next Newton step, solved as their own complementarity
 /// problem (see the module's notes), as their roles: fixed at the multipliers found, with the
@@ -88,46 +88,9 @@ pub(super) fn contact_step(
     p.residual
         .extend(p.rows.iter().map(|&r| w.residual[r] + p.j_dq[r]));
     // A's columns: the response of every bounded row to a unit multiplier on one.
-    p.delassus.clear();
-    p.delassus.resize(b * b, 0.0);
-    p.unit.clear();
-    p.unit.resize(m, 0.0);
-    p.zero_lambda.clear();
-    p.zero_lambda.resize(m, 0.0);
     p.dq.resize(n, 0.0);
     p.dmu.resize(m, 0.0);
-    p.force.resize(n, 0.0);
-    p.column_start.clear();
-    p.column_start.push(0);
-    p.column_rows.clear();
-    for k in 0..b {
-        // A fixed row's multiplier is out of the matrix: its force is in the momentum residual
-        // `M (q − q̃) − ĥ² Q − Jᵀμ`, which a unit more of it lowers by the row of `J`.
-        p.unit[p.rows[k]] = 1.0;
-        model.jacobian().mul_transpose(&p.unit, &mut p.force);
-        p.unit[p.rows[k]] = 0.0;
-        for f in &mut p.force {
-            *f = -*f;
-        }
-        let system = NewtonSystem {
-            h2,
-            proximal: 0.0,
-            lambda: &p.zero_lambda,
-            roles: &w.roles,
-            momentum: &p.force,
-            rows: &p.unit,
-        };
-        model.newton_step(Factorization::Reuse, system, &mut p.dq, &mut p.dmu)?;
-        model.jacobian().mul(&p.dq, &mut p.j_dq);
-        // Each column's nonzero rows (and diagonal) indexed as it is filled, for the sweeps.
-        for (j, &r) in p.rows.iter().enumerate() {
-            p.delassus[j * b + k] = p.j_dq[r];
-            if j == k || p.j_dq[r] != 0.0 {
-                p.column_rows.push(j);
-            }
-        }
-        p.column_start.push(p.column_rows.len());
-    }
+    delassus::build(model, &w.roles, h2, &mut p, &mut w.colouring)?;
     p.mu.clone_from(&w.mu);
     if w.contact_compliance {
         // Their residuals in `w` carry it already (the Newton iteration's `constraint_error`).

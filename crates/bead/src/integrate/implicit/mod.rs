@@ -74,6 +74,7 @@
 mod bdf2;
 mod contact_lcp;
 mod contact_problem;
+mod delassus;
 mod halving;
 mod implicit_euler;
 mod interior_point;

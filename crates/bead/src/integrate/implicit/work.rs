@@ -63,6 +63,8 @@ pub(super) struct Work {
     pub(super) compliant_contacts: bool,
     /// That problem's buffers.
     pub(super) contact_problem: super::contact_problem::ContactProblem,
+    /// Scratch of the contacts' problem's matrix ([`super::delassus`]).
+    pub(super) colouring: super::delassus::Colouring,
     /// Whether any row of this step has a bound (an inequality, a motor's limit): without,
     /// every row is held, and the roles need no choosing.
     pub(super) bounded: bool,

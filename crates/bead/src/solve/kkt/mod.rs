@@ -46,6 +46,7 @@ use faer::dyn_stack::MemBuffer;
 use super::ldlt::{self, Pivots};
 use super::{Role, SolveError};
 use crate::math::bands::Bands;
+use crate::math::components::Components;
 use crate::math::inverse_mass::InverseMass;
 use crate::math::sparse::BlockSparse;
 use dense::DenseFactor;
@@ -85,6 +86,17 @@ fn keep_definite(a: &mut [f64], size: usize, definite: Option<bool>, cholesky: &
         let bound: f64 = row.iter().map(|x| x.abs()).sum();
         row.fill(0.0);
         row[r] = bound;
+    }
+}
+
+/// Joins the movable coordinates (`diagonal` of `W` above zero) among `coordinates` in one set.
+fn join_movable(sets: &mut Components, diagonal: &[f64], coordinates: impl Iterator<Item = usize>) {
+    let mut first = None;
+    for i in coordinates.filter(|&i| diagonal[i] > 0.0) {
+        match first {
+            None => first = Some(i),
+            Some(f) => sets.join(f, i),
+        }
     }
 }
 
@@ -391,6 +403,61 @@ impl Kkt {
         self.factorizations += 1;
         self.factored = true;
         Ok(())
+    }
+
+    /// Labels each coordinate of `q` with the component of the last factored matrix it lies in
+    /// (`usize::MAX` where nothing moves): coordinates with different labels share no entry of
+    /// that matrix, directly or through other coordinates, so a solve with a right-hand side in
+    /// one component is zero in every other. Joined are each block of `J`'s coordinates (one
+    /// body's), every held row's bodies, a dense mass block's or an added block's coordinates,
+    /// and, unless the matrix left it out, every band's with geometric stiffness.
+    pub(crate) fn components(
+        &self,
+        j: &BlockSparse,
+        inv_mass: &InverseMass,
+        labels: &mut Vec<usize>,
+    ) {
+        let diagonal = inv_mass.diagonal();
+        let mut sets = Components::new(diagonal.len());
+        let band_coordinates = |band: usize| {
+            let blocks = j.bands()[band].1.clone();
+            j.blocks()[blocks]
+                .iter()
+                .flat_map(|b| b.col..b.col + b.ncols)
+        };
+        for block in j.blocks() {
+            join_movable(&mut sets, diagonal, block.col..block.col + block.ncols);
+        }
+        for (band, (rows, _)) in j.bands().iter().enumerate() {
+            if rows
+                .clone()
+                .any(|r| self.held.get(r).copied().unwrap_or(true))
+            {
+                join_movable(&mut sets, diagonal, band_coordinates(band));
+            }
+        }
+        if !self.reduced {
+            for &(band, _) in &self.stiffness_bands {
+                join_movable(&mut sets, diagonal, band_coordinates(band));
+            }
+        }
+        for block in inv_mass.blocks() {
+            join_movable(&mut sets, diagonal, block.offset..block.offset + block.n);
+        }
+        if let Some(p) = &self.pattern {
+            let (coordinates, starts) = (&p.additions.0, &p.additions.1);
+            for w in starts.windows(2) {
+                join_movable(&mut sets, diagonal, coordinates[w[0]..w[1]].iter().copied());
+            }
+        }
+        labels.clear();
+        labels.extend((0..diagonal.len()).map(|i| {
+            if diagonal[i] > 0.0 {
+                sets.find(i)
+            } else {
+                usize::MAX
+            }
+        }));
     }
 
     /// Solves the factored system for the Newton correction of the residuals
