@@ -44,6 +44,8 @@ pub struct BlockSparse {
     blocks: Vec<Block>,
     /// Row range and block range of each band.
     bands: Vec<(Range<usize>, Range<usize>)>,
+    /// The band of each row.
+    row_band: Vec<usize>,
     values: Vec<f64>,
     /// Names the pattern: a new one for each matrix made and each band added, kept by clones.
     structure: u64,
@@ -98,6 +100,8 @@ impl BlockSparse {
             });
             self.values.resize(self.values.len() + nrows * ncols, 0.0);
         }
+        self.row_band
+            .extend(std::iter::repeat_n(self.bands.len(), nrows));
         self.bands
             .push((self.nrows..self.nrows + nrows, first..self.blocks.len()));
         self.nrows += nrows;
@@ -195,6 +199,21 @@ impl BlockSparse {
                 }
             }
         }
+    }
+
+    /// Row `i` as `(first column, coefficients)` pieces, one per block of its band.
+    ///
+    /// ```
+    /// use bead::sparse::BlockSparse;
+    /// let mut j = BlockSparse::new(6);
+    /// j.add_band(1, &[(0, 2), (2, 2)]);
+    /// j.add_band(1, &[(2, 2), (4, 2)]);
+    /// j.values_mut().copy_from_slice(&[1., 0., -1., 0., 0., 1., 0., -1.]);
+    /// let pieces: Vec<_> = j.row(1).collect();
+    /// assert_eq!(pieces, [(2, &[0., 1.][..]), (4, &[0., -1.][..])]);
+    /// ```
+    pub fn row(&self, i: usize) -> impl Iterator<Item = (usize, &[f64])> + '_ {
+        self.band_row(self.row_band[i], i)
     }
 
     /// Row `i` of band `band` as `(first column, coefficients)` pieces, one per block.

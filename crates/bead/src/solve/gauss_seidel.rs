@@ -20,7 +20,6 @@ use super::{LinearSolver, MultiplierMatrix, SolveError, SolveInfo, SolveParams, 
 pub struct GaussSeidel {
     u: Vec<f64>,
     diag: Vec<f64>,
-    row_band: Vec<usize>,
     ax: Vec<f64>,
 }
 
@@ -55,10 +54,6 @@ impl LinearSolver for GaussSeidel {
         if !self.diag.iter().all(|v| v.is_finite()) {
             return Err(SolveError::NonFinite);
         }
-        self.row_band.clear();
-        for (band, (rows, _)) in j.bands().iter().enumerate() {
-            self.row_band.extend(rows.clone().map(|_| band));
-        }
         for (xi, d) in x.iter_mut().zip(&self.diag) {
             if *d <= 0.0 {
                 *xi = 0.0;
@@ -79,9 +74,8 @@ impl LinearSolver for GaussSeidel {
                 if self.diag[i] <= 0.0 || !a.includes(i) {
                     continue;
                 }
-                let band = self.row_band[i];
                 let row_dot: f64 = j
-                    .band_row(band, i)
+                    .row(i)
                     .map(|(c, coef)| {
                         coef.iter()
                             .zip(&self.u[c..])
@@ -91,7 +85,7 @@ impl LinearSolver for GaussSeidel {
                     .sum();
                 let delta = (b[i] - row_dot) / self.diag[i];
                 x[i] += delta;
-                for (c, coef) in j.band_row(band, i) {
+                for (c, coef) in j.row(i) {
                     w.add_weighted_row(c, coef, delta, &mut self.u);
                 }
             }

@@ -142,24 +142,14 @@ fn sweep_impulses(
     let (j, w) = (&layout.jacobian, &layout.inv_mass);
     let c_t = p.evaluator.c_t();
     let has_equalities = impulsive_rows(layout).contains(&true);
-    let row_band: Vec<usize> = j
-        .bands()
-        .iter()
-        .enumerate()
-        .flat_map(|(b, (rows, _))| rows.clone().map(move |_| b))
-        .collect();
     // ġ_k = J_k q̇ + ∂g_k/∂t.
     let g_dot = |k: usize, v: &[f64]| -> f64 {
         c_t[k]
-            + j.band_row(row_band[k], k)
+            + j.row(k)
                 .map(|(c, a)| a.iter().zip(&v[c..]).map(|(x, y)| x * y).sum::<f64>())
                 .sum::<f64>()
     };
-    let diag = |k: usize| -> f64 {
-        j.band_row(row_band[k], k)
-            .map(|(c, a)| w.weighted_dot(c, a, a))
-            .sum()
-    };
+    let diag = |k: usize| -> f64 { j.row(k).map(|(c, a)| w.weighted_dot(c, a, a)).sum() };
     // Approaches below a millionth of the rest speed are left to the solve as resting
     // contact: in a stack, sequential impulses converge only linearly toward zero.
     let scale = 1.0
@@ -179,7 +169,7 @@ fn sweep_impulses(
                     0.0
                 };
                 let impulse = -(1.0 + e) * approach / a_kk;
-                for (c, a) in j.band_row(row_band[k], k) {
+                for (c, a) in j.row(k) {
                     w.add_weighted_row(c, a, impulse, &mut state.v);
                 }
                 any = true;

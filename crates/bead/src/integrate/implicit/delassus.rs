@@ -29,8 +29,6 @@ const NONE: usize = usize::MAX;
 pub(super) struct Colouring {
     /// Each coordinate's component ([`ConstrainedModel::coupled_coordinates`]).
     labels: Vec<usize>,
-    /// Each row's band of `J`.
-    band_of: Vec<usize>,
     /// The components each bounded row touches, as compressed lists.
     touch_start: Vec<usize>,
     touch: Vec<usize>,
@@ -149,7 +147,7 @@ fn column(jacobian: &BlockSparse, p: &mut ContactProblem, c: &mut Colouring, k: 
             c.seen[j] = k;
             let row = p.rows[j];
             let mut sum = 0.0;
-            for (col, values) in jacobian.band_row(c.band_of[row], row) {
+            for (col, values) in jacobian.row(row) {
                 let l = label(&c.labels, col, values.len());
                 if l != NONE && c.owner[l] == k {
                     let dq = &p.dq[col..col + values.len()];
@@ -182,11 +180,6 @@ fn label(labels: &[usize], col: usize, len: usize) -> usize {
 
 /// Each bounded row's components (`touch`), and each component's bounded rows.
 fn touches(jacobian: &BlockSparse, rows: &[usize], c: &mut Colouring) {
-    c.band_of.clear();
-    c.band_of.resize(jacobian.nrows(), 0);
-    for (band, (band_rows, _)) in jacobian.bands().iter().enumerate() {
-        c.band_of[band_rows.clone()].fill(band);
-    }
     let n = c.labels.len();
     c.touch_start.clear();
     c.touch.clear();
@@ -195,7 +188,7 @@ fn touches(jacobian: &BlockSparse, rows: &[usize], c: &mut Colouring) {
     c.component_start.resize(n + 1, 0);
     for &row in rows {
         let first = c.touch.len();
-        for (col, values) in jacobian.band_row(c.band_of[row], row) {
+        for (col, values) in jacobian.row(row) {
             let l = label(&c.labels, col, values.len());
             if l != NONE && !c.touch[first..].contains(&l) {
                 c.touch.push(l);
