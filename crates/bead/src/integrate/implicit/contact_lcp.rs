@@ -136,10 +136,10 @@ pub(super) fn contact_step(
 /// diagonal of `A`, and on the residuals at the multipliers now where `residuals` says they do
 /// not carry it yet.
 fn comply(model: &dyn ConstrainedModel, w: &Work, p: &mut ContactProblem, residuals: bool) {
-    let b = p.rows.len();
-    for (k, &r) in p.rows.iter().enumerate() {
+    for k in 0..p.rows.len() {
+        let r = p.rows[k];
         if let Some(compliance) = compliant_contact(model, &w.mass, r) {
-            p.delassus[k * b + k] += compliance;
+            p.add_to_diagonal(k, compliance);
             if residuals {
                 p.residual[k] += compliance * p.mu[r];
             }
@@ -158,7 +158,7 @@ pub(super) fn split_at_end(model: &dyn ConstrainedModel, w: &mut Work, h2: f64, 
         return;
     }
     let mut p = std::mem::take(&mut w.contact_problem);
-    if p.rows.iter().all(|&r| r < w.mu.len()) && p.delassus.len() == p.rows.len().pow(2) {
+    if p.rows.iter().all(|&r| r < w.mu.len()) && p.column_start.len() == p.rows.len() + 1 {
         let bounds = RowBounds::of(model, h2);
         p.mu.clone_from(&w.mu);
         p.residual.clear();

@@ -20,14 +20,16 @@ pub(super) struct ContactProblem {
     /// The sweeps' blocks: a row (its position in `rows`) and, for a contact's normal row, its
     /// friction row's position and coefficient.
     pub(super) blocks: Vec<(usize, Option<(usize, f64)>)>,
-    /// `A`, row-major, `rows.len()²`.
-    pub(super) delassus: Vec<f64>,
-    /// The rows (positions) where each column of `A` is not zero, and its diagonal, as
-    /// compressed columns: `column_rows[column_start[k]..column_start[k + 1]]` (empty where the
-    /// columns are not indexed, and every row then counts). A pile's contacts touch a few
-    /// others each, so a multiplier's change moves a few dozen residuals, not all of them.
+    /// `A` by its compressed columns: the rows (positions in `rows`, ascending) where column `k`
+    /// is not zero, and its diagonal, `column_rows[column_start[k]..column_start[k + 1]]`, with
+    /// their values in `column_values`; `diagonal_at[k]` is where column `k`'s diagonal lies.
+    /// A pile's contacts touch a few others each, so a multiplier's change moves a few dozen
+    /// residuals, not all of them, and the matrix of a landing pile's 12,000 rows takes a few
+    /// megabytes where its dense form would take a gigabyte.
     pub(super) column_start: Vec<usize>,
     pub(super) column_rows: Vec<usize>,
+    pub(super) column_values: Vec<f64>,
+    pub(super) diagonal_at: Vec<usize>,
     /// `r` of every bounded row at the multipliers of `mu` (kept up to date as they change).
     pub(super) residual: Vec<f64>,
     /// The multipliers of every row (the bounded rows' as they are solved for).
@@ -40,6 +42,82 @@ pub(super) struct ContactProblem {
     pub(super) dq: Vec<f64>,
     pub(super) dmu: Vec<f64>,
     pub(super) j_dq: Vec<f64>,
+}
+
+impl ContactProblem {
+    /// `A[j, k]`: the response of bounded row `j` (a position in `rows`) to a unit multiplier
+    /// on row `k`.
+    pub(super) fn entry(&self, j: usize, k: usize) -> f64 {
+        let start = self.column_start[k];
+        let rows = &self.column_rows[start..self.column_start[k + 1]];
+        rows.binary_search(&j)
+            .map_or(0.0, |i| self.column_values[start + i])
+    }
+
+    /// `A[k, k]`.
+    pub(super) fn diagonal(&self, k: usize) -> f64 {
+        self.column_values[self.diagonal_at[k]]
+    }
+
+    /// Adds `value` to `A[k, k]`.
+    pub(super) fn add_to_diagonal(&mut self, k: usize, value: f64) {
+        self.column_values[self.diagonal_at[k]] += value;
+    }
+
+    /// Column `k` of `A`: its rows that are not zero (and its diagonal), with their values.
+    pub(super) fn column(&self, k: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
+        let range = self.column_start[k]..self.column_start[k + 1];
+        self.column_rows[range.clone()]
+            .iter()
+            .copied()
+            .zip(self.column_values[range].iter().copied())
+    }
+
+    /// Sets `A` from its compressed columns (`entries` as `(column, row, value)`, sorted by
+    /// column and then row, every diagonal among them).
+    pub(super) fn set_columns(&mut self, entries: &[(usize, usize, f64)]) {
+        let b = self.rows.len();
+        self.column_start.clear();
+        self.column_rows.clear();
+        self.column_values.clear();
+        self.diagonal_at.clear();
+        self.diagonal_at.resize(b, usize::MAX);
+        self.column_start.push(0);
+        let mut entries = entries.iter().peekable();
+        for k in 0..b {
+            while let Some(&(_, j, value)) = entries.next_if(|&&(column, _, _)| column == k) {
+                if j == k {
+                    self.diagonal_at[k] = self.column_rows.len();
+                }
+                self.column_rows.push(j);
+                self.column_values.push(value);
+            }
+            self.column_start.push(self.column_rows.len());
+        }
+        debug_assert!(self.diagonal_at.iter().all(|&d| d != usize::MAX));
+    }
+
+    /// The block of `A` on the rows and columns `of` (positions in `rows`), dense, with `index`
+    /// as scratch (each position's place in `of`, reset on return).
+    pub(super) fn block(&self, of: &[usize], index: &mut Vec<usize>) -> faer::Mat<f64> {
+        index.clear();
+        index.resize(self.rows.len(), usize::MAX);
+        for (i, &k) in of.iter().enumerate() {
+            index[k] = i;
+        }
+        let mut block = faer::Mat::<f64>::zeros(of.len(), of.len());
+        for (j, &k) in of.iter().enumerate() {
+            for (row, value) in self.column(k) {
+                if index[row] != usize::MAX {
+                    block[(index[row], j)] = value;
+                }
+            }
+        }
+        for &k in of {
+            index[k] = usize::MAX;
+        }
+        block
+    }
 }
 
 /// Nonsmooth Gauss–Seidel on `r = residual + A Δμ` over the bounded rows, in place on `p.mu`
@@ -105,10 +183,9 @@ const STALLED_ROUNDS: usize = 3;
 /// The largest complementarity error of the bounded rows, as a displacement: how far one
 /// projected step would move each row's residual (0 where every row meets its law).
 pub(super) fn error(p: &ContactProblem, bounds: &RowBounds<'_>) -> f64 {
-    let b = p.rows.len();
-    (0..b)
+    (0..p.rows.len())
         .map(|k| {
-            let a = p.delassus[k * b + k];
+            let a = p.diagonal(k);
             if !(a > 0.0) {
                 return 0.0;
             }
@@ -133,7 +210,7 @@ fn sweep(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
         let next = match friction {
             Some((t, coefficient)) => contact(p, k, t, coefficient),
             None => {
-                let a = p.delassus[k * p.rows.len() + k];
+                let a = p.diagonal(k);
                 if !(a > 0.0) {
                     continue;
                 }
@@ -150,7 +227,7 @@ fn sweep(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
                 continue;
             }
             let delta = value - p.mu[p.rows[k]];
-            worst = worst.max((delta * p.delassus[k * p.rows.len() + k]).abs());
+            worst = worst.max((delta * p.diagonal(k)).abs());
             move_row(p, k, delta);
         }
     }
@@ -162,16 +239,9 @@ pub(super) fn move_row(p: &mut ContactProblem, k: usize, delta: f64) {
     if delta == 0.0 {
         return;
     }
-    let b = p.rows.len();
     p.mu[p.rows[k]] += delta;
-    if p.column_start.len() == b + 1 {
-        for &j in &p.column_rows[p.column_start[k]..p.column_start[k + 1]] {
-            p.residual[j] += p.delassus[j * b + k] * delta;
-        }
-    } else {
-        for j in 0..b {
-            p.residual[j] += p.delassus[j * b + k] * delta;
-        }
+    for i in p.column_start[k]..p.column_start[k + 1] {
+        p.residual[p.column_rows[i]] += p.column_values[i] * delta;
     }
 }
 
@@ -180,13 +250,7 @@ pub(super) fn move_row(p: &mut ContactProblem, k: usize, delta: f64) {
 /// sliding either way (normal residual zero, friction at the edge against the slip), apart
 /// (no force, the gap opening) — and the first that holds.
 fn contact(p: &ContactProblem, k: usize, t: usize, coefficient: f64) -> [(usize, f64); 2] {
-    let b = p.rows.len();
-    let (nn, nt, tn, tt) = (
-        p.delassus[k * b + k],
-        p.delassus[k * b + t],
-        p.delassus[t * b + k],
-        p.delassus[t * b + t],
-    );
+    let (nn, nt, tn, tt) = (p.diagonal(k), p.entry(k, t), p.entry(t, k), p.diagonal(t));
     let (mu_n, mu_t) = (p.mu[p.rows[k]], p.mu[p.rows[t]]);
     // Residuals with this contact's force taken out: r(μ) = free + A_loc μ.
     let free_n = p.residual[k] - nn * mu_n - nt * mu_t;
@@ -264,7 +328,7 @@ pub(super) fn free_rows(p: &ContactProblem, bounds: &RowBounds<'_>) -> FreeRows 
     let inside = |k: usize| {
         let r = p.rows[k];
         let (lo, hi) = bounds.get(r, &p.mu);
-        p.delassus[k * b + k] > 0.0 && p.mu[r] > lo + margin && p.mu[r] < hi - margin
+        p.diagonal(k) > 0.0 && p.mu[r] > lo + margin && p.mu[r] < hi - margin
     };
     let free: Vec<usize> = (0..b).filter(|&k| inside(k)).collect();
     let mut column = vec![usize::MAX; b];
@@ -300,15 +364,21 @@ fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
         return 1.0;
     }
     let whole = || {
-        faer::Mat::<f64>::from_fn(f, f, |i, j| {
-            let (row, col) = (free[i], free[j]);
-            p.delassus[row * b + col]
-                + edges
-                    .iter()
-                    .filter(|e| e.1 == j)
-                    .map(|&(k, _, s)| p.delassus[row * b + k] * s)
-                    .sum::<f64>()
-        })
+        let mut index = Vec::new();
+        let mut block = p.block(free, &mut index);
+        // Each edge's column, times its sign and coefficient, joins its normal row's.
+        index.resize(b, usize::MAX);
+        for (i, &k) in free.iter().enumerate() {
+            index[k] = i;
+        }
+        for &(k, j, s) in edges {
+            for (row, value) in p.column(k) {
+                if index[row] != usize::MAX {
+                    block[(index[row], j)] += value * s;
+                }
+            }
+        }
+        block
     };
     let residual: Vec<f64> = free.iter().map(|&k| -p.residual[k]).collect();
     // On a large block with a few edges, the symmetric block's eigenvectors and a splitting
@@ -331,10 +401,13 @@ fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
 /// little: the pyramid's 14 took 17 rounds to 10⁻¹² of the right-hand side. `None` where the
 /// rounds do not get there in [`EDGE_ROUNDS`] (the caller then takes the singular values).
 fn with_edges(p: &ContactProblem, rows: &FreeRows, rhs: &[f64]) -> Option<Vec<f64>> {
-    let b = p.rows.len();
     let (free, edges) = (&rows.free, &rows.edges);
     let f = free.len();
-    let block = faer::Mat::<f64>::from_fn(f, f, |i, j| p.delassus[free[i] * b + free[j]]);
+    let mut index = vec![usize::MAX; p.rows.len()];
+    let block = p.block(free, &mut index);
+    for (i, &k) in free.iter().enumerate() {
+        index[k] = i;
+    }
     let solve = symmetric_pseudo_inverse(&block)?;
     let scale = rhs.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
     let mut delta = solve(rhs);
@@ -344,8 +417,10 @@ fn with_edges(p: &ContactProblem, rows: &FreeRows, rhs: &[f64]) -> Option<Vec<f6
         shifted.copy_from_slice(rhs);
         for &(k, j, s) in edges {
             let moved = s * delta[j];
-            for (i, value) in shifted.iter_mut().enumerate() {
-                *value -= p.delassus[free[i] * b + k] * moved;
+            for (row, value) in p.column(k) {
+                if index[row] != usize::MAX {
+                    shifted[index[row]] -= value * moved;
+                }
             }
         }
         let off = (0..f).fold(0.0_f64, |m, i| {
@@ -531,13 +606,18 @@ pub(super) mod tests {
     /// `r` at multipliers zero.
     pub(in super::super) fn problem(a: &[f64], r: &[f64]) -> ContactProblem {
         let b = r.len();
-        ContactProblem {
+        let mut p = ContactProblem {
             rows: (0..b).collect(),
-            delassus: a.to_vec(),
             residual: r.to_vec(),
             mu: vec![0.0; b],
             ..ContactProblem::default()
-        }
+        };
+        let entries: Vec<(usize, usize, f64)> = (0..b)
+            .flat_map(|k| (0..b).map(move |j| (k, j, a[j * b + k])))
+            .filter(|&(k, j, value)| j == k || value != 0.0)
+            .collect();
+        p.set_columns(&entries);
+        p
     }
 
     /// Coulomb's law on row pairs `(normal, friction)`, as displacements: the largest

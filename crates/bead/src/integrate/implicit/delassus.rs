@@ -46,12 +46,11 @@ pub(super) struct Colouring {
     /// counted each row.
     owner: Vec<usize>,
     seen: Vec<usize>,
-    /// `(column, row)` of every entry of `A` that is not zero, and each diagonal.
-    entries: Vec<(usize, usize)>,
+    /// `(column, row, value)` of every entry of `A` that is not zero, and each diagonal.
+    entries: Vec<(usize, usize, f64)>,
 }
 
-/// Fills `p.delassus` (row-major, `b × b` for the `b` rows of `p.rows`) and its column index
-/// from the Newton matrix factored last, with `roles` (the bounded rows fixed): the response of
+/// Fills `A` in `p` (its compressed columns, for the `b` rows of `p.rows`) from the Newton matrix factored last, with `roles` (the bounded rows fixed): the response of
 /// every bounded row to a unit multiplier on each, by as few solves as the matrix's components
 /// allow (see the module's notes), `c` its scratch. Returns the solves it took.
 pub(super) fn build(
@@ -67,8 +66,6 @@ pub(super) fn build(
     model.coupled_coordinates(&mut c.labels);
     touches(model.jacobian(), &p.rows, c);
     colour(c, b, n);
-    p.delassus.clear();
-    p.delassus.resize(b * b, 0.0);
     p.unit.clear();
     p.unit.resize(m, 0.0);
     p.zero_lambda.clear();
@@ -118,26 +115,16 @@ pub(super) fn build(
             }
         }
     }
-    // The column index, each column's rows in order.
-    c.entries.sort_unstable();
-    p.column_start.clear();
-    p.column_rows.clear();
-    p.column_start.push(0);
-    let mut entries = c.entries.iter().peekable();
-    for k in 0..b {
-        while let Some(&(_, j)) = entries.next_if(|&&(column, _)| column == k) {
-            p.column_rows.push(j);
-        }
-        p.column_start.push(p.column_rows.len());
-    }
+    // Each column's rows in order.
+    c.entries.sort_unstable_by_key(|&(k, j, _)| (k, j));
+    p.set_columns(&c.entries);
     Ok(c.colour_start.len() - 1)
 }
 
 /// Column `k` of `A` from the solve of its colour in `p.dq`: every bounded row touching one of
 /// `k`'s components, summed over that row's blocks in the components `k` owns, in the order of
 /// [`BlockSparse::mul`].
-fn column(jacobian: &BlockSparse, p: &mut ContactProblem, c: &mut Colouring, k: usize) {
-    let b = p.rows.len();
+fn column(jacobian: &BlockSparse, p: &ContactProblem, c: &mut Colouring, k: usize) {
     let mut diagonal = false;
     for &l in &c.touch[c.touch_start[k]..c.touch_start[k + 1]] {
         for &j in &c.component_rows[c.component_start[l]..c.component_start[l + 1]] {
@@ -154,16 +141,15 @@ fn column(jacobian: &BlockSparse, p: &mut ContactProblem, c: &mut Colouring, k: 
                     sum += values.iter().zip(dq).map(|(a, x)| a * x).sum::<f64>();
                 }
             }
-            p.delassus[j * b + k] = sum;
             diagonal |= j == k;
             if j == k || sum != 0.0 {
-                c.entries.push((k, j));
+                c.entries.push((k, j, sum));
             }
         }
     }
     if !diagonal {
         // A row between bodies that cannot move: its column is zero, its diagonal indexed.
-        c.entries.push((k, k));
+        c.entries.push((k, k, 0.0));
     }
 }
 
@@ -361,7 +347,7 @@ mod tests {
                     .collect();
                 assert_eq!(indexed, nonzero.as_slice(), "column {k}'s rows");
                 for (j, &r) in p.rows.iter().enumerate() {
-                    assert_eq!(p.delassus[j * b + k], j_dq[r], "A[{j}, {k}]");
+                    assert_eq!(p.entry(j, k), j_dq[r], "A[{j}, {k}]");
                 }
             }
             (b, solves)

@@ -135,10 +135,11 @@ pub(super) fn solve(p: &mut ContactProblem, bounds: &RowBounds<'_>, tolerance: f
     }
     debug_assert_eq!(rows.len(), n);
     // r_k = r⁰_k + Σ_j A_kj (offset_j − μ⁰_j) + Σ_j A_kj Σ c z.
+    let delassus = p.block(&(0..b).collect::<Vec<_>>(), &mut Vec::new());
     let mut r_constant = p.residual.clone();
     for k in 0..b {
         for j in 0..b {
-            r_constant[k] += p.delassus[k * b + j] * (multiplier[j].offset - p.mu[p.rows[j]]);
+            r_constant[k] += delassus[(k, j)] * (multiplier[j].offset - p.mu[p.rows[j]]);
         }
     }
     let mut q = vec![0.0; n];
@@ -151,7 +152,7 @@ pub(super) fn solve(p: &mut ContactProblem, bounds: &RowBounds<'_>, tolerance: f
         for &(k, sign) in &row.r {
             q[i] += sign * r_constant[k];
             for j in 0..b {
-                let a = sign * p.delassus[k * b + j];
+                let a = sign * delassus[(k, j)];
                 if a != 0.0 {
                     for &(z, c) in &multiplier[j].terms {
                         m[i * n + z] += a * c;
@@ -187,7 +188,7 @@ pub(super) fn solve(p: &mut ContactProblem, bounds: &RowBounds<'_>, tolerance: f
         if delta != 0.0 {
             p.mu[p.rows[k]] = mu;
             for j in 0..b {
-                p.residual[j] += p.delassus[j * b + k] * delta;
+                p.residual[j] += delassus[(j, k)] * delta;
             }
         }
     }

@@ -102,7 +102,7 @@ fn box_error(p: &ContactProblem, boxes: &[(f64, f64)]) -> f64 {
 /// Row `k`'s projected step onto its box, `Π(μ − r/A_kk) − μ`, with `A_kk`; `None` for a row
 /// that moves nothing.
 fn projected_step(p: &ContactProblem, k: usize, (lo, hi): (f64, f64)) -> Option<(f64, f64)> {
-    let a = p.delassus[k * p.rows.len() + k];
+    let a = p.diagonal(k);
     if !(a > 0.0) {
         return None;
     }
@@ -121,15 +121,13 @@ fn face(p: &mut ContactProblem, boxes: &[(f64, f64)]) {
         .filter(|&k| {
             let mu = p.mu[p.rows[k]];
             let (lo, hi) = boxes[k];
-            p.delassus[k * b + k] > 0.0 && mu > lo + margin && mu < hi - margin
+            p.diagonal(k) > 0.0 && mu > lo + margin && mu < hi - margin
         })
         .collect();
     if free.is_empty() {
         return;
     }
-    let a = faer::Mat::<f64>::from_fn(free.len(), free.len(), |i, j| {
-        p.delassus[free[i] * b + free[j]]
-    });
+    let a = p.block(&free, &mut Vec::new());
     let rhs: Vec<f64> = free.iter().map(|&k| -p.residual[k]).collect();
     let Some(delta) = symmetric_least_squares(&a, &rhs) else {
         return;
