@@ -76,31 +76,34 @@ enum Command {
     /// Measure the engine: `chain` is N particles of 1 kg on rigid rods, 1 m in all, swinging
     /// at 1 rad/s (the scene `scripts/compare` builds in pymunk and MuJoCo); `cloth` an N × N
     /// cloth hanging from a rail; `pile` N balls of 2 cm landing in a box; `pyramid` N rows of
-    /// boxes on a floor (the scenes of `scripts/compare/run piles`).
+    /// boxes on a floor; `large-pyramid`, `many-pyramids` and `tumbler` Box2D v3's benchmark
+    /// scenes (the scenes of `scripts/compare/run piles`).
     Bench {
         /// The benchmark scene.
         #[arg(value_enum)]
         scene: bench::BenchScene,
         /// Sizes, comma-separated: links of the chain, particles along the cloth's side, balls
-        /// of the pile, rows of the pyramid [default: 100,300,1000; pile 500; pyramid 20].
+        /// of the pile, rows of the pyramids, floors of many-pyramids, boxes along the tumbler's
+        /// grid [default: 100,300,1000; pile 500; pyramid 20; large-pyramid 100; many-pyramids
+        /// 20; tumbler 45].
         #[arg(long, value_parser = bench::parse_sizes)]
         n: Option<std::vec::Vec<usize>>,
         /// Steps per run (chain, cloth).
         #[arg(long, default_value_t = 2000)]
         steps: usize,
-        /// Simulated seconds per run (pile, pyramid) [default: pile 5; pyramid 10].
+        /// Simulated seconds per run (contact scenes) [default: pyramid 10; others 5].
         #[arg(long)]
         seconds: Option<f64>,
-        /// Coulomb coefficient of every contact (pile, pyramid) [default: pile 0; pyramid 0.6].
+        /// Coulomb coefficient of every contact (contact scenes) [default: pile 0; others 0.6].
         #[arg(long)]
         friction: Option<f64>,
-        /// Runs per size (pile, pyramid); the best time counts.
+        /// Runs per size (contact scenes); the best time counts.
         #[arg(long, default_value_t = 1)]
         repeat: usize,
-        /// Wall seconds of stepping after which a run stops, reported as such (pile, pyramid).
+        /// Wall seconds of stepping after which a run stops, reported as such (contact scenes).
         #[arg(long, default_value_t = 300.0)]
         budget: f64,
-        /// Time step, s [default: 0.001; pile and pyramid 1/60].
+        /// Time step, s [default: 0.001; contact scenes 1/60].
         #[arg(long)]
         dt: Option<f64>,
         /// Integrator.
@@ -412,10 +415,12 @@ fn execute(command: Command) -> Result<(), Failure> {
             csv,
         } => {
             use bench::BenchScene;
-            let contact = matches!(scene, BenchScene::Pile | BenchScene::Pyramid);
+            let contact = scene.contact();
             let n = n.unwrap_or_else(|| match scene {
                 BenchScene::Pile => vec![500],
-                BenchScene::Pyramid => vec![20],
+                BenchScene::Pyramid | BenchScene::ManyPyramids => vec![20],
+                BenchScene::LargePyramid => vec![100],
+                BenchScene::Tumbler => vec![45],
                 _ => vec![100, 300, 1000],
             });
             let dt = dt.unwrap_or(if contact { 1.0 / 60.0 } else { 1e-3 });
@@ -424,7 +429,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             } else {
                 5.0
             });
-            let friction = friction.unwrap_or(if scene == BenchScene::Pyramid {
+            let friction = friction.unwrap_or(if contact && scene != BenchScene::Pile {
                 0.6
             } else {
                 0.0

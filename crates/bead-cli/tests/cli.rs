@@ -1090,6 +1090,36 @@ fn contact_benches_print_the_comparison_columns() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("--friction"));
 }
 
+/// Box2D's benchmark scenes in bead: a small `large-pyramid` of touching boxes stands exactly
+/// (no overlap, nothing moving, under the implicit stepper), and a small `tumbler` runs with
+/// its creep and energy drift left empty, as `scripts/compare/piles.py` leaves them.
+#[test]
+fn box2d_benchmark_scenes_run_and_a_touching_pyramid_stands() {
+    let row = |args: &[&str]| {
+        let output = bead().args(args).output().unwrap();
+        assert!(output.status.success(), "{output:?}");
+        let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+        let line = stdout.lines().nth(1).unwrap_or_default().to_string();
+        line.split(',').map(str::to_string).collect::<Vec<_>>()
+    };
+    let fields = row(&[
+        "bench",
+        "large-pyramid",
+        "--n",
+        "3",
+        "--seconds",
+        "0.5",
+        "--csv",
+    ]);
+    assert_eq!(fields[1..3], ["large-pyramid", "3"], "{fields:?}");
+    let number = |i: usize| fields[i].parse::<f64>().unwrap();
+    assert!(number(6) < 1e-9 && number(7) < 1e-9, "{fields:?}");
+    assert_eq!(fields[9], "ok");
+    let fields = row(&["bench", "tumbler", "--n", "2", "--seconds", "0.1", "--csv"]);
+    assert_eq!(fields[1..3], ["tumbler", "2"], "{fields:?}");
+    assert_eq!(fields[7..], ["", "", "ok"], "{fields:?}");
+}
+
 /// Determinism as a user sees it: the same contact scene run twice writes byte-identical files.
 #[test]
 fn two_runs_of_a_contact_scene_write_identical_files() {

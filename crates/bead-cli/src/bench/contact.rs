@@ -1,5 +1,5 @@
-//! `bead bench pile` and `bead bench pyramid`: contact-rich scenes measured as the iterative
-//! engines are, with the columns where exact contact differs from theirs. The same scenes are
+//! `bead bench pile`, `pyramid` and Box2D's benchmark scenes: contact-rich scenes measured as
+//! the iterative engines are, with the columns where exact contact differs from theirs. The same scenes are
 //! built in pymunk and Box2D by `scripts/compare/piles.py`, which prints the same CSV columns
 //! (`scripts/compare/run piles` runs them all in one session).
 //!
@@ -8,6 +8,9 @@
 //!   ([`bead::models::ball_pile`], [`bead::models::frictional_ball_pile`]).
 //! - `pyramid`: N rows of 0.5 m boxes of 25 kg, 2.5 cm apart, on a floor, friction μ
 //!   ([`bead::models::box_pyramid`]).
+//! - `large-pyramid`, `many-pyramids`, `tumbler`: Box2D v3's benchmark scenes
+//!   ([`super::box2d`]); the pyramids' creep is measured as the pyramid's, and the tumbler,
+//!   where boxes tumble in a driven container, has neither creep nor energy drift.
 //!
 //! Columns: wall and CPU time of the steps alone (the best of `--repeat` runs that do nothing
 //! else), and from one more run that measures after every step: the deepest
@@ -64,6 +67,9 @@ fn build(request: &BenchRequest, n: usize) -> Result<Scene> {
             let (system, boxes, _) = bead::models::box_pyramid(n, mu)?;
             (system, boxes.into_iter().map(|b| b.body()).collect())
         }
+        super::BenchScene::LargePyramid => super::box2d::large_pyramid(n, mu)?,
+        super::BenchScene::ManyPyramids => super::box2d::many_pyramids(n, mu)?,
+        super::BenchScene::Tumbler => super::box2d::tumbler(n, mu)?,
         _ => bail!("not a contact scene"),
     };
     let integrator = bead::integrate::by_name(&request.integrator)
@@ -92,6 +98,13 @@ fn largest_move(from: &[[f64; 2]], to: &[[f64; 2]]) -> f64 {
         .zip(to)
         .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
         .fold(0.0, f64::max)
+}
+
+/// Whether the scene's bodies start at rest and should stay there: its creep is measured from
+/// where each body started, over the whole run (the pile's over its last second).
+fn standing(scene: super::BenchScene) -> bool {
+    use super::BenchScene::{LargePyramid, ManyPyramids, Pyramid};
+    matches!(scene, Pyramid | LargePyramid | ManyPyramids)
 }
 
 /// The deepest penetration of any contact in `diagnostics`: `max(0, −g)` over the inequality
@@ -123,8 +136,17 @@ fn run(request: &BenchRequest, n: usize, measure: bool) -> Result<ContactRow> {
     };
     // The last second's start: here, for a run of a second or less.
     let (mut mark, mut mark_energy) = (start_positions.clone(), f64::NAN);
+    // A measurement that fails (the forces at an instant, which the explicit integrators'
+    // active set may not find) ends the run with that status, as a failed step does.
+    let failed = |t: f64, e: bead::StepError| format!("failed at t = {t:.3} s: {}", e.cause);
     if measure && last_second == 0 {
-        mark_energy = scene.system.diagnostics()?.total_energy();
+        match scene.system.diagnostics() {
+            Ok(d) => mark_energy = d.total_energy(),
+            Err(e) => {
+                row.status = failed(0.0, e);
+                return Ok(row);
+            }
+        }
     }
     let mut done = 0;
     for step in 1..=steps {
@@ -133,11 +155,7 @@ fn run(request: &BenchRequest, n: usize, measure: bool) -> Result<ContactRow> {
         wall += started.elapsed();
         cpu += cpu_started.elapsed();
         if let Err(e) = outcome {
-            row.status = format!(
-                "failed at t = {:.3} s: {}",
-                (step - 1) as f64 * request.dt,
-                e.cause
-            );
+            row.status = failed((step - 1) as f64 * request.dt, e);
             break;
         }
         done = step;
@@ -152,10 +170,16 @@ fn run(request: &BenchRequest, n: usize, measure: bool) -> Result<ContactRow> {
         if !measure {
             continue;
         }
-        let diagnostics = scene.system.diagnostics()?;
+        let diagnostics = match scene.system.diagnostics() {
+            Ok(d) => d,
+            Err(e) => {
+                row.status = failed(step as f64 * request.dt, e);
+                break;
+            }
+        };
         row.max_penetration = row.max_penetration.max(penetration(&diagnostics));
         let now = positions(&scene);
-        if request.scene == super::BenchScene::Pyramid {
+        if standing(request.scene) {
             row.creep = row.creep.max(largest_move(&start_positions, &now));
         }
         if step == last_second {
@@ -167,6 +191,11 @@ fn run(request: &BenchRequest, n: usize, measure: bool) -> Result<ContactRow> {
             }
             row.energy_drift = (diagnostics.total_energy() - mark_energy) / mark_energy.abs();
         }
+    }
+    if request.scene == super::BenchScene::Tumbler {
+        // The boxes tumble and the motor drives the container: nothing rests, nothing is
+        // conserved.
+        (row.creep, row.energy_drift) = (f64::NAN, f64::NAN);
     }
     if done > 0 {
         row.seconds_per_step = wall.as_secs_f64() / done as f64;
@@ -208,10 +237,7 @@ pub(super) const CSV_HEADER: &str =
 /// Prints the runs of `request` at each size, as a table or CSV.
 pub(super) fn print(request: &BenchRequest) -> Result<()> {
     let engine = format!("bead {}", request.integrator);
-    let scene = match request.scene {
-        super::BenchScene::Pile => "pile",
-        _ => "pyramid",
-    };
+    let scene = request.scene.name();
     if request.csv {
         println!("{CSV_HEADER}");
     } else {
@@ -223,33 +249,45 @@ pub(super) fn print(request: &BenchRequest) -> Result<()> {
     for &n in &request.sizes {
         let row = measure(request, n)?;
         if request.csv {
+            // Empty where there is nothing to show, as `scripts/compare/piles.py` leaves it.
+            let shown = |v: f64| {
+                if v.is_finite() {
+                    format!("{v:.3e}")
+                } else {
+                    String::new()
+                }
+            };
             println!(
-                "{engine},{scene},{},{:.6},{:.3e},{:.3e},{:.3e},{:.3e},{:.3e},{}",
+                "{engine},{scene},{},{:.6},{:.3e},{:.3e},{:.3e},{},{},{}",
                 row.n,
                 request.dt,
                 row.seconds_per_step,
                 row.cpu_per_simulated_second,
                 row.max_penetration,
-                row.creep,
-                row.energy_drift,
+                shown(row.creep),
+                shown(row.energy_drift),
                 row.status.replace(',', ";")
             );
         } else {
-            // A run that stopped before its last second has no drift to show.
-            let drift = if row.energy_drift.is_finite() {
-                format!("{:.2e}", row.energy_drift)
-            } else {
-                "—".to_string()
+            // A run that stopped before its last second has no drift to show, a tumbler neither
+            // creep nor drift.
+            let shown = |v: f64| {
+                if v.is_finite() {
+                    format!("{v:.2e}")
+                } else {
+                    "—".to_string()
+                }
             };
+            let (creep, drift) = (shown(row.creep), shown(row.energy_drift));
             println!(
-                "{:<22} {:>6} {:>9.6} {:>10.3e} {:>12.3e} {:>11.2e} {:>10.2e} {:>12}  {}",
+                "{:<22} {:>6} {:>9.6} {:>10.3e} {:>12.3e} {:>11.2e} {:>10} {:>12}  {}",
                 engine,
                 row.n,
                 request.dt,
                 row.seconds_per_step,
                 row.cpu_per_simulated_second,
                 row.max_penetration,
-                row.creep,
+                creep,
                 drift,
                 row.status
             );

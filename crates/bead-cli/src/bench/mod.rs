@@ -8,7 +8,10 @@
 //! - `cloth`: an N × N cloth, 1 m wide and 1 kg, hanging from a rail along its top edge and
 //!   released flat ([`bead::models::cloth`]).
 //! - `pile`, `pyramid`: contact-rich scenes, measured against pymunk and Box2D ([`contact`]).
+//! - `large-pyramid`, `many-pyramids`, `tumbler`: Box2D v3's benchmark scenes ([`box2d`]),
+//!   measured as the contact scenes are.
 
+mod box2d;
 mod contact;
 
 use std::time::{Duration, Instant};
@@ -26,6 +29,32 @@ pub enum BenchScene {
     Pile,
     /// A pyramid of N rows of boxes standing on a floor.
     Pyramid,
+    /// Box2D v3's benchmark `large_pyramid`: N rows of touching 1 m boxes.
+    LargePyramid,
+    /// Box2D v3's benchmark `many_pyramids`: N floors of N pyramids of 10 rows.
+    ManyPyramids,
+    /// Box2D v3's benchmark `tumbler`: N × N small boxes in a turning container.
+    Tumbler,
+}
+
+impl BenchScene {
+    /// Whether this is one of the contact scenes, measured by [`contact`].
+    pub fn contact(self) -> bool {
+        !matches!(self, BenchScene::Chain | BenchScene::Cloth)
+    }
+
+    /// The scene's name in tables and CSV, as `scripts/compare` names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BenchScene::Chain => "chain",
+            BenchScene::Cloth => "cloth",
+            BenchScene::Pile => "pile",
+            BenchScene::Pyramid => "pyramid",
+            BenchScene::LargePyramid => "large-pyramid",
+            BenchScene::ManyPyramids => "many-pyramids",
+            BenchScene::Tumbler => "tumbler",
+        }
+    }
 }
 
 /// What to measure.
@@ -67,7 +96,7 @@ fn measure(request: &BenchRequest, n: usize) -> Result<Row> {
     let mut sys = match request.scene {
         BenchScene::Chain => bead::models::chain_swing(n, 1.0)?.system,
         BenchScene::Cloth => bead::models::cloth(n, 1.0, 1.0)?.0,
-        BenchScene::Pile | BenchScene::Pyramid => bail!("a contact scene"),
+        _ => bail!("a contact scene"),
     };
     let integrator = bead::integrate::by_name(&request.integrator)
         .with_context(|| format!("unknown integrator '{}'", request.integrator))?;
@@ -116,7 +145,7 @@ pub fn bench(request: &BenchRequest) -> Result<()> {
     if !(request.dt > 0.0 && request.dt.is_finite()) {
         bail!("--dt must be positive, got {}", request.dt);
     }
-    if matches!(request.scene, BenchScene::Pile | BenchScene::Pyramid) {
+    if request.scene.contact() {
         // `--seconds`, `--friction` and `--repeat` are checked where they are read (main).
         return contact::print(request);
     }

@@ -32,7 +32,7 @@
 //! linearization is the step's own, so the outer iteration keeps Newton's rate; the answer is a
 //! solution of the same equations, to the same tolerance.
 
-use super::contact_problem::{self, ContactProblem, gauss_seidel};
+use super::contact_problem::{self, ContactProblem, DENSE_LARGEST, gauss_seidel};
 use super::delassus;
 use super::interior_point::compliant_contact;
 use super::lemke;
@@ -152,9 +152,13 @@ fn comply(model: &dyn ConstrainedModel, w: &Work, p: &mut ContactProblem, residu
 /// neither the rows' residuals nor the bodies' forces, so the step stays converged; what it
 /// changes is what the contacts report, and where the next step starts. A step whose contacts
 /// took the compliance has no free split to settle: the compliance has chosen it (and a move
-/// along the bodies' null space would change the compliant residuals).
+/// along the bodies' null space would change the compliant residuals). Nor does a model of more
+/// than [`DENSE_LARGEST`] coordinates, whose dense split would cost gigabytes.
 pub(super) fn split_at_end(model: &dyn ConstrainedModel, w: &mut Work, h2: f64, tolerance: f64) {
-    if w.contact_compliance {
+    // The split decomposes a dense matrix over the coordinates: past `DENSE_LARGEST` of
+    // them (Box2D's `large_pyramid`, 15,150) it would take gigabytes and hours, for a split
+    // that changes no body's motion.
+    if w.contact_compliance || w.dq.len() > DENSE_LARGEST {
         return;
     }
     let mut p = std::mem::take(&mut w.contact_problem);

@@ -360,7 +360,7 @@ fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
     let rows = free_rows(p, bounds);
     let (free, edges) = (&rows.free, &rows.edges);
     let f = free.len();
-    if f == 0 {
+    if f == 0 || f > DENSE_LARGEST {
         return 1.0;
     }
     let whole = || {
@@ -438,6 +438,11 @@ fn with_edges(p: &ContactProblem, rows: &FreeRows, rhs: &[f64]) -> Option<Vec<f6
     None
 }
 
+/// The most free rows solved together as a dense block (128 MB, and minutes of its
+/// decomposition): a larger face is left to the sweeps, rather than take the machine's memory
+/// (the 5,050 touching boxes of Box2D's `large_pyramid` give faces of tens of thousands of
+/// rows).
+pub(super) const DENSE_LARGEST: usize = 4096;
 /// The fewest free rows [`subspace`] solves by [`with_edges`]' splitting.
 const SPLITTING_FROM: usize = 400;
 /// [`subspace`] takes the splitting for at most one edge in this many free rows.

@@ -15,7 +15,9 @@
 //! the problem once those rows are the right ones. Its normal forces set the next pass's cones;
 //! where they no longer change, the rows meet Coulomb's law ([`error`]), which is the test.
 
-use super::contact_problem::{ContactProblem, error, move_row, symmetric_least_squares};
+use super::contact_problem::{
+    ContactProblem, DENSE_LARGEST, error, move_row, symmetric_least_squares,
+};
 use super::row_bounds::RowBounds;
 
 /// Solves `p` in place, from its multipliers, by passes of Tresca's problem (see the module's
@@ -124,7 +126,7 @@ fn face(p: &mut ContactProblem, boxes: &[(f64, f64)]) {
             p.diagonal(k) > 0.0 && mu > lo + margin && mu < hi - margin
         })
         .collect();
-    if free.is_empty() {
+    if free.is_empty() || free.len() > DENSE_LARGEST {
         return;
     }
     let a = p.block(&free, &mut Vec::new());
