@@ -1088,6 +1088,16 @@ fn contact_benches_print_the_comparison_columns() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--friction"));
+    let output = bead()
+        .args(["bench", "tumbler", "--n", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("'0' in '0' is not a positive whole number"),
+        "{stderr}"
+    );
 }
 
 /// Box2D's benchmark scenes in bead: a small `large-pyramid` of touching boxes stands exactly

@@ -191,7 +191,7 @@ pub fn parse_sizes(s: &str) -> std::result::Result<Vec<usize>, String> {
                 .parse::<usize>()
                 .ok()
                 .filter(|n| *n > 0)
-                .ok_or_else(|| format!("'{v}' in '{s}' is not a positive whole number of links"))
+                .ok_or_else(|| format!("'{v}' in '{s}' is not a positive whole number (a size: links, balls, rows, …)"))
         })
         .collect()
 }
