@@ -97,8 +97,9 @@ impl ContactProblem {
         debug_assert!(self.diagonal_at.iter().all(|&d| d != usize::MAX));
     }
 
-    /// The block of `A` on the rows and columns `of` (positions in `rows`), dense, with `index`
-    /// as scratch (each position's place in `of`, reset on return).
+    /// The block of `A` on the rows and columns `of` (positions in `rows`), dense; `index` is
+    /// left holding each position's place in `of` (`usize::MAX` for the others), which callers
+    /// that read more of `A` on the same rows use.
     pub(super) fn block(&self, of: &[usize], index: &mut Vec<usize>) -> faer::Mat<f64> {
         index.clear();
         index.resize(self.rows.len(), usize::MAX);
@@ -112,9 +113,6 @@ impl ContactProblem {
                     block[(index[row], j)] = value;
                 }
             }
-        }
-        for &k in of {
-            index[k] = usize::MAX;
         }
         block
     }
@@ -356,7 +354,6 @@ pub(super) fn free_rows(p: &ContactProblem, bounds: &RowBounds<'_>) -> FreeRows 
 /// the edges' coupling, by least squares (from the singular values, or on a large block with
 /// a few edges by [`with_edges`]' splitting: redundant rows keep their split).
 fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
-    let b = p.rows.len();
     let rows = free_rows(p, bounds);
     let (free, edges) = (&rows.free, &rows.edges);
     let f = free.len();
@@ -367,10 +364,6 @@ fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
         let mut index = Vec::new();
         let mut block = p.block(free, &mut index);
         // Each edge's column, times its sign and coefficient, joins its normal row's.
-        index.resize(b, usize::MAX);
-        for (i, &k) in free.iter().enumerate() {
-            index[k] = i;
-        }
         for &(k, j, s) in edges {
             for (row, value) in p.column(k) {
                 if index[row] != usize::MAX {
@@ -403,11 +396,8 @@ fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
 fn with_edges(p: &ContactProblem, rows: &FreeRows, rhs: &[f64]) -> Option<Vec<f64>> {
     let (free, edges) = (&rows.free, &rows.edges);
     let f = free.len();
-    let mut index = vec![usize::MAX; p.rows.len()];
+    let mut index = Vec::new();
     let block = p.block(free, &mut index);
-    for (i, &k) in free.iter().enumerate() {
-        index[k] = i;
-    }
     let solve = symmetric_pseudo_inverse(&block)?;
     let scale = rhs.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
     let mut delta = solve(rhs);

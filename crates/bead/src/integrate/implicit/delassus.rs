@@ -50,9 +50,10 @@ pub(super) struct Colouring {
     entries: Vec<(usize, usize, f64)>,
 }
 
-/// Fills `A` in `p` (its compressed columns, for the `b` rows of `p.rows`) from the Newton matrix factored last, with `roles` (the bounded rows fixed): the response of
-/// every bounded row to a unit multiplier on each, by as few solves as the matrix's components
-/// allow (see the module's notes), `c` its scratch. Returns the solves it took.
+/// Fills `A` in `p` (its compressed columns, for the `b` rows of `p.rows`) from the Newton
+/// matrix factored last, with `roles` (the bounded rows fixed): the response of every bounded
+/// row to a unit multiplier on each, by as few solves as the matrix's components allow (see the
+/// module's notes), `c` its scratch. Returns the solves it took.
 pub(super) fn build(
     model: &mut dyn ConstrainedModel,
     roles: &[Role],
