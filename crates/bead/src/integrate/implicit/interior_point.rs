@@ -9,13 +9,28 @@
 //! from it, and the corrector solves again with the second-order term `Δs Δμ`. Steps keep every
 //! slack and contact multiplier positive (a fraction [`TO_BOUNDARY`] of the way to the
 //! boundary), and each contact's complementarity stays within [`CENTRAL`] of the mean.
+//!
+//! A friction row in 2D lies in the box `−μ_f μ_n ≤ μ_t ≤ μ_f μ_n` (Coulomb's cone), and its
+//! slip `r` (the displacement of the step's tangential velocity) is `a − b`, `a ≥ 0` at the lower
+//! edge and `b ≥ 0` at the upper: `a (μ_t + μ_f μ_n) = σ̂/(J W Jᵀ)_rr` and
+//! `b (μ_f μ_n − μ_t) = σ̂/(J W Jᵀ)_rr`. A sticking row ends with both slips nil, a sliding one
+//! with its force at the edge its slip pushes against (maximal dissipation), exactly the
+//! conditions the active set and the contacts' own problem solve. Eliminating `Δa`, `Δb` leaves
+//! the row compliant again, `c = a/y_l + b/y_u` with `y` the force's distances from the edges;
+//! the edges follow the normal force, which couples the row to its normal's multiplier, the one
+//! term the symmetric KKT matrix cannot hold ([`super::cone_coupling`] solves the step with it).
+//! Steps keep the force inside its moving cone, and a cone too small to matter (a contact
+//! letting go) leaves its row at no friction. The barrier is the problem's tolerance apart from
+//! Coulomb's law only by the tolerance itself; a pile's frictional landing takes 20 to 40
+//! iterations a step where solving its bounded rows' dense problem ([`super::contact_lcp`])
+//! took seconds.
 
 use super::work::Work;
 use crate::integrate::ConstrainedModel;
 use crate::solve::Role;
 
 /// Whether row `r` is a contact the interior-point iteration solves: an inequality without an
-/// upper bound.
+/// upper bound (its friction, if any, follows it: [`mark_contacts`]).
 pub(super) fn interior_row(model: &dyn ConstrainedModel, r: usize) -> bool {
     model.inequality_rows()[r] && model.multiplier_bounds()[r].1 == f64::INFINITY
 }
@@ -63,15 +78,63 @@ pub(super) fn start_interior(model: &dyn ConstrainedModel, w: &mut Work) {
             w.mu[r] = w.mu[r].max((-g).max(start) / w.mass[r]);
         }
     }
+    w.slack_up.clear();
+    w.slack_up.resize(m, 0.0);
+    for r in 0..m {
+        if let Some((n, f)) = w.cone[r] {
+            // Halfway inside the cone at most, whatever the last step's friction was: a force
+            // at the edge would start on the barrier's boundary.
+            let edge = f * w.mu[n];
+            w.mu[r] = w.mu[r].clamp(-CONE_START * edge, CONE_START * edge);
+            let slip = w.residual[r];
+            w.slack[r] = slip.max(start);
+            w.slack_up[r] = (-slip).max(start);
+            // Solved by the barrier from here (the active set may have left it fixed).
+            w.roles[r] = Role::Compliant(0.0);
+        }
+    }
 }
 
+/// The fraction of its cone a friction row's force starts within (see [`start_interior`]).
+const CONE_START: f64 = 0.5;
+
 /// Marks the rows the interior-point iteration solves as contacts in `w.contact`: its
-/// inequalities without an upper bound that something can move.
+/// inequalities without an upper bound that something can move; and in `w.cone` the friction
+/// rows of those contacts.
 pub(super) fn mark_contacts(model: &dyn ConstrainedModel, w: &mut Work) {
     let m = w.mu.len();
     w.contact.clear();
     w.contact
         .extend((0..m).map(|r| compliant_contact(model, &w.mass, r).is_some()));
+    let friction = model.friction_rows();
+    w.cone.clear();
+    w.cone.extend((0..m).map(|r| {
+        friction
+            .get(r)
+            .copied()
+            .flatten()
+            .filter(|&(n, _)| w.contact[n] && w.mass[r] > 0.0)
+    }));
+}
+
+/// Friction row `r`'s cone, if the interior-point iteration solves it now (it is not waiting
+/// in a cone too small to matter: see [`barrier_rows`]).
+pub(super) fn live_cone(w: &Work, r: usize) -> Option<(usize, f64)> {
+    w.cone[r].filter(|_| !matches!(w.roles[r], Role::Fixed(_)))
+}
+
+/// Whether row `r` is one the interior-point iteration solves, a contact or its friction (as
+/// [`mark_contacts`] marked them).
+pub(super) fn barrier_row(w: &Work, r: usize) -> bool {
+    w.contact[r] || w.cone[r].is_some()
+}
+
+/// A friction row's distances from its cone's edges, `(μ_t + μ_f μ_n, μ_f μ_n − μ_t)`, after a
+/// step of `alpha` along `Δμ` (both multipliers move).
+pub(super) fn cone_gaps(w: &Work, r: usize, (n, f): (usize, f64), alpha: f64) -> (f64, f64) {
+    let t = w.mu[r] + alpha * w.dmu[r];
+    let edge = f * (w.mu[n] + alpha * w.dmu[n]);
+    (t + edge, edge - t)
 }
 
 /// Row `r`'s compliance as a contact, [`CONTACT_COMPLIANCE`] times its `(J W Jᵀ)_rr` (`mass`),
@@ -90,28 +153,65 @@ pub(super) fn compliant_contact(
 /// `J Δq + (s/μ) Δμ = −g`, the linearized `g(q) = s` with `Δs` eliminated from the linearized
 /// complementarity `s Δμ + μ Δs = −s μ`. Returns the mean complementarity (in m², as
 /// `s μ (J W Jᵀ)_rr`).
-pub(super) fn barrier_rows(w: &mut Work) -> f64 {
+pub(super) fn barrier_rows(w: &mut Work, tolerance: f64) -> f64 {
     for r in 0..w.mu.len() {
         if w.contact[r] {
             w.roles[r] = Role::Compliant(w.slack[r] / w.mu[r] + CONTACT_COMPLIANCE * w.mass[r]);
             w.rows[r] = w.residual[r];
+        } else if let Some((n, f)) = w.cone[r] {
+            // A cone too small for its force to move anything by the tolerance (a contact
+            // letting go, its normal force only the barrier's) has no friction to give: the
+            // row waits at none, at its cone's centre. Solving it would leave its force in a
+            // cone of 1e-15 whose edges each step crosses (a degenerate point, slip and force
+            // both nil, where the barrier's steps shrink to nothing).
+            if f * w.mu[n] * w.mass[r] <= CONE_CLEARANCE * tolerance {
+                w.roles[r] = Role::Fixed(0.0);
+                w.rows[r] = w.mu[r];
+                continue;
+            }
+            if matches!(w.roles[r], Role::Fixed(_)) {
+                // Back from waiting: its slips start from the slip it has.
+                let slip = w.residual[r];
+                w.slack[r] = slip.max(INTERIOR_START);
+                w.slack_up[r] = (-slip).max(INTERIOR_START);
+            }
+            let cone = (n, f);
+            // The slip `a − b`, each part complementary to one edge's distance `y`:
+            // eliminating `Δa`, `Δb` leaves the compliance `a/y_l + b/y_u`.
+            let (lower, upper) = cone_gaps(w, r, cone, 0.0);
+            let compliance = w.slack[r] / lower + w.slack_up[r] / upper;
+            w.roles[r] = Role::Compliant(compliance);
+            w.rows[r] = w.residual[r];
         }
     }
-    mean_complementarity(w, None)
+    mean_complementarity(w, None, tolerance)
 }
 
 /// The contacts' mean `s μ (J W Jᵀ)_rr` (m²), at the iterate or, given `α`, after a step of
 /// that length along `(Δs, Δμ)`.
-fn mean_complementarity(w: &Work, alpha: Option<f64>) -> f64 {
+fn mean_complementarity(w: &Work, alpha: Option<f64>, tolerance: f64) -> f64 {
     let (mut sum, mut count) = (0.0, 0usize);
+    // The step's buffers are read only with a step: before the first, they are not sized.
+    let moved = |value: &[f64], step: &[f64], r: usize| match alpha {
+        Some(a) => value[r] + a * step[r],
+        None => value[r],
+    };
     for r in 0..w.mu.len() {
         if w.contact[r] {
-            let (s, mu) = match alpha {
-                Some(a) => (w.slack[r] + a * w.dslack[r], w.mu[r] + a * w.dmu[r]),
-                None => (w.slack[r], w.mu[r]),
-            };
+            let (s, mu) = (moved(&w.slack, &w.dslack, r), moved(&w.mu, &w.dmu, r));
             sum += s * mu * w.mass[r];
             count += 1;
+        } else if let Some(cone) = live_cone(w, r) {
+            let (lower, upper) = cone_gaps(w, r, cone, alpha.unwrap_or(0.0));
+            let s_lower = moved(&w.slack, &w.dslack, r);
+            let s_upper = moved(&w.slack_up, &w.dslack_up, r);
+            // Less the row's own floor (see `cone_barrier`): a sliding row held there would
+            // otherwise keep the mean, and every contact's barrier with it, far above where
+            // the contacts can end (a contact both 2.4e-10 m open and pushing as much).
+            let floor = cone_barrier(w, r, 0.0, tolerance);
+            let excess = |s: f64, y: f64| (s * y * w.mass[r] - floor).max(0.0);
+            sum += excess(s_lower, lower) + excess(s_upper, upper);
+            count += 2;
         }
     }
     sum / count.max(1) as f64
@@ -121,15 +221,22 @@ fn mean_complementarity(w: &Work, alpha: Option<f64>) -> f64 {
 /// positive, going `fraction` of the way to the boundary.
 fn to_boundary(w: &Work, fraction: f64) -> f64 {
     let mut alpha = 1.0_f64;
+    let mut keep_positive = |value: f64, step: f64| {
+        if step < 0.0 {
+            alpha = alpha.min(-fraction * value / step);
+        }
+    };
     for r in 0..w.mu.len() {
         if w.contact[r] {
-            let (ds, dmu) = (w.dslack[r], w.dmu[r]);
-            if dmu < 0.0 {
-                alpha = alpha.min(-fraction * w.mu[r] / dmu);
-            }
-            if ds < 0.0 {
-                alpha = alpha.min(-fraction * w.slack[r] / ds);
-            }
+            keep_positive(w.mu[r], w.dmu[r]);
+            keep_positive(w.slack[r], w.dslack[r]);
+        } else if let Some((n, f)) = live_cone(w, r) {
+            // The cone's edges move with the normal force: both distances are linear in α.
+            let (lower, upper) = cone_gaps(w, r, (n, f), 0.0);
+            keep_positive(lower, w.dmu[r] + f * w.dmu[n]);
+            keep_positive(upper, f * w.dmu[n] - w.dmu[r]);
+            keep_positive(w.slack[r], w.dslack[r]);
+            keep_positive(w.slack_up[r], w.dslack_up[r]);
         }
     }
     alpha
@@ -142,12 +249,19 @@ pub(super) fn centering(w: &mut Work, complementarity: f64, tolerance: f64) -> f
     let m = w.mu.len();
     w.dslack.clear();
     w.dslack.resize(m, 0.0);
+    w.dslack_up.clear();
+    w.dslack_up.resize(m, 0.0);
     for r in 0..m {
         if w.contact[r] {
             w.dslack[r] = -w.slack[r] - w.slack[r] / w.mu[r] * w.dmu[r];
+        } else if let Some((n, f)) = live_cone(w, r) {
+            let (lower, upper) = cone_gaps(w, r, (n, f), 0.0);
+            let (a, b) = (w.slack[r], w.slack_up[r]);
+            w.dslack[r] = -a - a / lower * (w.dmu[r] + f * w.dmu[n]);
+            w.dslack_up[r] = -b - b / upper * (f * w.dmu[n] - w.dmu[r]);
         }
     }
-    let predicted = mean_complementarity(w, Some(to_boundary(w, 1.0)));
+    let predicted = mean_complementarity(w, Some(to_boundary(w, 1.0)), tolerance);
     let sigma = if complementarity > 0.0 {
         (predicted / complementarity).clamp(0.0, 1.0).powi(3)
     } else {
@@ -158,6 +272,14 @@ pub(super) fn centering(w: &mut Work, complementarity: f64, tolerance: f64) -> f
         if w.contact[r] {
             w.dslack[r] *= w.dmu[r];
             w.rows[r] = w.residual[r] - (barrier / w.mass[r] - w.dslack[r]) / w.mu[r];
+        } else if let Some((n, f)) = live_cone(w, r) {
+            // The second-order terms with the edges' whole steps, the normal force's included.
+            let (lower, upper) = cone_gaps(w, r, (n, f), 0.0);
+            let per_row = cone_barrier(w, r, barrier, tolerance) / w.mass[r];
+            w.dslack[r] *= w.dmu[r] + f * w.dmu[n];
+            w.dslack_up[r] *= f * w.dmu[n] - w.dmu[r];
+            w.rows[r] = w.residual[r] - (per_row - w.dslack[r]) / lower
+                + (per_row - w.dslack_up[r]) / upper;
         }
     }
     barrier
@@ -165,16 +287,27 @@ pub(super) fn centering(w: &mut Work, complementarity: f64, tolerance: f64) -> f
 
 /// The slacks' step for the corrector step in `w.dmu` and the step length that keeps every
 /// slack and contact multiplier positive; moves the slacks by it and returns it.
-pub(super) fn interior_step(w: &mut Work, barrier: f64) -> f64 {
+pub(super) fn interior_step(w: &mut Work, barrier: f64, tolerance: f64) -> f64 {
     let m = w.mu.len();
     for r in 0..m {
         if w.contact[r] {
             let (s, mu, dmu) = (w.slack[r], w.mu[r], w.dmu[r]);
             w.dslack[r] = (barrier / w.mass[r] - w.dslack[r]) / mu - s - s / mu * dmu;
+        } else if let Some((n, f)) = live_cone(w, r) {
+            let (lower, upper) = cone_gaps(w, r, (n, f), 0.0);
+            let (a, b) = (w.slack[r], w.slack_up[r]);
+            let per_row = cone_barrier(w, r, barrier, tolerance) / w.mass[r];
+            w.dslack[r] =
+                (per_row - w.dslack[r]) / lower - a - a / lower * (w.dmu[r] + f * w.dmu[n]);
+            w.dslack_up[r] =
+                (per_row - w.dslack_up[r]) / upper - b - b / upper * (f * w.dmu[n] - w.dmu[r]);
         }
     }
     let alpha = to_boundary(w, TO_BOUNDARY);
     for (s, ds) in w.slack.iter_mut().zip(&w.dslack) {
+        *s += alpha * ds;
+    }
+    for (s, ds) in w.slack_up.iter_mut().zip(&w.dslack_up) {
         *s += alpha * ds;
     }
     alpha
@@ -184,13 +317,56 @@ pub(super) fn interior_step(w: &mut Work, barrier: f64) -> f64 {
 /// bounds its multipliers): a contact far below it, left behind by a step that went most of the
 /// way to the boundary, would otherwise ask the next centering for a step that overflows.
 pub(super) fn recenter(w: &mut Work, h2: f64, tolerance: f64) {
-    let mean = mean_complementarity(w, None).max(barrier_floor(tolerance));
+    let mean = mean_complementarity(w, None, tolerance).max(barrier_floor(tolerance));
+    // A contact's friction keeps its place in the cone as the contact's force moves.
     for r in 0..w.mu.len() {
-        if w.contact[r] && w.slack[r] > 0.0 && mean > 0.0 {
-            let (lo, hi) = (mean / CENTRAL / w.slack[r], CENTRAL * mean / w.slack[r]);
-            w.mu[r] = (w.mu[r] * w.mass[r]).clamp(lo, hi) / w.mass[r];
+        if let Some((n, _)) = w.cone[r] {
+            let moved = centred_contact(w, n, mean);
+            if w.mu[n] > 0.0 && moved != w.mu[n] {
+                w.mu[r] *= moved / w.mu[n];
+            }
+        }
+    }
+    for r in 0..w.mu.len() {
+        if w.contact[r] {
+            w.mu[r] = centred_contact(w, r, mean);
             w.lambda[r] = w.mu[r] / h2;
         }
+    }
+    // A friction row stays inside its cone where the normal's force fell below it (the step
+    // keeps it inside; only the clamp above moves the normal without it).
+    for r in 0..w.mu.len() {
+        let Some((n, f)) = live_cone(w, r) else {
+            continue;
+        };
+        let edge = f * w.mu[n];
+        if w.mu[r].abs() >= edge {
+            w.mu[r] = w.mu[r].signum() * TO_BOUNDARY * edge;
+        }
+        w.lambda[r] = w.mu[r] / h2;
+    }
+}
+
+/// A friction row's barrier: at least the one of its slips times [`CONE_CLEARANCE`] of the
+/// tolerance. A sliding row's force nears its cone's edge as `barrier / (slip (J W Jᵀ)_rr)`,
+/// and the barrier's floor would take it to within 1e-21 m of it, below the rounding of the
+/// edge's own value (`μ_f μ_n − μ_t` cancels): the force would cross the edge on rounding
+/// alone. Its distance as a displacement need only be below the tolerance.
+fn cone_barrier(w: &Work, r: usize, barrier: f64, tolerance: f64) -> f64 {
+    barrier.max(CONE_CLEARANCE * tolerance * w.slack[r].max(w.slack_up[r]))
+}
+
+/// The fraction of the tolerance a sliding friction row's force keeps from its cone's edge
+/// (see [`cone_barrier`]).
+const CONE_CLEARANCE: f64 = 1e-2;
+
+/// Contact `r`'s multiplier with its complementarity within [`CENTRAL`] of `mean`.
+fn centred_contact(w: &Work, r: usize, mean: f64) -> f64 {
+    if w.slack[r] > 0.0 && mean > 0.0 {
+        let (lo, hi) = (mean / CENTRAL / w.slack[r], CENTRAL * mean / w.slack[r]);
+        (w.mu[r] * w.mass[r]).clamp(lo, hi) / w.mass[r]
+    } else {
+        w.mu[r]
     }
 }
 

@@ -58,20 +58,26 @@
 //! that grows like `1/ĥ²` (a 1e-10 m residual at `h = 1e-6` reversed a pendulum rod's force).
 //! Where it starts is [`warm_start`]'s.
 //!
-//! Friction rows have no barrier in the interior-point iteration: their cone `±μ_f μ_n` follows
-//! another row's multiplier. A step with friction whose roles have not settled after
+//! A step with friction whose roles have not settled after
 //! [`INTERIOR_AFTER`](interior_point::INTERIOR_AFTER) iterations (redundant frictional contacts:
-//! an arch, a pyramid, a box's two corners) starts again instead with its bounded rows solved
-//! at each iteration as a complementarity problem of their own, on the iteration's own
-//! linearization ([`contact_lcp`], [`contact_problem`]).
+//! an arch, a pyramid, a box's two corners, a landing pile) starts again in one of two ways.
+//! Where its bounded rows are few enough for Lemke's pivoting (200), they are solved at each
+//! iteration as a complementarity problem of their own, on the iteration's own linearization
+//! ([`contact_lcp`], [`contact_problem`]). Where they are more, the interior-point iteration
+//! takes them with a barrier for each friction row's cone `±μ_f μ_n`, which follows its normal
+//! row's multiplier ([`interior_point`], [`cone_coupling`]): the dense problem's matrix and faces
+//! grow as the square and cube of its rows, while the barrier's Newton steps keep the sparse
+//! factor.
 //!
 //! The files: [`newton`] (the iteration and the step framing), [`roles`] (the semismooth active
-//! set) and [`row_bounds`], [`interior_point`], [`contact_lcp`], [`contact_problem`] and
+//! set) and [`row_bounds`], [`interior_point`], [`cone_coupling`], [`contact_lcp`],
+//! [`contact_problem`] and
 //! [`lemke`], [`split`] (the least-norm split of redundant contacts' forces), [`residual`] (the
 //! residuals' measures), [`warm_start`], [`halving`] (a step that does not converge taken again
 //! in halves), and one file per stepper.
 
 mod bdf2;
+mod cone_coupling;
 mod contact_lcp;
 mod contact_problem;
 mod delassus;

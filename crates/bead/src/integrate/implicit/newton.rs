@@ -5,11 +5,14 @@
 //! [`super::interior_point`]'s, the bounded rows' roles [`super::roles`]'s, the residuals'
 //! measures [`super::residual`]'s.
 
+use super::cone_coupling::coupled_step;
 use super::contact_lcp::{contact_step, split_at_end};
 use super::interior_point::{
     CONTACT_COMPLIANCE, INTERIOR_AFTER, RETRY_ACTIVE_SET, barrier_rows, centering,
-    compliant_contact, interior_row, interior_step, mark_contacts, recenter, start_interior,
+    compliant_contact, cone_gaps, interior_row, interior_step, mark_contacts, recenter,
+    start_interior,
 };
+use super::lemke;
 use super::residual::{measured_momentum_residual, momentum_residual, row_masses};
 use super::roles::choose_roles;
 use super::row_bounds::RowBounds;
@@ -415,6 +418,19 @@ fn constraint_error(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> f64 
             max_c = max_c.max(off);
             continue;
         }
+        if w.interior
+            && let Some(cone) = w.cone[r]
+        {
+            // Either the row does not slip, or its force is within the tolerance's
+            // displacement of the edge its slip asks for; the force stays inside the cone.
+            let (lower, upper) = cone_gaps(w, r, cone, 0.0);
+            let raw = w.residual[r];
+            let edge = if raw >= 0.0 { lower } else { upper };
+            let off = raw.abs().min(edge.max(0.0) * w.mass[r]);
+            let beyond = (-lower).max(-upper).max(0.0) * w.mass[r];
+            max_c = max_c.max(off).max(beyond);
+            continue;
+        }
         let (raw, mu) = (w.residual[r], w.mu[r]);
         let (lo, hi) = bounds.get(r, &w.mu);
         if w.contact_lcp && w.mass[r] > 0.0 {
@@ -527,14 +543,16 @@ fn stalled(
 }
 
 /// Whether the step goes over to solving its bounded rows as their own complementarity problem
-/// ([`contact_step`]) now: its roles have not settled after [`INTERIOR_AFTER`] iterations and
-/// some row is a friction row, whose cone the interior-point iteration has no barrier for. It
-/// starts again from where this step started.
+/// ([`contact_step`]) now: its roles have not settled after [`INTERIOR_AFTER`] iterations, some
+/// row is a friction row, and the rows are few enough for that problem's dense matrix (else
+/// the interior-point iteration takes them, cones and all: [`cones_in_interior`]). It starts
+/// again from where this step started.
 fn restart_contact_lcp(model: &dyn ConstrainedModel, w: &mut Work, q: &mut [f64], h2: f64) -> bool {
     if w.contact_lcp
         || w.interior
         || w.iterations <= INTERIOR_AFTER
         || !model.friction_rows().iter().any(Option::is_some)
+        || cones_in_interior(model)
     {
         return false;
     }
@@ -543,15 +561,38 @@ fn restart_contact_lcp(model: &dyn ConstrainedModel, w: &mut Work, q: &mut [f64]
     true
 }
 
+/// Whether a frictional step whose roles do not settle goes over to the interior-point
+/// iteration, with a barrier for each friction row's cone, rather than solve its bounded rows
+/// as their own dense problem: where there are more of them than Lemke's pivoting takes
+/// ([`lemke::LARGEST`]).
+fn cones_in_interior(model: &dyn ConstrainedModel) -> bool {
+    let contacts = model.inequality_rows().iter().filter(|&&i| i).count();
+    let friction = model.friction_rows().iter().flatten().count();
+    #[cfg(test)]
+    if let Some(forced) = CONES_IN_INTERIOR.with(std::cell::Cell::get) {
+        return friction > 0 && forced;
+    }
+    friction > 0 && contacts + friction > lemke::LARGEST
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The way a test's frictional steps go when their roles do not settle, whatever their
+    /// size: `Some(true)` to the barrier, `Some(false)` to the contacts' own problem.
+    pub(super) static CONES_IN_INTERIOR: std::cell::Cell<Option<bool>> =
+        const { std::cell::Cell::new(None) };
+}
+
 /// Whether the step goes over to the interior-point iteration now: the contacts' active set
 /// has not settled after [`INTERIOR_AFTER`] iterations (packed, redundant contacts make the
-/// semismooth iteration cycle). The interior-point iteration, which has no active set to
-/// choose, then starts again from where this step started.
+/// semismooth iteration cycle; a large frictional step goes over whatever the reason, as a
+/// small one goes to its own problem). The interior-point iteration, which has no active set
+/// to choose, then starts again from where this step started.
 fn restart_interior(model: &dyn ConstrainedModel, w: &mut Work, q: &mut [f64], h2: f64) -> bool {
     let m = w.mu.len();
     if w.interior
         || w.iterations <= INTERIOR_AFTER
-        || w.role_changes == 0
+        || (w.role_changes == 0 && !cones_in_interior(model))
         || !(0..m).any(|r| interior_row(model, r))
     {
         return false;
@@ -630,19 +671,27 @@ fn step(
             Role::Fixed(target) => w.mu[r] - target,
         };
     }
-    let complementarity = if w.interior { barrier_rows(w) } else { 0.0 };
-    let factored = w.newton_step(model, factorization, h2)?;
+    let complementarity = if w.interior {
+        barrier_rows(w, tolerance)
+    } else {
+        0.0
+    };
+    let factored = if w.interior {
+        coupled_step(model, w, factorization, h2)?
+    } else {
+        w.newton_step(model, factorization, h2)?
+    };
     w.refactor = false;
     w.factorizations += usize::from(factored);
     let barrier = if w.interior {
         let barrier = centering(w, complementarity, tolerance);
-        w.newton_step(model, Factorization::Reuse, h2)?;
+        coupled_step(model, w, Factorization::Reuse, h2)?;
         barrier
     } else {
         0.0
     };
     let alpha = if w.interior {
-        interior_step(w, barrier)
+        interior_step(w, barrier, tolerance)
     } else {
         1.0
     };
@@ -680,6 +729,14 @@ fn finish(model: &mut dyn ConstrainedModel, w: &mut Work) {
     if w.interior {
         for r in 0..w.lambda.len() {
             if w.contact[r] && w.residual[r] > w.mu[r] * w.mass[r] {
+                w.lambda[r] = 0.0;
+            }
+        }
+        // And a contact reported apart has no friction.
+        for r in 0..w.lambda.len() {
+            if let Some((n, _)) = w.cone[r]
+                && w.lambda[n] == 0.0
+            {
                 w.lambda[r] = 0.0;
             }
         }

@@ -3,7 +3,7 @@
 //! within its bounds and fixed at the bound it crosses otherwise ([`Role`]), a semismooth Newton
 //! method for the complementarity.
 
-use super::interior_point::compliant_contact;
+use super::interior_point::{barrier_row, compliant_contact};
 use super::row_bounds::RowBounds;
 use super::work::Work;
 use crate::integrate::ConstrainedModel;
@@ -22,7 +22,7 @@ pub(super) fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) 
     let mut largest: Option<(usize, Role, f64)> = None;
     let shut = 1e-9 * w.mu.iter().fold(0.0_f64, |a, m| a.max(m.abs()));
     for r in 0..m {
-        if w.interior && w.contact[r] {
+        if w.interior && barrier_row(w, r) {
             // The barrier sets these (see `barrier_rows`).
             w.roles[r] = Role::Compliant(0.0);
             continue;

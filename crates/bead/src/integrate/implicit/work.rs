@@ -31,10 +31,21 @@ pub(super) struct Work {
     /// The rows the interior-point iteration solves, set as it starts: contacts (inequalities
     /// without an upper bound) that something can move, `(J W Jᵀ)_rr > 0`.
     pub(super) contact: Vec<bool>,
-    /// Each contact's slack `s` while the interior-point iteration runs (see [`super::interior_point`]).
+    /// The friction rows the interior-point iteration solves, set with [`contact`](Self::contact):
+    /// each one's normal row and Coulomb coefficient, where its normal row is one of those
+    /// contacts.
+    pub(super) cone: Vec<Option<(usize, f64)>>,
+    /// Each contact's slack `s` while the interior-point iteration runs (see
+    /// [`super::interior_point`]); a friction row's slip towards its cone's lower edge.
     pub(super) slack: Vec<f64>,
     /// The slacks' step, or the predictor's `Δs Δμ` between the predictor and the corrector.
     pub(super) dslack: Vec<f64>,
+    /// A friction row's slip towards its cone's upper edge, and its step (as `slack`, `dslack`).
+    pub(super) slack_up: Vec<f64>,
+    pub(super) dslack_up: Vec<f64>,
+    /// The friction rows' couplings to their normals' multipliers in the interior-point
+    /// iteration's step: `(row, normal's place, e)` (see [`super::cone_coupling`]).
+    pub(super) coupling: Vec<(usize, usize, f64)>,
     /// Consecutive steps that ended in the interior-point iteration.
     pub(super) interior_steps: usize,
     /// Consecutive steps that ended solving their bounded rows as their own problem
