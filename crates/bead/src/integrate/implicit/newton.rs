@@ -362,6 +362,12 @@ fn begin(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64, history
     w.contact_lcp = !w.interior
         && w.contact_lcp_steps > 0
         && !w.contact_lcp_steps.is_multiple_of(RETRY_ACTIVE_SET);
+    // Unless its rows have grown past that problem's size since (a tumbler's boxes landing on
+    // one another): the barrier takes them, cones and all.
+    if w.contact_lcp && cones_in_interior(model) && (0..m).any(|r| interior_row(model, r)) {
+        w.contact_lcp = false;
+        w.interior = true;
+    }
     w.start_q.clear();
     w.start_q.extend_from_slice(q);
     w.start_mu.clone_from(&w.mu);
