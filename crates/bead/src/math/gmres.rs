@@ -65,7 +65,14 @@ pub(crate) fn gmres<E>(
             let mut y = vec![0.0; m];
             for i in (0..m).rev() {
                 let tail: f64 = (i + 1..m).map(|j| hessenberg[j][i] * y[j]).sum();
-                y[i] = (g[i] - tail) / hessenberg[i][i];
+                let pivot = hessenberg[i][i];
+                // A zero pivot (the operator singular on the space found) adds nothing rather
+                // than a NaN: the residual returned says how far the answer is.
+                y[i] = if pivot == 0.0 {
+                    0.0
+                } else {
+                    (g[i] - tail) / pivot
+                };
             }
             for (yj, v) in y.iter().zip(&basis) {
                 for (xi, vi) in x.iter_mut().zip(v) {
