@@ -46,8 +46,8 @@ pub(super) fn coupled_step(
         return Ok(factored);
     }
     let m = w.mu.len();
-    let mut coupling = std::mem::take(&mut w.coupling);
-    coupling.clear();
+    // Each coupled row: (row, its normal's place in `normals`, e).
+    let mut coupling: Vec<(usize, usize, f64)> = Vec::new();
     let mut normals: Vec<usize> = Vec::new();
     let mut place = vec![usize::MAX; m];
     for t in 0..m {
@@ -64,7 +64,6 @@ pub(super) fn coupled_step(
         }
     }
     if coupling.is_empty() {
-        w.coupling = coupling;
         return Ok(factored);
     }
     let uncoupled: Vec<f64> = normals.iter().map(|&n| w.dmu[n]).collect();
@@ -107,7 +106,6 @@ pub(super) fn coupled_step(
     for (&(t, _, _), r) in coupling.iter().zip(uncoupled_rows) {
         w.rows[t] = r;
     }
-    w.coupling = coupling;
     stepped?;
     Ok(factored)
 }

@@ -137,6 +137,12 @@ pub(super) fn cone_gaps(w: &Work, r: usize, (n, f): (usize, f64), alpha: f64) ->
     (t + edge, edge - t)
 }
 
+/// How fast a friction row's distances from its cone's edges change along `Δμ`:
+/// `(Δμ_t + μ_f Δμ_n, μ_f Δμ_n − Δμ_t)`, both multipliers moving.
+fn cone_steps(w: &Work, r: usize, (n, f): (usize, f64)) -> (f64, f64) {
+    (w.dmu[r] + f * w.dmu[n], f * w.dmu[n] - w.dmu[r])
+}
+
 /// Row `r`'s compliance as a contact, [`CONTACT_COMPLIANCE`] times its `(J W Jᵀ)_rr` (`mass`),
 /// if it is one of the rows the interior-point iteration solves; `None` otherwise.
 /// The active set and the contacts' own problem give their contacts the same, once a step
@@ -233,8 +239,9 @@ fn to_boundary(w: &Work, fraction: f64) -> f64 {
         } else if let Some((n, f)) = live_cone(w, r) {
             // The cone's edges move with the normal force: both distances are linear in α.
             let (lower, upper) = cone_gaps(w, r, (n, f), 0.0);
-            keep_positive(lower, w.dmu[r] + f * w.dmu[n]);
-            keep_positive(upper, f * w.dmu[n] - w.dmu[r]);
+            let (to_lower, to_upper) = cone_steps(w, r, (n, f));
+            keep_positive(lower, to_lower);
+            keep_positive(upper, to_upper);
             keep_positive(w.slack[r], w.dslack[r]);
             keep_positive(w.slack_up[r], w.dslack_up[r]);
         }
@@ -257,8 +264,9 @@ pub(super) fn centering(w: &mut Work, complementarity: f64, tolerance: f64) -> f
         } else if let Some((n, f)) = live_cone(w, r) {
             let (lower, upper) = cone_gaps(w, r, (n, f), 0.0);
             let (a, b) = (w.slack[r], w.slack_up[r]);
-            w.dslack[r] = -a - a / lower * (w.dmu[r] + f * w.dmu[n]);
-            w.dslack_up[r] = -b - b / upper * (f * w.dmu[n] - w.dmu[r]);
+            let (to_lower, to_upper) = cone_steps(w, r, (n, f));
+            w.dslack[r] = -a - a / lower * to_lower;
+            w.dslack_up[r] = -b - b / upper * to_upper;
         }
     }
     let predicted = mean_complementarity(w, Some(to_boundary(w, 1.0)), tolerance);
@@ -276,8 +284,9 @@ pub(super) fn centering(w: &mut Work, complementarity: f64, tolerance: f64) -> f
             // The second-order terms with the edges' whole steps, the normal force's included.
             let (lower, upper) = cone_gaps(w, r, (n, f), 0.0);
             let per_row = cone_barrier(w, r, barrier, tolerance) / w.mass[r];
-            w.dslack[r] *= w.dmu[r] + f * w.dmu[n];
-            w.dslack_up[r] *= f * w.dmu[n] - w.dmu[r];
+            let (to_lower, to_upper) = cone_steps(w, r, (n, f));
+            w.dslack[r] *= to_lower;
+            w.dslack_up[r] *= to_upper;
             w.rows[r] = w.residual[r] - (per_row - w.dslack[r]) / lower
                 + (per_row - w.dslack_up[r]) / upper;
         }
@@ -297,10 +306,9 @@ pub(super) fn interior_step(w: &mut Work, barrier: f64, tolerance: f64) -> f64 {
             let (lower, upper) = cone_gaps(w, r, (n, f), 0.0);
             let (a, b) = (w.slack[r], w.slack_up[r]);
             let per_row = cone_barrier(w, r, barrier, tolerance) / w.mass[r];
-            w.dslack[r] =
-                (per_row - w.dslack[r]) / lower - a - a / lower * (w.dmu[r] + f * w.dmu[n]);
-            w.dslack_up[r] =
-                (per_row - w.dslack_up[r]) / upper - b - b / upper * (f * w.dmu[n] - w.dmu[r]);
+            let (to_lower, to_upper) = cone_steps(w, r, (n, f));
+            w.dslack[r] = (per_row - w.dslack[r]) / lower - a - a / lower * to_lower;
+            w.dslack_up[r] = (per_row - w.dslack_up[r]) / upper - b - b / upper * to_upper;
         }
     }
     let alpha = to_boundary(w, TO_BOUNDARY);

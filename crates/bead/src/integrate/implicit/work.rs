@@ -43,9 +43,6 @@ pub(super) struct Work {
     /// A friction row's slip towards its cone's upper edge, and its step (as `slack`, `dslack`).
     pub(super) slack_up: Vec<f64>,
     pub(super) dslack_up: Vec<f64>,
-    /// The friction rows' couplings to their normals' multipliers in the interior-point
-    /// iteration's step: `(row, normal's place, e)` (see [`super::cone_coupling`]).
-    pub(super) coupling: Vec<(usize, usize, f64)>,
     /// Consecutive steps that ended in the interior-point iteration.
     pub(super) interior_steps: usize,
     /// Consecutive steps that ended solving their bounded rows as their own problem
