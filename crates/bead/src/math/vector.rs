@@ -116,6 +116,14 @@ pub(crate) fn max_abs(a: &[f64]) -> f64 {
         .fold(0.0_f64, |m, x| m.max(x.abs()))
 }
 
+/// `max |a_i − b_i|` over the pairs (0 for empty slices): how far apart two runs' states are.
+#[cfg(test)]
+pub(crate) fn max_abs_difference(a: &[f64], b: &[f64]) -> f64 {
+    a.iter()
+        .zip(b)
+        .fold(0.0_f64, |d, (x, y)| d.max((x - y).abs()))
+}
+
 /// True when every component is finite.
 pub(crate) fn all_finite(a: &[f64]) -> bool {
     // x · 0 is 0 for a finite x and NaN otherwise; summed in four lanes, which the compiler

@@ -114,6 +114,7 @@ pub(super) fn coupled_step(
 mod tests {
     use super::super::newton::CONES_IN_INTERIOR;
     use crate::integrate::ImplicitEuler;
+    use crate::math::vector::max_abs_difference;
 
     /// A landing frictional pile (30 balls, μ = 0.5, 240–290 bounded rows) stepped twice at
     /// 1/60 s: its frictional steps solved by the barrier with its cones, and by the contacts'
@@ -140,10 +141,7 @@ mod tests {
         let (barrier, problem) = (run(true), run(false));
         let mut farthest = 0.0_f64;
         for (step, (a, b)) in barrier.iter().zip(&problem).enumerate() {
-            let apart = a
-                .iter()
-                .zip(b)
-                .fold(0.0_f64, |d, (x, y)| d.max((x - y).abs()));
+            let apart = max_abs_difference(a, b);
             assert!(
                 apart < 1e-9,
                 "step {step}: the runs are {apart:.3e} m apart"
