@@ -104,17 +104,24 @@ pub(super) fn start_interior(model: &dyn ConstrainedModel, w: &mut Work, hot: Op
 /// How near (as a multiple of the step's tolerances) a step's warm start must be to the answer
 /// for the interior-point iteration to start from it hot ([`hot_start`]).
 pub(super) const HOT_START: f64 = 100.0;
+/// Iterations after which a hot start that has not found its answer starts again cold: a
+/// safeguard, which no step of a 20-row pyramid's 60 s reached (most take 1 to 3).
+pub(super) const HOT_ITERATIONS: usize = 20;
+/// The step length below which a hot start counts as blocked and starts again cold.
+pub(super) const HOT_BLOCKED: f64 = 0.1;
 
 /// Starts the interior-point iteration (its slacks zeroed) from a warm start within
-/// [`HOT_START`] tolerances of the answer (a resting pyramid's next step): every force and slip kept, and each slack where the
-/// barrier `(HOT_START · tolerance)²`, the square of that distance, puts it beside its row's
-/// force, or at the row's own gap or slip if larger.
+/// [`HOT_START`] tolerances of the answer (a resting pyramid's next step): every force and slip
+/// kept, and each slack where the barrier `(HOT_START · tolerance)²`, the square of that
+/// distance, puts it beside its row's force, or at the row's own gap or slip if larger.
 ///
 /// The cold start (every slack at least 1e-6 m, each friction force within half its cone)
 /// throws such a warm start away: the 20-row pyramid's steps in the barrier took 7 iterations
-/// each to find their answer again; from here 21 of 29 took 1 to 3. A barrier started lower,
+/// each to find their answer again, and most take 1 to 3 from here. A barrier started lower,
 /// at the tolerance squared, took more (8 to 17): its rows' compliance so small that the
-/// first step moved the redundant contacts' forces far from the warm start.
+/// first step moved the redundant contacts' forces far from the warm start. A friction force
+/// the warm start left at its cone's edge with no slip can block the steps (a step shorter
+/// than [`HOT_BLOCKED`]): the Newton iteration then starts the step again, cold.
 fn hot_start(w: &mut Work, tolerance: f64) {
     let m = w.mu.len();
     let barrier = (HOT_START * tolerance).powi(2);

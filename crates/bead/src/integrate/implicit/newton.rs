@@ -8,9 +8,9 @@
 use super::cone_coupling::coupled_step;
 use super::contact_lcp::{contact_step, split_at_end};
 use super::interior_point::{
-    CONTACT_COMPLIANCE, HOT_START, INTERIOR_AFTER, RETRY_ACTIVE_SET, barrier_rows, centering,
-    compliant_contact, cone_gaps, interior_row, interior_step, mark_contacts, recenter,
-    start_interior,
+    CONTACT_COMPLIANCE, HOT_BLOCKED, HOT_ITERATIONS, HOT_START, INTERIOR_AFTER, RETRY_ACTIVE_SET,
+    barrier_rows, centering, compliant_contact, cone_gaps, interior_row, interior_step,
+    mark_contacts, recenter, start_interior,
 };
 use super::lemke;
 use super::residual::{measured_momentum_residual, momentum_residual, row_masses};
@@ -141,6 +141,9 @@ struct Iteration {
     lcp_stalls: usize,
     /// How many times this step has solved that problem.
     contact_solves: usize,
+    /// The iteration after which a hot-started interior-point iteration starts again cold (at
+    /// once, after a blocked step: [`HOT_BLOCKED`]).
+    hot_until: Option<usize>,
 }
 
 /// Solves `M(q) (q − q̃) − ĥ² (Q(q, q̇) + J(q)ᵀ λ) = 0`, `C(q, t) = 0`, with
@@ -184,6 +187,7 @@ fn newton(
         lcp_error: f64::INFINITY,
         lcp_stalls: 0,
         contact_solves: 0,
+        hot_until: None,
     };
     loop {
         for ((v, q), b) in v.iter_mut().zip(q.iter()).zip(q_base) {
@@ -252,6 +256,9 @@ fn newton(
             row_residuals(model, w, q, q_base, h);
             start_interior(model, w, hot.then_some(tolerance));
             it.start_barrier = false;
+            if hot {
+                it.hot_until = Some(w.iterations + HOT_ITERATIONS);
+            }
         }
         let max_c = constraint_error(model, w, h2);
         if !(max_c.is_finite() && momentum.is_finite()) {
@@ -274,6 +281,18 @@ fn newton(
             return Err(stalled(model, w, (max_c, momentum), c_tolerance));
         }
         w.iterations += 1;
+        if it.hot_until.is_some_and(|until| w.iterations > until) {
+            // A hot start whose step was blocked, or that has not found its answer in many
+            // iterations, has stalled on a boundary (a friction force its warm start left at
+            // its cone's edge with no slip, which the step must take past it): the step starts
+            // again, cold.
+            it.hot_until = None;
+            it.start_barrier = true;
+            it.previous = f64::INFINITY;
+            it.slow_steps = 0;
+            w.restart(q, h2);
+            continue;
+        }
         if restart_contact_lcp(model, w, q, h2) {
             it.previous = f64::INFINITY;
             it.slow_steps = 0;
@@ -296,7 +315,12 @@ fn newton(
         }
         let changed = set_roles(model, w, q, h2);
         let factorization = factorization(w, &mut it, changed, residual);
-        step(model, w, q, (factorization, h2, tolerance))?;
+        let alpha = step(model, w, q, (factorization, h2, tolerance))?;
+        if it.hot_until.is_some() && alpha < HOT_BLOCKED {
+            // Blocked: the warm start left a force against an edge it must leave. Stalled so,
+            // a resting pyramid's step once took its 200 iterations without moving.
+            it.hot_until = Some(0);
+        }
         // The first step of each time step projects the prediction onto the constraints,
         // which a merit that starts at M (q − q̃) = 0 would always refuse: it is taken whole.
         it.trial = (w.iterations > 1).then_some(1.0);
@@ -670,13 +694,14 @@ fn factorization(w: &Work, it: &mut Iteration, changed: bool, residual: f64) -> 
 /// One Newton step: the rows' right-hand sides for their roles, the solve (Mehrotra's
 /// predictor and corrector under the interior-point iteration: the step solved with no barrier
 /// tells how far the complementarity can fall, the barrier is set from it, and the same factor
-/// solves again with the second-order term), and the update of `q`, `μ` and `λ`.
+/// solves again with the second-order term), and the update of `q`, `μ` and `λ`. Returns the
+/// length of the step taken (1 but under the interior-point iteration).
 fn step(
     model: &mut dyn ConstrainedModel,
     w: &mut Work,
     q: &mut [f64],
     (factorization, h2, tolerance): (Factorization, f64, f64),
-) -> Result<(), EvalError> {
+) -> Result<f64, EvalError> {
     for r in 0..w.rows.len() {
         w.rows[r] = match w.roles[r] {
             Role::Held | Role::Compliant(_) => w.residual[r],
@@ -711,7 +736,7 @@ fn step(
     if w.interior {
         recenter(w, h2, tolerance);
     }
-    Ok(())
+    Ok(alpha)
 }
 
 /// Takes `alpha` of the step in `w.dq` and `w.dmu`.
