@@ -112,8 +112,8 @@ pub(super) fn coupled_step(
 
 #[cfg(test)]
 mod tests {
+    use super::super::implicit_euler_states;
     use super::super::newton::CONES_IN_INTERIOR;
-    use crate::integrate::ImplicitEuler;
     use crate::math::vector::max_abs_difference;
 
     /// A landing frictional pile (30 balls, μ = 0.5, 240–290 bounded rows) stepped twice at
@@ -127,14 +127,7 @@ mod tests {
             CONES_IN_INTERIOR.with(|c| c.set(Some(barrier)));
             let (mut sys, _) = crate::models::frictional_ball_pile(30, 0.02, 0.6, 0.5)
                 .unwrap_or_else(|e| panic!("{e}"));
-            sys.set_integrator(ImplicitEuler::default());
-            let states = (0..30)
-                .map(|step| {
-                    sys.step(1.0 / 60.0)
-                        .unwrap_or_else(|e| panic!("step {step}: {e}"));
-                    sys.q().to_vec()
-                })
-                .collect();
+            let states = implicit_euler_states(&mut sys, 30);
             CONES_IN_INTERIOR.with(|c| c.set(None));
             states
         };

@@ -86,16 +86,25 @@ pub(super) fn start_interior(model: &dyn ConstrainedModel, w: &mut Work, hot: Op
             w.mu[r] = w.mu[r].max((-g).max(start) / w.mass[r]);
         }
     }
-    for r in 0..m {
+    // Halfway inside the cone at most, whatever the last step's friction was: a force at the
+    // edge would start on the barrier's boundary.
+    start_cones(w, CONE_START, |_, _, _| (start, start));
+}
+
+/// Starts each friction row: its force within `within` of its cone, its slips `(a, b)` at
+/// least the floors `floors(y_lower, y_upper, (J W Jᵀ)_rr)` gives from the force's distances to
+/// the edges, and the row solved by the barrier from here (the active set may have left it
+/// fixed).
+fn start_cones(w: &mut Work, within: f64, floors: impl Fn(f64, f64, f64) -> (f64, f64)) {
+    for r in 0..w.mu.len() {
         if let Some((n, f)) = w.cone[r] {
-            // Halfway inside the cone at most, whatever the last step's friction was: a force
-            // at the edge would start on the barrier's boundary.
             let edge = f * w.mu[n];
-            w.mu[r] = w.mu[r].clamp(-CONE_START * edge, CONE_START * edge);
+            w.mu[r] = w.mu[r].clamp(-within * edge, within * edge);
+            let (lower, upper) = cone_gaps(w, r, (n, f), 0.0);
+            let (floor_lower, floor_upper) = floors(lower, upper, w.mass[r]);
             let slip = w.residual[r];
-            w.slack[r] = slip.max(start);
-            w.slack_up[r] = (-slip).max(start);
-            // Solved by the barrier from here (the active set may have left it fixed).
+            w.slack[r] = slip.max(floor_lower);
+            w.slack_up[r] = (-slip).max(floor_upper);
             w.roles[r] = Role::Compliant(0.0);
         }
     }
@@ -140,18 +149,10 @@ fn hot_start(w: &mut Work, tolerance: f64) {
             w.mu[r] = w.mu[r].max(central(w.slack[r], w.mass[r]));
         }
     }
-    for r in 0..m {
-        if let Some((n, f)) = w.cone[r] {
-            // Strictly inside the cone, as every iterate is.
-            let edge = f * w.mu[n];
-            w.mu[r] = w.mu[r].clamp(-TO_BOUNDARY * edge, TO_BOUNDARY * edge);
-            let (lower, upper) = cone_gaps(w, r, (n, f), 0.0);
-            let slip = w.residual[r];
-            w.slack[r] = slip.max(central(lower, w.mass[r]));
-            w.slack_up[r] = (-slip).max(central(upper, w.mass[r]));
-            w.roles[r] = Role::Compliant(0.0);
-        }
-    }
+    // Strictly inside the cone, as every iterate is.
+    start_cones(w, TO_BOUNDARY, |lower, upper, mass| {
+        (central(lower, mass), central(upper, mass))
+    });
 }
 
 /// The fraction of its cone a friction row's force starts within (see [`start_interior`]).
@@ -450,8 +451,8 @@ const CENTRAL: f64 = 1e10;
 
 #[cfg(test)]
 mod tests {
+    use super::super::implicit_euler_states;
     use super::super::newton::{CONES_IN_INTERIOR, HOT_STARTS, ITERATIONS};
-    use crate::integrate::ImplicitEuler;
     use crate::math::vector::max_abs_difference;
 
     /// A standing 8-row pyramid (μ = 0.6, 1/60 s) with its frictional steps through the barrier,
@@ -466,14 +467,7 @@ mod tests {
             ITERATIONS.with(|n| n.set(0));
             let (mut sys, _, _) =
                 crate::models::box_pyramid(8, 0.6).unwrap_or_else(|e| panic!("{e}"));
-            sys.set_integrator(ImplicitEuler::default());
-            let states = (0..90)
-                .map(|step| {
-                    sys.step(1.0 / 60.0)
-                        .unwrap_or_else(|e| panic!("step {step}: {e}"));
-                    sys.q().to_vec()
-                })
-                .collect();
+            let states = implicit_euler_states(&mut sys, 90);
             CONES_IN_INTERIOR.with(|c| c.set(None));
             HOT_STARTS.with(|c| c.set(true));
             (states, ITERATIONS.with(std::cell::Cell::get))

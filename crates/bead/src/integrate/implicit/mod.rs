@@ -113,3 +113,17 @@ pub const NEWTON_RELATIVE_TOLERANCE: f64 = 1e-8;
 
 pub use bdf2::Bdf2;
 pub use implicit_euler::ImplicitEuler;
+
+/// The positions after each of `steps` implicit Euler steps of 1/60 s: the trajectory two runs
+/// of one model, solved two ways, are compared by.
+#[cfg(test)]
+fn implicit_euler_states(sys: &mut crate::System, steps: usize) -> Vec<Vec<f64>> {
+    sys.set_integrator(ImplicitEuler::default());
+    (0..steps)
+        .map(|step| {
+            sys.step(1.0 / 60.0)
+                .unwrap_or_else(|e| panic!("step {step}: {e}"));
+            sys.q().to_vec()
+        })
+        .collect()
+}
