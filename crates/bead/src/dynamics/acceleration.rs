@@ -32,6 +32,10 @@ pub(crate) struct Mode {
     pub(crate) choose: bool,
     /// The rate, in 1/s, at which velocity rows (motors) drive their speed error to zero.
     pub(crate) velocity_rate: f64,
+    /// Pivots the complementarity solve may take before it gives up; `None` for its own limit
+    /// (see [`crate::solve::complementarity`]). A solve that is only a report, with a fallback
+    /// of its own, takes fewer.
+    pub(crate) pivot_limit: Option<usize>,
 }
 
 /// What the derivative evaluation keeps from one evaluation to the next: the forces `Q` and
@@ -329,6 +333,7 @@ impl Acceleration {
                 slide: &self.slide,
                 slack_w: &self.slack,
             };
+            self.active.set_pivot_limit(mode.pivot_limit);
             let outcome = if mode.choose {
                 self.active.choose(
                     settings.inequality,

@@ -124,6 +124,11 @@ impl ActiveSet {
         self.state.get(i) == Some(&RowState::Solve)
     }
 
+    /// Limits the pivots of each complementarity solve to come (`None`: the solve's own limit).
+    pub(crate) fn set_pivot_limit(&mut self, limit: Option<usize>) {
+        self.workspace.pivot_limit = limit;
+    }
+
     /// Chooses the rows that take part at this state with `method`, and solves.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn choose(

@@ -82,6 +82,7 @@ impl Dynamics for Stage<'_> {
             let mode = Mode {
                 choose: !self.started,
                 velocity_rate: self.velocity_rate,
+                pivot_limit: None,
             };
             self.acceleration.evaluate(
                 self.evaluator,

@@ -74,6 +74,9 @@ pub(crate) struct Pipeline {
     /// λ of the implicit step that reached the current state: the forces it applied, which
     /// the diagnostics report rather than the acceleration-level λ of the state.
     step_lambda: Option<Vec<f64>>,
+    /// An implicit run's report before its first step found no acceleration-level forces at
+    /// this state (see [`Pipeline::evaluate_for_report`]): not sought again until it changes.
+    no_report_forces: bool,
     /// The next state, written by a step before it is committed.
     q_next: Vec<f64>,
     v_next: Vec<f64>,
@@ -95,6 +98,7 @@ impl Default for Pipeline {
             contact_groups: Vec::new(),
             shape_groups: Vec::new(),
             step_lambda: None,
+            no_report_forces: false,
             q_next: Vec::new(),
             v_next: Vec::new(),
         }
@@ -134,6 +138,7 @@ impl Pipeline {
     pub(crate) fn state_changed(&mut self) {
         self.current_acceleration = None;
         self.step_lambda = None;
+        self.no_report_forces = false;
     }
 
     /// The state was set from outside (time, positions, velocities): besides what
@@ -243,7 +248,7 @@ impl Pipeline {
         let has_inequalities = self.evaluator.layout().inequality.contains(&true);
         let persistent = !implicit && settings.inequality.persistent() && has_inequalities;
         let start = if persistent {
-            self.evaluate_current(model, state, settings)?;
+            self.evaluate_current(model, state, settings, None)?;
             Some(self.acceleration.step_start())
         } else {
             None
@@ -381,6 +386,7 @@ impl Pipeline {
         model: &Model,
         state: &State,
         settings: &Settings,
+        pivot_limit: Option<usize>,
     ) -> Result<(), StepError> {
         if self.current_acceleration.is_some() {
             return Ok(());
@@ -390,6 +396,7 @@ impl Pipeline {
         let mode = Mode {
             choose: true,
             velocity_rate: self.velocity_rate(settings),
+            pivot_limit,
         };
         let result = self.acceleration.evaluate(
             &mut self.evaluator,
@@ -420,14 +427,23 @@ impl Pipeline {
         settings: &Settings,
     ) -> Result<(), StepError> {
         if self.step_lambda.is_none() {
-            let full = self.evaluate_current(model, state, settings);
-            if full.is_ok() || !self.integrator.implicit() {
-                return full;
+            let implicit = self.integrator.implicit();
+            if !(implicit && self.no_report_forces) {
+                // An implicit run's report gives up after twice as many pivots as rows, and a
+                // hundred: its fallback below costs nothing, and a 20-row pyramid's pivots (a
+                // factorization each) wandered for 27 s before giving up at their own limit of
+                // twenty a row. The Roman arch's report takes 48 pivots over its 40 rows.
+                let limit = implicit.then(|| 2 * self.evaluator.layout().rows() + 100);
+                let full = self.evaluate_current(model, state, settings, limit);
+                if full.is_ok() || !implicit {
+                    return full;
+                }
             }
             // An implicit run before its first step: the acceleration-level forces are only a
             // report, and where they have no solution the explicit way (an arch's joints,
             // whose friction the accelerations leave indeterminate and wedged) the step itself,
             // which solves at its end, may still have one. No forces until it has run.
+            self.no_report_forces = true;
             self.evaluate_constraints(model, state)?;
             let rows = self.evaluator.layout().rows();
             self.acceleration.set_lambda(&vec![0.0; rows]);
@@ -450,7 +466,7 @@ impl Pipeline {
         state: &State,
         settings: &Settings,
     ) -> Result<&[f64], StepError> {
-        self.evaluate_current(model, state, settings)?;
+        self.evaluate_current(model, state, settings, None)?;
         Ok(self.current_acceleration.as_deref().unwrap_or_default())
     }
 

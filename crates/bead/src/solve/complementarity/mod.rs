@@ -152,6 +152,9 @@ pub(crate) struct Workspace {
     /// Rows found to depend on the held ones while off their target by no more than rounding:
     /// satisfied as they are (see [`drive`]).
     excused: Vec<bool>,
+    /// Pivots a solve may take before it gives up, if fewer than its own limit (see
+    /// [`pivot_limit`]).
+    pub(crate) pivot_limit: Option<usize>,
 }
 
 impl Workspace {
@@ -196,6 +199,15 @@ const FINAL_ROUNDING: f64 = 10.0;
 
 /// Passes over the pending rows at most, before giving up on a degenerate problem.
 const MAX_ROUNDS: usize = 8;
+
+/// Pivots a solve of `m` rows takes at most before it reports [`Failure::PivotLimit`]: twenty a
+/// row, far more than a problem that is not cycling needs, unless the caller asked for fewer.
+/// Each pivot is a solve of the held rows, which with a direct solver is a factorization of the
+/// whole system: a cycling 1,600-row problem took 32,100 of them, half a minute.
+fn pivot_limit(ws: &Workspace, m: usize) -> usize {
+    let own = 20 * m + 100;
+    ws.pivot_limit.map_or(own, |limit| limit.min(own))
+}
 
 /// Solves the problem. `state` holds a guess on entry (the last solution is a good one: one solve
 /// confirms it) and the solution's states on return; `lambda` the multipliers, `w` the residuals
@@ -264,7 +276,7 @@ pub(crate) fn solve(
         }
         solve_held(p, solver, params, lambda, w, ws, &mut info)?;
     }
-    let cap = 20 * m + 100;
+    let cap = pivot_limit(ws, m);
     for _round in 0..MAX_ROUNDS {
         // Rows at a bound with the wrong sign of w are not complementary: drive them, one after
         // the other, most violated first.
@@ -661,7 +673,7 @@ fn drive(
                 w[i] = 0.0;
             }
         }
-        if info.pivots > 20 * m + 100 {
+        if info.pivots > pivot_limit(ws, m) {
             return Ok(());
         }
     }

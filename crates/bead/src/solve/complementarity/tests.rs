@@ -156,3 +156,57 @@ fn conflicting_contact_is_reported() {
         "{err}"
     );
 }
+
+/// A caller's pivot limit stops a solve that needs more pivots, with the rows it left, and
+/// leaves one that needs fewer alone: five independent contacts pressed in, every one of them at
+/// λ = 0 to start, take one pivot each.
+#[test]
+fn a_pivot_limit_stops_a_solve_that_needs_more_pivots() {
+    let m = 5;
+    let rows: Vec<Vec<f64>> = (0..m)
+        .map(|i| (0..m).map(|k| if k == i { 1.0 } else { 0.0 }).collect())
+        .collect();
+    let rows: Vec<&[f64]> = rows.iter().map(|r| r.as_slice()).collect();
+    let j = jacobian(m, &rows);
+    let w_inv = crate::solve::InverseMass::diagonal_of(vec![1.0; m]);
+    let (b, lo, hi) = (vec![1.0; m], vec![0.0; m], vec![f64::INFINITY; m]);
+    let allowance = vec![0.0; m];
+    let p = Problem {
+        a: MultiplierMatrix::new(&j, &w_inv),
+        b: &b,
+        lo: &lo,
+        hi: &hi,
+        allowance: &allowance,
+        slack: &[],
+    };
+    let attempt = |limit: Option<usize>| {
+        let mut ws = Workspace {
+            pivot_limit: limit,
+            ..Workspace::default()
+        };
+        let (mut state, mut lambda, mut w) = (vec![RowState::Lower; m], vec![0.0; m], vec![0.0; m]);
+        let result = solve(
+            &p,
+            &mut SparseLdlt::default(),
+            &SolveParams::default(),
+            1e-12,
+            &mut state,
+            &mut lambda,
+            &mut w,
+            &mut ws,
+        );
+        (result, lambda)
+    };
+    let (unlimited, lambda) = attempt(None);
+    assert_eq!(unlimited.expect("solves").pivots, m);
+    assert_eq!(lambda, vec![1.0; m]);
+    let (enough, _) = attempt(Some(m));
+    assert_eq!(enough.expect("solves within its limit").pivots, m);
+    match attempt(Some(2)).0 {
+        Err(Failure::PivotLimit { pivots, rows }) => {
+            assert_eq!(pivots, 3, "stops at the first pivot past its limit");
+            assert_eq!(rows, vec![3, 4], "names the rows still pressed in");
+        }
+        other => panic!("expected the pivot limit, got {other:?}"),
+    }
+}
