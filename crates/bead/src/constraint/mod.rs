@@ -413,7 +413,6 @@ pub fn polarized_hessian<C: Constraint + ?Sized>(
     hessian: &mut [f64],
 ) -> Result<(), ConstraintError> {
     let (rows, n) = (weights.len(), at.x.len());
-    let mut v = vec![0.0; n];
     let (mut c, mut c_t, mut jdot) = (vec![0.0; rows], vec![0.0; rows], vec![0.0; rows]);
     let mut gradient = vec![0.0; rows * n];
     let mut q = |v: &[f64]| -> Result<f64, ConstraintError> {
@@ -433,6 +432,18 @@ pub fn polarized_hessian<C: Constraint + ?Sized>(
         constraint.evaluate(&mut eval)?;
         Ok(jdot.iter().zip(weights).map(|(j, w)| j * w).sum())
     };
+    polarize(n, &mut q, hessian)
+}
+
+/// `∂²Q/∂v∂v` of a quadratic form `Q(v) = vᵀHv + 2 b·v + c` in `n` unknowns, added into
+/// `hessian` (row-major `n × n`): [`polarized_hessian`]'s identities, for a constraint that
+/// evaluates its `J̇ẋ` cheaper than a whole [`Constraint::evaluate`].
+pub(crate) fn polarize(
+    n: usize,
+    q: &mut impl FnMut(&[f64]) -> Result<f64, ConstraintError>,
+    hessian: &mut [f64],
+) -> Result<(), ConstraintError> {
+    let mut v = vec![0.0; n];
     let q0 = q(&v)?;
     let mut even = |v: &mut [f64], i: usize, j: Option<usize>| -> Result<f64, ConstraintError> {
         let set = |v: &mut [f64], s: f64| {

@@ -30,9 +30,14 @@
 //! ```
 //!
 //! `d = c_a − c_b`. A particle is a disc of its radius whose core is its position (no angle).
+//!
+//! The geometric stiffness `Σ λ_r ∂²C_r/∂q²` the implicit steppers take is recovered exactly
+//! from `J̇q̇`, a quadratic form in `q̇` (see [`polarized_hessian`](super::polarized_hessian)),
+//! over a [`Frame`] of positions computed once rather than once per velocity.
 
 use super::{
-    Constraint, ConstraintError, ConstraintEval, ConstraintKind, Friction, InvalidParameter,
+    Constraint, ConstraintError, ConstraintEval, ConstraintKind, Friction, HessianEval,
+    InvalidParameter, polarize,
 };
 use crate::point::Operand;
 
@@ -164,7 +169,6 @@ struct Side {
     core: [f64; 2],
     v: [f64; 2],
     omega: f64,
-    angle: f64,
 }
 
 fn perp(x: [f64; 2]) -> [f64; 2] {
@@ -183,11 +187,11 @@ fn rotate(angle: f64, x: [f64; 2]) -> [f64; 2] {
 /// The unit normal from `b`'s core to `a`'s at the step's start, where the stepper holds
 /// contacts along it (see [`ConstraintEval::step_start`]).
 fn start_normal(
-    eval: &ConstraintEval<'_>,
+    start: [Option<&[f64]>; 2],
     local_a: [f64; 2],
     local_b: [f64; 2],
 ) -> Result<Option<[f64; 2]>, ConstraintError> {
-    let (Some(a), Some(b)) = (eval.step_start(0), eval.step_start(1)) else {
+    let [Some(a), Some(b)] = start else {
         return Ok(None);
     };
     let core = |x: &[f64], local: [f64; 2]| {
@@ -205,21 +209,54 @@ fn start_normal(
     Ok(Some([d[0] / len, d[1] / len]))
 }
 
-fn side(eval: &ConstraintEval<'_>, i: usize, local: [f64; 2]) -> Side {
-    let (x, v) = (eval.x(i), eval.v(i));
-    let (angle, omega) = if x.len() > 2 {
-        (x[2], v[2])
-    } else {
-        (0.0, 0.0)
-    };
+/// One side's pose: what [`Side`] takes from positions alone.
+#[derive(Clone, Copy)]
+struct Pose {
+    rho: [f64; 2],
+    core: [f64; 2],
+    angle: f64,
+}
+
+fn pose(x: &[f64], local: [f64; 2]) -> Pose {
+    let angle = if x.len() > 2 { x[2] } else { 0.0 };
     let rho = rotate(angle, local);
-    Side {
+    Pose {
         rho,
         core: [x[0] + rho[0], x[1] + rho[1]],
-        v: [v[0], v[1]],
-        omega,
         angle,
     }
+}
+
+fn side(pose: &Pose, v: &[f64]) -> Side {
+    Side {
+        rho: pose.rho,
+        core: pose.core,
+        v: [v[0], v[1]],
+        omega: if v.len() > 2 { v[2] } else { 0.0 },
+    }
+}
+
+/// A contact's rows at one configuration, all but the velocities: its two poses, the normal of
+/// the step's start if held, a face's turned normal. The geometric stiffness polarizes `J̇ẋ`
+/// over 43 velocities at one configuration (see [`polarize`]); computed once, the rotations
+/// are not taken 43 times (they were a fifth of a resting pyramid's step).
+struct Frame {
+    a: Pose,
+    b: Pose,
+    sizes: [usize; 2],
+    held: Option<[f64; 2]>,
+    face_normal: Option<[f64; 2]>,
+}
+
+/// What the rows are at a configuration and velocity.
+struct Rows {
+    /// The normal row's gap, `J̇ẋ` and gradients.
+    g: f64,
+    jdot: f64,
+    grad_a: [f64; 3],
+    grad_b: [f64; 3],
+    /// The friction row's `J̇ẋ` and gradients, with friction.
+    friction: Option<(f64, [f64; 3], [f64; 3])>,
 }
 
 impl Side {
@@ -297,11 +334,67 @@ impl Constraint for ShapeContact {
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
+        let frame = self.frame(
+            [eval.x(0), eval.x(1)],
+            [eval.step_start(0), eval.step_start(1)],
+        )?;
+        let rows = self.rows(&frame, eval.v(0), eval.v(1))?;
+        let [size_a, size_b] = frame.sizes;
+        eval.set_value(0, rows.g);
+        eval.set_jdot_xdot(0, rows.jdot);
+        eval.set_gradient(0, 0, &rows.grad_a[..size_a]);
+        eval.set_gradient(0, 1, &rows.grad_b[..size_b]);
+        if let Some((jdot_t, ta, tb)) = rows.friction {
+            eval.set_value(1, 0.0);
+            eval.set_jdot_xdot(1, jdot_t);
+            eval.set_gradient(1, 0, &ta[..size_a]);
+            eval.set_gradient(1, 1, &tb[..size_b]);
+        }
+        Ok(())
+    }
+
+    fn weighted_hessian(
+        &self,
+        at: &HessianEval<'_>,
+        weights: &[f64],
+        hessian: &mut [f64],
+    ) -> Result<(), ConstraintError> {
+        let frame = self.frame([at.x(0), at.x(1)], [at.step_start(0), at.step_start(1)])?;
+        let size_a = frame.sizes[0];
+        let mut q = |v: &[f64]| -> Result<f64, ConstraintError> {
+            let rows = self.rows(&frame, &v[..size_a], &v[size_a..])?;
+            let jdot = [rows.jdot, rows.friction.map_or(0.0, |f| f.0)];
+            Ok(jdot.iter().zip(weights).map(|(j, w)| j * w).sum())
+        };
+        polarize(at.len(), &mut q, hessian)
+    }
+}
+
+impl ShapeContact {
+    /// The contact's frame at coordinates `x`, with `start` the coordinates of the step's start
+    /// where the stepper holds round contacts along their normal there.
+    fn frame(&self, x: [&[f64]; 2], start: [Option<&[f64]>; 2]) -> Result<Frame, ConstraintError> {
         let (local_a, local_b) = match self.gap {
             Gap::Round { a, b } | Gap::Face { a, b, .. } => (a, b),
         };
-        let (sa, sb) = (side(eval, 0, local_a), side(eval, 1, local_b));
-        let (size_a, size_b) = (eval.x(0).len(), eval.x(1).len());
+        let (a, b) = (pose(x[0], local_a), pose(x[1], local_b));
+        let (held, face_normal) = match self.gap {
+            Gap::Round { .. } => (start_normal(start, local_a, local_b)?, None),
+            Gap::Face { normal, .. } => (None, Some(rotate(b.angle, normal))),
+        };
+        Ok(Frame {
+            a,
+            b,
+            sizes: [x[0].len(), x[1].len()],
+            held,
+            face_normal,
+        })
+    }
+
+    /// The rows at `frame` with the two sides' velocities `va` and `vb`.
+    fn rows(&self, frame: &Frame, va: &[f64], vb: &[f64]) -> Result<Rows, ConstraintError> {
+        let (sa, sb) = (side(&frame.a, va), side(&frame.b, vb));
+        let [size_a, size_b] = frame.sizes;
         let d = [sa.core[0] - sb.core[0], sa.core[1] - sb.core[1]];
         let d_dot = {
             let (va, vb) = (sa.velocity_at(sa.rho), sb.velocity_at(sb.rho));
@@ -311,12 +404,8 @@ impl Constraint for ShapeContact {
         // The normal, its rate, the gap and the normal row's curvature term.
         let centripetal = |s: &Side| [s.omega * s.omega * s.rho[0], s.omega * s.omega * s.rho[1]];
         let (ca, cb) = (centripetal(&sa), centripetal(&sb));
-        let held = match self.gap {
-            Gap::Round { .. } => start_normal(eval, local_a, local_b)?,
-            Gap::Face { .. } => None,
-        };
-        let (n, n_dot, g, jdot, face_b) = match (self.gap, held) {
-            (Gap::Round { .. }, Some(n)) => {
+        let (n, n_dot, g, jdot, face_b) = match (frame.face_normal, frame.held) {
+            (None, Some(n)) => {
                 // Held along the normal of the step's start: linear but for the cores' turning.
                 (
                     n,
@@ -326,7 +415,7 @@ impl Constraint for ShapeContact {
                     None,
                 )
             }
-            (Gap::Round { .. }, None) => {
+            (None, None) => {
                 let len = dot(d, d).sqrt();
                 if !(len > 0.0) {
                     return Err(ConstraintError::new(
@@ -340,8 +429,7 @@ impl Constraint for ShapeContact {
                 let jdot = dot(n, [cb[0] - ca[0], cb[1] - ca[1]]) + dot(across, across) / len;
                 (n, n_dot, len - r, jdot, None)
             }
-            (Gap::Face { normal, .. }, _) => {
-                let n = rotate(sb.angle, normal);
+            (Some(n), _) => {
                 let pn = perp(n);
                 let n_dot = [sb.omega * pn[0], sb.omega * pn[1]];
                 let jdot = dot(n, [cb[0] - ca[0], cb[1] - ca[1]]) - sb.omega * sb.omega * dot(n, d)
@@ -349,17 +437,13 @@ impl Constraint for ShapeContact {
                 (n, n_dot, dot(n, d) - r, jdot, Some(dot(pn, d)))
             }
         };
-        eval.set_value(0, g);
-        eval.set_jdot_xdot(0, jdot);
-        let ga = sa.gradient(n, sa.rho, size_a);
-        let mut gb = sb.gradient([-n[0], -n[1]], sb.rho, size_b);
+        let grad_a = sa.gradient(n, sa.rho, size_a);
+        let mut grad_b = sb.gradient([-n[0], -n[1]], sb.rho, size_b);
         if let (Some(turn), true) = (face_b, size_b > 2) {
             // The face turns with b: ∂n/∂θ_b · d.
-            gb[2] += turn;
+            grad_b[2] += turn;
         }
-        eval.set_gradient(0, 0, &ga[..size_a]);
-        eval.set_gradient(0, 1, &gb[..size_b]);
-        if self.friction > 0.0 {
+        let friction = (self.friction > 0.0).then(|| {
             // The surface points, as points of their bodies: s_a = c_a − r_a n, s_b = c_b + r_b n.
             let [ra, rb] = self.radii;
             let off_a = [sa.rho[0] - ra * n[0], sa.rho[1] - ra * n[1]];
@@ -388,11 +472,14 @@ impl Constraint for ShapeContact {
                 );
             let ta = sa.gradient(t, off_a, size_a);
             let tb = sb.gradient([-t[0], -t[1]], off_b, size_b);
-            eval.set_value(1, 0.0);
-            eval.set_jdot_xdot(1, jdot_t);
-            eval.set_gradient(1, 0, &ta[..size_a]);
-            eval.set_gradient(1, 1, &tb[..size_b]);
-        }
-        Ok(())
+            (jdot_t, ta, tb)
+        });
+        Ok(Rows {
+            g,
+            jdot,
+            grad_a,
+            grad_b,
+            friction,
+        })
     }
 }

@@ -472,6 +472,35 @@ mod shape_contact {
             let numeric = (jv(1.0)? - jv(-1.0)?) / (2.0 * h);
             let scale = 1.0 + v.iter().map(|v| v * v).sum::<f64>() * 10.0;
             prop_assert!((numeric - e.jdot_xdot[1]).abs() <= 1e-5 * scale, "J̇ẋ_t {} vs {}", numeric, e.jdot_xdot[1]);
+            // The friction row's geometric stiffness, the symmetric part of ∂J_t/∂q (J̇ẋ_t =
+            // ẋᵀ ∂J_t/∂q ẋ), against central differences of J_t; with the normal row's weight
+            // beside it, each row's part adds.
+            let n = x.len();
+            let mut dj = vec![0.0; n * n];
+            for k in 0..n {
+                let at = |sign: f64| -> Result<Vec<f64>, TestCaseError> {
+                    let mut xs = x.clone();
+                    xs[k] += sign * h;
+                    let e = evaluate_at(&contact, 2, 0.0, &xs, &v).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                    Ok(e.gradient[1].clone())
+                };
+                let (plus, minus) = (at(1.0)?, at(-1.0)?);
+                for j in 0..n {
+                    dj[j * n + k] = (plus[j] - minus[j]) / (2.0 * h);
+                }
+            }
+            let ht = hessian_at(&contact, 2, 0.0, &x, &[0.0, 1.0]).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let hn = hessian_at(&contact, 2, 0.0, &x, &[1.0, 0.0]).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let both = hessian_at(&contact, 2, 0.0, &x, &[2.0, -3.0]).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let scale = 1.0 + ht.iter().fold(0.0_f64, |m, h| m.max(h.abs()));
+            for j in 0..n {
+                for k in 0..n {
+                    let numeric = 0.5 * (dj[j * n + k] + dj[k * n + j]);
+                    prop_assert!((numeric - ht[j * n + k]).abs() <= 1e-6 * scale, "∇²C_t ({}, {}): {} vs {}", j, k, numeric, ht[j * n + k]);
+                    let sum = 2.0 * hn[j * n + k] - 3.0 * ht[j * n + k];
+                    prop_assert!((sum - both[j * n + k]).abs() <= 1e-9 * (1.0 + sum.abs()), "weighted rows ({}, {})", j, k);
+                }
+            }
         }
     }
 }
