@@ -35,6 +35,7 @@ mod on_circle;
 mod on_line;
 mod on_plane;
 mod on_sphere;
+mod polarization;
 mod prismatic;
 mod rack_and_pinion;
 mod revolute;
@@ -55,6 +56,8 @@ pub use on_circle::OnCircle;
 pub use on_line::OnLine;
 pub use on_plane::OnPlane;
 pub use on_sphere::OnSphere;
+pub(crate) use polarization::polarize_quadratic;
+pub use polarization::polarized_hessian;
 pub use prismatic::Prismatic;
 pub use rack_and_pinion::{PinionSide, RackAndPinion};
 pub use revolute::Revolute;
@@ -385,93 +388,6 @@ impl HessianEval<'_> {
     pub fn is_empty(&self) -> bool {
         self.x.is_empty()
     }
-}
-
-/// `Σ_r w_r ∂²C_r/∂x∂x` recovered from `constraint`'s `J̇ẋ`, added into `hessian`.
-///
-/// `J̇ẋ(ẋ) = ẋᵀHẋ + 2 b·ẋ + c` (its time terms are the `b` and `c`), so with `Q(ẋ) = Σ w_r J̇ẋ_r`:
-/// `H_ii = (Q(e_i) + Q(−e_i))/2 − Q(0)` and
-/// `H_ij = ((Q(e_i + e_j) + Q(−e_i − e_j))/2 − Q(0) − H_ii − H_jj) / 2`: exact up to rounding,
-/// whatever the constraint, because only its even part in `ẋ` is used.
-///
-/// ```
-/// use bead::constraint::{hessian_at, Distance};
-/// use bead::{Particle, System};
-/// let mut sys = System::new(2)?;
-/// let a = sys.add_particle(Particle::new(&[0.0, 0.0]))?;
-/// let b = sys.add_particle(Particle::new(&[2.0, 0.0]))?;
-/// // A rod along x: ∂²C/∂y₁² = 1/|d|, and nothing along the rod.
-/// let h = hessian_at(&Distance::new(a, b, 2.0), 2, 0.0, &[0.0, 0.0, 2.0, 0.0], &[1.0]).unwrap();
-/// assert_eq!(h[0], 0.0);
-/// assert!((h[5] - 0.5).abs() < 1e-15);
-/// # Ok::<(), bead::ModelError>(())
-/// ```
-pub fn polarized_hessian<C: Constraint + ?Sized>(
-    constraint: &C,
-    at: &HessianEval<'_>,
-    weights: &[f64],
-    hessian: &mut [f64],
-) -> Result<(), ConstraintError> {
-    let (rows, n) = (weights.len(), at.x.len());
-    let (mut c, mut c_t, mut jdot) = (vec![0.0; rows], vec![0.0; rows], vec![0.0; rows]);
-    let mut gradient = vec![0.0; rows * n];
-    let mut q = |v: &[f64]| -> Result<f64, ConstraintError> {
-        jdot.fill(0.0);
-        let mut eval = ConstraintEval {
-            t: at.t,
-            dim: at.dim,
-            offsets: at.offsets,
-            x: at.x,
-            v,
-            start: at.start,
-            c: &mut c,
-            c_t: &mut c_t,
-            jdot_xdot: &mut jdot,
-            gradient: &mut gradient,
-        };
-        constraint.evaluate(&mut eval)?;
-        Ok(jdot.iter().zip(weights).map(|(j, w)| j * w).sum())
-    };
-    polarize(n, &mut q, hessian)
-}
-
-/// `∂²Q/∂v∂v` of a quadratic form `Q(v) = vᵀHv + 2 b·v + c` in `n` unknowns, added into
-/// `hessian` (row-major `n × n`): [`polarized_hessian`]'s identities, for a constraint that
-/// evaluates its `J̇ẋ` cheaper than a whole [`Constraint::evaluate`].
-pub(crate) fn polarize(
-    n: usize,
-    q: &mut impl FnMut(&[f64]) -> Result<f64, ConstraintError>,
-    hessian: &mut [f64],
-) -> Result<(), ConstraintError> {
-    let mut v = vec![0.0; n];
-    let q0 = q(&v)?;
-    let mut even = |v: &mut [f64], i: usize, j: Option<usize>| -> Result<f64, ConstraintError> {
-        let set = |v: &mut [f64], s: f64| {
-            v[i] = s;
-            if let Some(j) = j {
-                v[j] = s;
-            }
-        };
-        set(v, 1.0);
-        let plus = q(v)?;
-        set(v, -1.0);
-        let minus = q(v)?;
-        set(v, 0.0);
-        Ok(0.5 * (plus + minus) - q0)
-    };
-    let mut diagonal = vec![0.0; n];
-    for i in 0..n {
-        diagonal[i] = even(&mut v, i, None)?;
-        hessian[i * n + i] += diagonal[i];
-    }
-    for i in 0..n {
-        for j in i + 1..n {
-            let h = 0.5 * (even(&mut v, i, Some(j))? - diagonal[i] - diagonal[j]);
-            hessian[i * n + j] += h;
-            hessian[j * n + i] += h;
-        }
-    }
-    Ok(())
 }
 
 /// `Σ_r w_r ∂²C_r/∂x∂x` of `constraint` at operand coordinates `x` (concatenated in operand order)

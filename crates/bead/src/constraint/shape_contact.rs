@@ -37,7 +37,7 @@
 
 use super::{
     Constraint, ConstraintError, ConstraintEval, ConstraintKind, Friction, HessianEval,
-    InvalidParameter, polarize,
+    InvalidParameter, polarize_quadratic,
 };
 use crate::point::Operand;
 
@@ -238,8 +238,8 @@ fn side(pose: &Pose, v: &[f64]) -> Side {
 
 /// A contact's rows at one configuration, all but the velocities: its two poses, the normal of
 /// the step's start if held, a face's turned normal. The geometric stiffness polarizes `J̇ẋ`
-/// over 43 velocities at one configuration (see [`polarize`]); computed once, the rotations
-/// are not taken 43 times (they were a fifth of a resting pyramid's step).
+/// over 21 velocities at one configuration (see [`polarize_quadratic`]); computed once, the rotations
+/// are not taken again for each (they were a fifth of a resting pyramid's step).
 struct Frame {
     a: Pose,
     b: Pose,
@@ -366,7 +366,8 @@ impl Constraint for ShapeContact {
             let jdot = [rows.jdot, rows.friction.map_or(0.0, |f| f.0)];
             Ok(jdot.iter().zip(weights).map(|(j, w)| j * w).sum())
         };
-        polarize(at.len(), &mut q, hessian)
+        // J̇ẋ is a sum of products of terms linear in ẋ, with no time terms.
+        polarize_quadratic(at.len(), &mut q, hessian)
     }
 }
 
