@@ -44,7 +44,7 @@ pub(super) fn advance(
     for _ in 0..MAX_EVENTS {
         resolve_touching_approaches(p, model, state, settings)?;
         // The first stage at the start state: it chooses the rows held through the step.
-        p.evaluate_current(model, state, settings, None)?;
+        p.evaluate_current(model, state, settings, false)?;
         let tol = settings.contact_tolerance;
         let (ev, acceleration) = (&p.evaluator, &p.acceleration);
         let (c, inequality) = (ev.c(), &ev.layout().inequality);

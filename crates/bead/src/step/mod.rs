@@ -248,7 +248,7 @@ impl Pipeline {
         let has_inequalities = self.evaluator.layout().inequality.contains(&true);
         let persistent = !implicit && settings.inequality.persistent() && has_inequalities;
         let start = if persistent {
-            self.evaluate_current(model, state, settings, None)?;
+            self.evaluate_current(model, state, settings, false)?;
             Some(self.acceleration.step_start())
         } else {
             None
@@ -380,18 +380,24 @@ impl Pipeline {
         report::step_error(&self.evaluator, model, state, cause)
     }
 
-    /// Evaluates `q̈` at the current state if not done yet (also refreshes C, Ċ, λ).
+    /// Evaluates `q̈` at the current state if not done yet (also refreshes C, Ċ, λ); `report_only`
+    /// for a report that has a fallback of its own, and so gives up sooner.
     fn evaluate_current(
         &mut self,
         model: &Model,
         state: &State,
         settings: &Settings,
-        pivot_limit: Option<usize>,
+        report_only: bool,
     ) -> Result<(), StepError> {
         if self.current_acceleration.is_some() {
             return Ok(());
         }
         self.ensure_layout(model, state.q.len());
+        // A report with a fallback of its own (an implicit run's, before its first step) gives
+        // up after twice as many pivots as rows, and a hundred: a 20-row pyramid's pivots (a
+        // factorization each) wandered for 27 s before giving up at their own limit of twenty
+        // a row. The Roman arch's report takes 48 pivots over its 40 rows.
+        let pivot_limit = report_only.then(|| 2 * self.evaluator.layout().rows() + 100);
         let mut a = vec![0.0; state.q.len()];
         let mode = Mode {
             choose: true,
@@ -429,12 +435,7 @@ impl Pipeline {
         if self.step_lambda.is_none() {
             let implicit = self.integrator.implicit();
             if !(implicit && self.no_report_forces) {
-                // An implicit run's report gives up after twice as many pivots as rows, and a
-                // hundred: its fallback below costs nothing, and a 20-row pyramid's pivots (a
-                // factorization each) wandered for 27 s before giving up at their own limit of
-                // twenty a row. The Roman arch's report takes 48 pivots over its 40 rows.
-                let limit = implicit.then(|| 2 * self.evaluator.layout().rows() + 100);
-                let full = self.evaluate_current(model, state, settings, limit);
+                let full = self.evaluate_current(model, state, settings, implicit);
                 if full.is_ok() || !implicit {
                     return full;
                 }
@@ -466,7 +467,7 @@ impl Pipeline {
         state: &State,
         settings: &Settings,
     ) -> Result<&[f64], StepError> {
-        self.evaluate_current(model, state, settings, None)?;
+        self.evaluate_current(model, state, settings, false)?;
         Ok(self.current_acceleration.as_deref().unwrap_or_default())
     }
 
