@@ -338,9 +338,15 @@ pub(crate) fn solve(
     }
     // The rounds end with a fresh solve of the held rows, whose rounding on nearly singular sets
     // (an arch's wedged joints) can leave a row a little beyond ε: up to FINAL_ROUNDING ε is
-    // that rounding, not a violation.
+    // that rounding, not a violation. A held row's λ must also be within its bounds: the last
+    // round's solve after moving rows to them may leave another outside.
+    let tl = tol_lambda(lambda);
     let remaining: Vec<usize> = (0..m)
-        .filter(|&i| !satisfied(p, ws, i, w[i], FINAL_ROUNDING * eps))
+        .filter(|&i| {
+            !satisfied(p, ws, i, w[i], FINAL_ROUNDING * eps)
+                || (ws.status[i] == Status::Solve
+                    && (lambda[i] < p.lo[i] - tl || lambda[i] > p.hi[i] + tl))
+        })
         .collect();
     if !remaining.is_empty() {
         return Err(Failure::PivotLimit {
