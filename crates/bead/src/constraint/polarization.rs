@@ -54,15 +54,37 @@ pub fn polarized_hessian<C: Constraint + ?Sized>(
 }
 
 /// `∂²Q/∂v∂v` of a quadratic form `Q(v) = vᵀHv + 2 b·v + c` in `n` unknowns, added into
-/// `hessian` (row-major `n × n`): [`polarized_hessian`]'s identities, for a constraint that
-/// evaluates its `J̇ẋ` cheaper than a whole [`Constraint::evaluate`].
+/// `hessian` (row-major `n × n`): [`polarized_hessian`]'s identities.
 fn polarize(
     n: usize,
     q: &mut impl FnMut(&[f64]) -> Result<f64, ConstraintError>,
     hessian: &mut [f64],
 ) -> Result<(), ConstraintError> {
+    polarize_form(n, q, hessian, false)
+}
+
+/// [`polarize`] for a form with no linear or constant part, `Q(v) = vᵀHv` (a constraint with
+/// no explicit time dependence): `H_ii = Q(e_i)`, `H_ij = (Q(e_i + e_j) − H_ii − H_jj)/2`, half
+/// the evaluations. Where `Q` is computed so that `Q(−v) = Q(v)` exactly, as products of terms
+/// linear in `v` are, the result is [`polarize`]'s to the bit.
+pub(crate) fn polarize_quadratic(
+    n: usize,
+    q: &mut impl FnMut(&[f64]) -> Result<f64, ConstraintError>,
+    hessian: &mut [f64],
+) -> Result<(), ConstraintError> {
+    polarize_form(n, q, hessian, true)
+}
+
+/// The polarization identities over the even part of `Q` along `e_i` and `e_i + e_j`: that part
+/// is `Q(v)` itself for a form known to be purely `quadratic`, else `(Q(v) + Q(−v))/2 − Q(0)`.
+fn polarize_form(
+    n: usize,
+    q: &mut impl FnMut(&[f64]) -> Result<f64, ConstraintError>,
+    hessian: &mut [f64],
+    quadratic: bool,
+) -> Result<(), ConstraintError> {
     let mut v = vec![0.0; n];
-    let q0 = q(&v)?;
+    let q0 = if quadratic { 0.0 } else { q(&v)? };
     let mut even = |v: &mut [f64], i: usize, j: Option<usize>| -> Result<f64, ConstraintError> {
         let set = |v: &mut [f64], s: f64| {
             v[i] = s;
@@ -72,6 +94,10 @@ fn polarize(
         };
         set(v, 1.0);
         let plus = q(v)?;
+        if quadratic {
+            set(v, 0.0);
+            return Ok(plus);
+        }
         set(v, -1.0);
         let minus = q(v)?;
         set(v, 0.0);
@@ -85,35 +111,6 @@ fn polarize(
     for i in 0..n {
         for j in i + 1..n {
             let h = 0.5 * (even(&mut v, i, Some(j))? - diagonal[i] - diagonal[j]);
-            hessian[i * n + j] += h;
-            hessian[j * n + i] += h;
-        }
-    }
-    Ok(())
-}
-
-/// [`polarize`] for a form with no linear or constant part, `Q(v) = vᵀHv` (a constraint with
-/// no explicit time dependence): `H_ii = Q(e_i)`, `H_ij = (Q(e_i + e_j) − H_ii − H_jj)/2`, half
-/// the evaluations. Where `Q` is computed so that `Q(−v) = Q(v)` exactly, as products of terms
-/// linear in `v` are, the result is [`polarize`]'s to the bit.
-pub(crate) fn polarize_quadratic(
-    n: usize,
-    q: &mut impl FnMut(&[f64]) -> Result<f64, ConstraintError>,
-    hessian: &mut [f64],
-) -> Result<(), ConstraintError> {
-    let mut v = vec![0.0; n];
-    let mut diagonal = vec![0.0; n];
-    for i in 0..n {
-        v[i] = 1.0;
-        diagonal[i] = q(&v)?;
-        v[i] = 0.0;
-        hessian[i * n + i] += diagonal[i];
-    }
-    for i in 0..n {
-        for j in i + 1..n {
-            (v[i], v[j]) = (1.0, 1.0);
-            let h = 0.5 * (q(&v)? - diagonal[i] - diagonal[j]);
-            (v[i], v[j]) = (0.0, 0.0);
             hessian[i * n + j] += h;
             hessian[j * n + i] += h;
         }

@@ -253,10 +253,7 @@ pub(crate) fn solve(
     let guess_fits = match solve_held(p, solver, params, lambda, w, ws, &mut info) {
         Ok(()) => {
             let tl = tol_lambda(lambda);
-            (0..m).all(|i| {
-                ws.status[i] != Status::Solve
-                    || (lambda[i] >= p.lo[i] - tl && lambda[i] <= p.hi[i] + tl)
-            })
+            (0..m).all(|i| held_within_bounds(p, ws, lambda, i, tl))
         }
         Err(Failure::Solve(SolveError::Inconsistent { .. } | SolveError::NoConvergence { .. })) => {
             false
@@ -344,8 +341,7 @@ pub(crate) fn solve(
     let remaining: Vec<usize> = (0..m)
         .filter(|&i| {
             !satisfied(p, ws, i, w[i], FINAL_ROUNDING * eps)
-                || (ws.status[i] == Status::Solve
-                    && (lambda[i] < p.lo[i] - tl || lambda[i] > p.hi[i] + tl))
+                || !held_within_bounds(p, ws, lambda, i, tl)
         })
         .collect();
     if !remaining.is_empty() {
@@ -410,6 +406,11 @@ fn satisfied(p: &Problem<'_>, ws: &Workspace, i: usize, w: f64, eps: f64) -> boo
         eps.max(p.slack.get(i).copied().unwrap_or(0.0))
     };
     p.lo[i] == p.hi[i] || complementary(ws.status[i], w, eps)
+}
+
+/// Whether row `i`, if held, has its λ within its bounds (to `tl`).
+fn held_within_bounds(p: &Problem<'_>, ws: &Workspace, lambda: &[f64], i: usize, tl: f64) -> bool {
+    ws.status[i] != Status::Solve || (lambda[i] >= p.lo[i] - tl && lambda[i] <= p.hi[i] + tl)
 }
 
 /// Whether a status and residual satisfy the complementarity condition.
