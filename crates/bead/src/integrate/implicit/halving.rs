@@ -4,7 +4,9 @@
 //!
 //! A step fails where its iteration does not converge: a contact problem that the sweeps and
 //! Lemke's pivoting leave a hair above the tolerance (a frictional pile packing at 4 ms), or a
-//! landing whose impulses travel further in one step than Newton's matrix describes. Two steps
+//! landing whose impulses travel further in one step than Newton's matrix describes (there the
+//! iteration may end reading its rows as conflicting, at an iterate far from any answer: a
+//! conflict too is halved, and reported only if the smallest part still finds it). Two steps
 //! of `h/2` start from a state closer to the end of each, and usually converge; each is halved
 //! again where it does not, [`HALVINGS`] times at most, before the failure is reported. Every
 //! sub-step meets the step's own tolerances, so the result is as exact as an unhalved step,
@@ -52,7 +54,11 @@ pub(super) fn euler_in_halves(
         stop,
     );
     match result {
-        Err(EvalError::NoConvergence { .. } | EvalError::ContactsUnsettled { .. }) if depth > 0 => {
+        Err(
+            EvalError::NoConvergence { .. }
+            | EvalError::ContactsUnsettled { .. }
+            | EvalError::Conflict { .. },
+        ) if depth > 0 => {
             w.halved += 1;
             if let Some(model) = f.constrained() {
                 model.note_halved();
