@@ -7,7 +7,11 @@
 //!   diagnostics the tension colours and plots need, and the description of the model to
 //!   egui's painter;
 //! - `tessellate`: egui turning that frame's shapes into triangles;
-//! - `whole`: a running frame, all three.
+//! - `whole`: a running frame, all three;
+//! - `drag`: `bead-viewer --frames 180 --drag n29_29 1.0,0.0,0.5` without a window — the
+//!   corner pulled 1.1 m right and up over 60 frames, held to frame 90, let go — timed whole
+//!   (30 frames of warm-up, then 180 of ten steps and the viewer's own work); each phase's
+//!   figures are printed once.
 //!
 //! The GPU's work (on this machine Mesa's llvmpipe, on the CPU) comes on top; `bead-viewer
 //! --frames N scenes/curtain.toml` measures a real window with it.
@@ -20,6 +24,7 @@ use std::time::Duration;
 use bead::Point;
 use bead::force::MouseSpring;
 use bead_viewer::App;
+use bead_viewer::drag::DragScript;
 use criterion::{Criterion, criterion_group, criterion_main};
 use eframe::egui;
 
@@ -90,6 +95,25 @@ fn bench_frame(c: &mut Criterion) {
             ctx.tessellate(out.shapes, out.pixels_per_point)
         });
     });
+    group.finish();
+
+    let mut group = c.benchmark_group("frame");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(1))
+        .measurement_time(Duration::from_secs(30));
+    let drag = || {
+        let mut app = App::open(&curtain());
+        let script = DragScript::parse("n29_29", "1.0,0.0,0.5", 3, 180).unwrap();
+        app.drag_frames(script).unwrap();
+        while app.measuring() {
+            let _ = ctx.run_ui(input(), |ui| app.ui(ui));
+        }
+        app
+    };
+    let summary = drag().drag_summary().unwrap();
+    println!("frame/drag, one run:\n{summary}");
+    group.bench_function("drag", |b| b.iter(drag));
     group.finish();
 }
 

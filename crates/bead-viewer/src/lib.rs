@@ -26,6 +26,7 @@
 
 mod canvas;
 mod document;
+pub mod drag;
 pub mod edit;
 mod files;
 mod inspector;
@@ -132,6 +133,8 @@ struct Grab {
     spring: Option<ForceId>,
     /// Depth (y, m) the point is dragged at in 3D.
     depth: f64,
+    /// Held by `--drag`'s script, not the mouse: the pointer leaves it alone.
+    scripted: bool,
 }
 
 /// A rod or spring being drawn from a point.
@@ -186,6 +189,10 @@ pub struct App {
     status: Status,
     files: files::Files,
     measure: Option<Measure>,
+    /// `--drag`: the scripted pull, and where its particle was grabbed.
+    drag: Option<(drag::DragScript, Option<[f64; 3]>)>,
+    /// The last frame's simulation: steps taken and wall time, ms.
+    last_simulation: (usize, f64),
 }
 
 /// `--frames N`: play N frames, print the frame times, close.
@@ -238,6 +245,8 @@ impl App {
             status,
             files: files::Files::default(),
             measure: None,
+            drag: None,
+            last_simulation: (0, 0.0),
         }
     }
 
@@ -447,6 +456,7 @@ impl App {
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.inspector(ui));
             });
+        self.drive_drag();
         egui::CentralPanel::default().show(ui, |ui| self.viewport(ui));
         self.dialogs(ui);
         // A measurement counts frames: it needs them to come even when the model stops (a
@@ -463,6 +473,10 @@ impl App {
         if m.done == WARM_UP_FRAMES {
             self.timing.clear();
         }
+        if let Some(frame) = m.done.checked_sub(WARM_UP_FRAMES + 1) {
+            self.record_drag(frame);
+        }
+        let Some(m) = &mut self.measure else { return };
         if m.done >= WARM_UP_FRAMES + m.frames {
             println!(
                 "{}: {} frames after {WARM_UP_FRAMES} of warm-up, {} steps of {} s a frame at speed {}\n{}",
@@ -473,6 +487,9 @@ impl App {
                 self.speed,
                 self.timing.report()
             );
+            if let Some((script, _)) = &self.drag {
+                println!("{}", script.summary());
+            }
             self.measure = None;
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
         }

@@ -82,6 +82,11 @@ impl Series {
         self.samples.push(d.as_secs_f64() * 1e3);
     }
 
+    /// Adds a duration given in milliseconds.
+    pub fn push_ms(&mut self, ms: f64) {
+        self.samples.push(ms);
+    }
+
     /// Times `f` and adds its duration.
     pub fn time<T>(&mut self, f: impl FnOnce() -> T) -> T {
         let start = Instant::now();
@@ -103,6 +108,11 @@ impl Series {
     /// Mean of all samples, ms (0 if none).
     pub fn mean(&self) -> f64 {
         mean(&self.samples)
+    }
+
+    /// The largest sample, ms (0 if none).
+    pub fn max(&self) -> f64 {
+        self.samples.iter().copied().fold(0.0, f64::max)
     }
 
     /// Mean of the last second or so of samples, ms.
@@ -144,5 +154,8 @@ mod tests {
         assert!((s.percentile(0.95) - 95.0).abs() < 1.0 + 1e-9);
         assert!((s.recent() - (41..=100).sum::<u64>() as f64 / 60.0).abs() < 1e-9);
         assert_eq!(Series::default().mean(), 0.0);
+        assert_eq!(s.max(), 100.0);
+        s.push_ms(250.0);
+        assert_eq!(s.max(), 250.0);
     }
 }

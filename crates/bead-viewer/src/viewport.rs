@@ -107,6 +107,7 @@ impl App {
                 done += 1;
             }
         });
+        self.last_simulation = (done, start.elapsed().as_secs_f64() * 1e3);
         if let Some(e) = failure {
             self.running = false;
             self.error(format!("stopped: {e}"));
@@ -199,7 +200,8 @@ impl App {
         let drag_started = response.drag_started_by(PointerButton::Primary);
         // Whatever ended the drag (a release outside the canvas, a key that changed the tool),
         // the mouse lets go when the button is up.
-        if self.grab.is_some() && !ui.input(|i| i.pointer.primary_down()) {
+        let by_mouse = self.grab.is_some_and(|g| !g.scripted);
+        if by_mouse && !ui.input(|i| i.pointer.primary_down()) {
             self.release();
         }
         if response.clicked() {
@@ -211,6 +213,7 @@ impl App {
                     self.start_grab(owner, at, view);
                 }
                 match (self.grab, hover) {
+                    (Some(grab), _) if grab.scripted => {}
                     (Some(grab), Some(p)) => self.move_grab(&grab, p, view),
                     // Dragging empty space pans.
                     _ if response.dragged_by(PointerButton::Primary) => {
@@ -218,7 +221,7 @@ impl App {
                     }
                     _ => {}
                 }
-                if response.drag_stopped() {
+                if response.drag_stopped() && by_mouse {
                     self.release();
                 }
             }
@@ -290,10 +293,16 @@ impl App {
             return;
         };
         // The selection stays: a user pulls the model while watching the selected rod's λ.
+        self.grab_point(point);
+    }
+
+    /// Takes hold of `point` as the mouse does: a mouse spring sized by the model's moving mass
+    /// (an anchor is moved instead). Returns whether it holds it.
+    pub(crate) fn grab_point(&mut self, point: Point) -> bool {
         let dt = self.doc.model().run.dt;
         let system = &mut self.doc.model_mut().system;
         let (Ok(mass), Ok(x)) = (system.mass(point.body()), system.point_position(&point)) else {
-            return;
+            return false;
         };
         let depth = x[1];
         let spring = if mass.is_finite() {
@@ -304,25 +313,31 @@ impl App {
             let target = x[..system.dim()].to_vec();
             match system.add_force(MouseSpring::new(point, &target, k, c)) {
                 Ok(id) => Some(id),
-                Err(_) => return,
+                Err(_) => return false,
             }
         } else if matches!(point, Point::Particle(_)) {
             // An anchor does not respond to forces: it goes where it is dragged.
             None
         } else {
-            return;
+            return false;
         };
         self.grab = Some(Grab {
             point,
             spring,
             depth,
+            scripted: false,
         });
+        true
     }
 
     fn move_grab(&mut self, grab: &Grab, p: Pos2, view: &View) {
+        self.set_grab_target(grab, &view.to_world(p, grab.depth));
+    }
+
+    /// Moves what `grab` holds towards `target` (world coordinates; a 2D model reads x and y).
+    pub(crate) fn set_grab_target(&mut self, grab: &Grab, target: &[f64]) {
         let system = &mut self.doc.model_mut().system;
         let dim = system.dim();
-        let target = view.to_world(p, grab.depth);
         match (grab.spring, grab.point) {
             (Some(id), _) => {
                 if let Some(spring) = system.force_mut::<MouseSpring>(id) {

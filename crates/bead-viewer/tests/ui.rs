@@ -50,6 +50,50 @@ fn a_measurement_ends_when_the_model_is_paused() {
     assert!(!h.state().running());
 }
 
+/// `--drag bob 0.5,0.3` played headlessly: the bob is grabbed with the viewer's spring at the
+/// first measured frame, pulled towards 0.5 m right and 0.3 m up over 60 frames, held to frame
+/// 65 and let go. The summary has every phase, a frame's worth of the scene's steps (16.7
+/// of 1 ms on average), the rod within the tolerance, and the spring is gone at the end.
+#[test]
+fn a_scripted_drag_pulls_holds_and_lets_go() {
+    let mut h = Harness::builder()
+        .with_size([1200.0, 800.0])
+        .with_step_dt(1.0 / 60.0)
+        .with_max_steps(1000)
+        .build_ui_state(|ui, app: &mut App| app.ui(ui), pendulum());
+    let bob = h.state().model().particles[1].1;
+    let dt = h.state().model().run.dt;
+    let script = bead_viewer::drag::DragScript::parse("bob", "0.5,0.3", 2, 130).unwrap();
+    h.state_mut().drag_frames(script).unwrap();
+    // Warm-up (30 frames), then the pull's first 40.
+    h.run_steps(70);
+    assert_eq!(h.state().grabbed(), Some(bead::Point::from(bob)));
+    h.run_steps(40);
+    assert_eq!(h.state().grabbed(), None, "let go at frame 65");
+    h.run_steps(60);
+    assert!(!h.state().measuring(), "the drag ended");
+    let summary = h.state().drag_summary().unwrap();
+    assert_eq!(summary.failure, None);
+    // 16 or 17 steps a frame, as the owed time comes: 16.7 on average.
+    assert!(
+        (summary.steps_per_frame - 1.0 / 60.0 / dt).abs() < 0.1,
+        "{summary:?}"
+    );
+    for phase in summary.phases {
+        assert!(phase.simulate[1] > 0.0 && phase.fps > 0.0, "{summary:?}");
+    }
+    assert!(summary.max_c < 1e-6, "{summary:?}");
+    assert_eq!(
+        live_forces(&h),
+        1,
+        "the mouse spring is gone; gravity stays"
+    );
+    let last = summary.to_string();
+    let last = last.lines().last().unwrap();
+    assert!(last.starts_with("pull: p95 simulate "), "{last}");
+    assert!(last.contains(" m; steps per frame "), "{last}");
+}
+
 /// Two particles standing free, 0.6 m apart sideways and 0.3 m down, under gravity.
 const TWO_PARTICLES: &str = r#"
 format = 1
