@@ -13,7 +13,9 @@ use super::interior_point::{
     mark_contacts, recenter, start_interior,
 };
 use super::lemke;
-use super::residual::{measured_momentum_residual, momentum_residual, row_masses};
+use super::residual::{
+    measured_momentum_residual, momentum_residual, momentum_tolerance, row_masses,
+};
 use super::roles::choose_roles;
 use super::row_bounds::RowBounds;
 use super::work::Work;
@@ -23,13 +25,11 @@ use crate::math::vector::max_abs;
 use crate::solve::Bounds;
 use crate::solve::kkt::PROXIMAL;
 
-/// Newton iterations in a row, with the contacts solved as their own problem, in which the
-/// rows' error stays within the tolerance but no longer falls (by more than 1 %) before the step
-/// ends there. Redundant frictional contacts (a box on two others, a pyramid's loops of boxes)
-/// can hold no closer than their linearization's inconsistency: the problem's Gauss–Seidel
-/// sweeps then drift along its null space with the residual fixed (a 5-row pyramid at 1/60 s
-/// stalled at 3.4e-11 m, past the 2.7e-11 m that the momentum's measure asked of the rows, and
-/// failed after 200 iterations).
+/// Slow Newton iterations in a row kept on one factor of the whole stiffness.
+const KEPT_SLOW: usize = 8;
+/// Iterations in a row, the contacts solved as their own problem, within the tolerance but not
+/// falling by 1 %, that end the step: redundant frictional contacts hold no closer (a 5-row
+/// pyramid at 1/60 s stalled at 3.4e-11 m against 2.7e-11 m and failed).
 const LCP_STALLS: usize = 4;
 
 /// When the Newton iteration of a step stops, and when it gives up.
@@ -39,26 +39,10 @@ pub(super) struct Stopping {
     pub(super) tolerance: f64,
     /// The momentum residual allowed, relative to the displacement the step's forces make:
     /// `|W F₁|∞ ≤ relative · max(|W Jᵀμ|∞, ĥ² |W Q|∞)`, so that λ (in newtons) and `q̇` are
-    /// accurate to this fraction of the forces in play at every `h` (see [`momentum_tolerance`]).
+    /// accurate to this fraction of the forces in play at every `h` (see [`super::residual::momentum_tolerance`]).
     pub(super) relative: f64,
     /// Newton iterations allowed before the step fails.
     pub(super) max_iterations: usize,
-}
-
-/// The momentum residual allowed (metres), and the rows' error allowed where that is below the
-/// tolerance: `relative` of the displacement the forces make in the step (`forces`: the
-/// constraints' `W Jᵀμ` or the applied forces' `ĥ² W Q`, whichever is larger); never below what
-/// rounding leaves of the positions, `4 ε |q|∞`, amplified by the forces' stiffness against
-/// the mass (`stiffness`, see [`ConstrainedModel::stiffness_ratio`]): a spring of 1e7 N/m on
-/// 1 kg at `h` = 1 ms turns the rounding of a position of 1 m into 2e-15 m of residual.
-///
-/// Not an absolute length: a force moves the state by only `ĥ² W f` in a step, so a residual
-/// of fixed size (say 1e-10 m) is an error of `m · 1e-10 / ĥ²` newtons in λ, which at
-/// `h = 1e-6` is larger than the pendulum rod's own force. At `h = 1e-6` on a 1 m pendulum the
-/// rounding floor, not the relative measure, decides: λ then comes out within about 1e-3 N.
-fn momentum_tolerance(relative: f64, forces: f64, q: &[f64], stiffness: f64) -> f64 {
-    let rounding = 4.0 * f64::EPSILON * max_abs(q) * (1.0 + stiffness);
-    (relative * forces).max(rounding)
 }
 
 /// Ends the step from `(q_start, v_start)` at `t_start` to time `t_end`, for the base `q_base`, velocity
@@ -133,6 +117,8 @@ struct Iteration {
     start_barrier: bool,
     /// Newton steps of this time step that fell by less than a quarter.
     slow_steps: usize,
+    /// Slow iterations kept on the factor since this step's last whole-stiffness one.
+    kept: Option<usize>,
     /// The length of the Newton step on trial, while a line search is under way.
     trial: Option<f64>,
     /// With the contacts solved as their own problem: the rows' error of the last iteration,
@@ -183,6 +169,7 @@ fn newton(
         first: true,
         start_barrier: false,
         slow_steps: 0,
+        kept: None,
         trial: None,
         lcp_error: f64::INFINITY,
         lcp_stalls: 0,
@@ -670,18 +657,26 @@ fn take_fixed(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64) {
     }
 }
 
-/// Chord iterations: the factor is kept, across steps too, while it keeps the residual falling
-/// fast; a step that falls by less than a quarter, or a new active set, asks for a fresh one.
-/// A step slow twice asks for the whole geometric stiffness: the matrix without the coupling
-/// between bodies did not serve (a cloth's whip).
+/// Chord iterations: the factor is kept, across steps too, while the residual falls by 4×; a new
+/// active set or a slow step refactors, twice slow with the whole stiffness (a cloth's whip).
 fn factorization(w: &Work, it: &mut Iteration, changed: bool, residual: f64) -> Factorization {
     let slow = !it.first && residual > 0.25 * it.previous;
     it.slow_steps += usize::from(slow);
+    // With the whole stiffness factored, a slow step still falling keeps its factor a while: the
+    // rate is the matrix's own (compressed rods bounded); a held curtain refactored 150 times a
+    // step. A stall (a whipping cloth's rounding) still refactors, as at every KEPT_SLOW.
+    let keep = it
+        .kept
+        .filter(|&k| k < KEPT_SLOW && residual < 0.98 * it.previous);
     let factorization = if w.interior {
         Factorization::Fresh
     } else if !(w.refactor || changed || slow) {
         Factorization::Reuse
+    } else if let (Some(k), false) = (keep, w.refactor || changed) {
+        it.kept = Some(k + 1);
+        Factorization::Reuse
     } else if it.slow_steps >= 2 {
+        it.kept = Some(0);
         Factorization::Full
     } else {
         Factorization::Fresh

@@ -99,3 +99,19 @@ pub(super) fn row_masses(model: &dyn ConstrainedModel, mass: &mut [f64]) {
         }
     }
 }
+
+/// The momentum residual allowed (metres), and the rows' error allowed where that is below the
+/// tolerance: `relative` of the displacement the forces make in the step (`forces`: the
+/// constraints' `W Jᵀμ` or the applied forces' `ĥ² W Q`, whichever is larger); never below what
+/// rounding leaves of the positions, `4 ε |q|∞`, amplified by the forces' stiffness against
+/// the mass (`stiffness`, see [`ConstrainedModel::stiffness_ratio`]): a spring of 1e7 N/m on
+/// 1 kg at `h` = 1 ms turns the rounding of a position of 1 m into 2e-15 m of residual.
+///
+/// Not an absolute length: a force moves the state by only `ĥ² W f` in a step, so a residual
+/// of fixed size (say 1e-10 m) is an error of `m · 1e-10 / ĥ²` newtons in λ, which at
+/// `h = 1e-6` is larger than the pendulum rod's own force. At `h = 1e-6` on a 1 m pendulum the
+/// rounding floor, not the relative measure, decides: λ then comes out within about 1e-3 N.
+pub(super) fn momentum_tolerance(relative: f64, forces: f64, q: &[f64], stiffness: f64) -> f64 {
+    let rounding = 4.0 * f64::EPSILON * max_abs(q) * (1.0 + stiffness);
+    (relative * forces).max(rounding)
+}
