@@ -369,18 +369,16 @@ impl App {
             return;
         }
         let mut start = *start;
-        if frame == 0 {
-            let particle = self.particle_named(script.particle());
-            let position = particle.map(|p| {
-                let x = self.model().system.position(p);
-                std::array::from_fn(|i| x.get(i).copied().unwrap_or(0.0))
-            });
-            if let (Some(p), Some(_)) = (particle, position)
-                && self.grab_point(bead::Point::from(p))
+        if frame == 0
+            && let Some(p) = self.particle_named(script.particle())
+        {
+            let x = self.model().system.position(p);
+            let position = std::array::from_fn(|i| x.get(i).copied().unwrap_or(0.0));
+            if self.grab_point(bead::Point::from(p))
                 && let Some(grab) = &mut self.grab
             {
                 grab.scripted = true;
-                start = position;
+                start = Some(position);
             }
         }
         let Some((script, slot)) = &mut self.drag else {

@@ -76,22 +76,29 @@ fn main() -> ExitCode {
             }
         }
     }
+    if drag.is_some() && frames.is_none() {
+        eprintln!("error: --drag needs --frames N\n\n{USAGE}");
+        return ExitCode::from(2);
+    }
+    if drag.is_some() && scene.is_none() {
+        eprintln!("error: --drag needs a scene\n\n{USAGE}");
+        return ExitCode::from(2);
+    }
     let mut app = match &scene {
+        // The window would show a scene that failed to load as an empty one, with the error in
+        // its status line; a scripted drag has nothing to pull there.
+        Some(path) if drag.is_some() => match bead_viewer::Document::open(path) {
+            Ok(doc) => App::with_document(doc),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
         Some(path) => App::open(path),
         None => App::default(),
     };
     match (frames, drag) {
         (Some(n), Some((particle, offset))) => {
-            let Some(path) = &scene else {
-                eprintln!("error: --drag needs a scene\n\n{USAGE}");
-                return ExitCode::from(2);
-            };
-            // The window would show a scene that failed to load as an empty one, with the
-            // error in its status line; a scripted drag has nothing to pull there.
-            if let Err(e) = bead_viewer::Document::open(path) {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
             let dimension = app.model().system.dim();
             let started = DragScript::parse(&particle, &offset, dimension, n)
                 .and_then(|script| app.drag_frames(script));
@@ -100,12 +107,8 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         }
-        (None, Some(_)) => {
-            eprintln!("error: --drag needs --frames N\n\n{USAGE}");
-            return ExitCode::from(2);
-        }
         (Some(n), None) => app.measure_frames(n),
-        (None, None) => {}
+        _ => {}
     }
     let mut options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
