@@ -51,8 +51,12 @@ fn a_pyramid_of_boxes_stands_without_creeping_at_a_sixtieth_of_a_second() {
         let diagnostics = sys.diagnostics().unwrap();
         let sum = sys.contact_summary(ground, &diagnostics).unwrap();
         let weight = m * G * boxes.len() as f64;
-        // The implicit steppers balance forces to 1e-8 of the step's.
-        let tol = if implicit(name) { 1e-8 } else { 1e-9 };
+        // The implicit steppers balance each coordinate's momentum to 1e-8 of the largest
+        // displacement the step's forces make, a box's weight or the redundant corners' net
+        // torque on one, whichever is larger: over the 21 boxes the floor's total is within
+        // about 1e-8 of the weight, a little more where a torque sets the scale (1.2e-8 under
+        // BDF2 once the Newton matrix kept the contacts' curvature as it is).
+        let tol = if implicit(name) { 2e-8 } else { 1e-9 };
         assert!(
             (sum.normal_force - weight).abs() < tol * weight,
             "{name}: {sum:?}"
