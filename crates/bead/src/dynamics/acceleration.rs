@@ -597,6 +597,14 @@ impl Acceleration {
         self.solver = solver;
     }
 
+    /// Replaces the λ solver, returning the one it replaces.
+    pub(crate) fn replace_solver(
+        &mut self,
+        solver: Box<dyn LinearSolver>,
+    ) -> Box<dyn LinearSolver> {
+        std::mem::replace(&mut self.solver, solver)
+    }
+
     /// The last solve's statistics (iterations summed over its active-set passes).
     pub(crate) fn last_solve(&self) -> SolveInfo {
         self.last_solve

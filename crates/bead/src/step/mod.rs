@@ -439,6 +439,9 @@ impl Pipeline {
                 if full.is_ok() || !implicit {
                     return full;
                 }
+                if self.report_by_conjugate_gradient(model, state, settings) {
+                    return Ok(());
+                }
             }
             // An implicit run before its first step: the acceleration-level forces are only a
             // report, and where they have no solution the explicit way (an arch's joints,
@@ -451,6 +454,28 @@ impl Pipeline {
             return Ok(());
         }
         self.evaluate_constraints(model, state)
+    }
+
+    /// An implicit run's report before its first step, by conjugate gradient where the model's
+    /// own solver found none: redundant contacts (a pyramid's) may have no complementary basic
+    /// answer by the sparse factor, while conjugate gradient's least-norm split keeps every
+    /// held contact pushing. Returns whether it found the forces; the model's solver is back in
+    /// place either way.
+    fn report_by_conjugate_gradient(
+        &mut self,
+        model: &Model,
+        state: &State,
+        settings: &Settings,
+    ) -> bool {
+        if self.acceleration.solver().name() == "cg" {
+            return false;
+        }
+        let own = self
+            .acceleration
+            .replace_solver(Box::new(crate::solve::ConjugateGradient::default()));
+        let found = self.evaluate_current(model, state, settings, true).is_ok();
+        self.acceleration.replace_solver(own);
+        found
     }
 
     /// Evaluates the constraints' rows (C, Ċ, J) at `state`, failing as a step from it would.
