@@ -393,11 +393,12 @@ impl Pipeline {
             return Ok(());
         }
         self.ensure_layout(model, state.q.len());
-        // A report with a fallback of its own (an implicit run's, before its first step) gives
-        // up after twice as many pivots as rows, and a hundred: a 20-row pyramid's pivots (a
-        // factorization each) wandered for 27 s before giving up at their own limit of twenty
-        // a row. The Roman arch's report takes 48 pivots over its 40 rows.
-        let pivot_limit = report_only.then(|| 2 * self.evaluator.layout().rows() + 100);
+        // A report with a fallback of its own (an implicit run's, before its first step, which
+        // turns to conjugate gradient) gives up after a quarter as many pivots as rows, and
+        // fifty: a 20-row pyramid's pivots (a factorization each) wandered for 27 s before
+        // giving up at their own limit of twenty a row, and for 3 s at twice a row. The Roman
+        // arch's report takes 48 pivots over its 40 rows.
+        let pivot_limit = report_only.then(|| self.evaluator.layout().rows() / 4 + 50);
         let mut a = vec![0.0; state.q.len()];
         let mode = Mode {
             choose: true,
