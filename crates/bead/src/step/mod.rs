@@ -474,6 +474,10 @@ impl Pipeline {
         let own = self
             .acceleration
             .replace_solver(Box::new(crate::solve::ConjugateGradient::default()));
+        // From no force, so that the answer is the least-norm one, not wherever the failed
+        // pivots left λ.
+        let rows = self.evaluator.layout().rows();
+        self.acceleration.set_lambda(&vec![0.0; rows]);
         let found = self.evaluate_current(model, state, settings, true).is_ok();
         self.acceleration.replace_solver(own);
         found
