@@ -208,22 +208,30 @@ mod tests {
         positive_semidefinite(&shifted, 6, &mut Vec::new())
     }
 
+    /// `stiffness` (the chain's two rods) after [`bound_undominated`] with the rods `indefinite`
+    /// under the masses `w`.
+    fn bounded(w: &InverseMass, stiffness: &[f64], indefinite: &[usize]) -> Vec<f64> {
+        let (j, bands) = chain();
+        let mut out = stiffness.to_vec();
+        let scratch = &mut Vec::new();
+        bound_undominated(
+            &j,
+            w,
+            (&mut out, &bands, indefinite),
+            (DOMINATED_BELOW, scratch),
+        );
+        out
+    }
+
     /// A lightly compressed rod keeps its stiffness as it is; one whose compression, with its
     /// neighbour's, outweighs half a particle's mass is bounded, and so is any rod on a
     /// coordinate of a dense mass block. Whatever is kept, the coordinates' block stays
     /// positive definite.
     #[test]
     fn compressed_rods_keep_their_stiffness_while_the_masses_outweigh_it() {
-        let (j, bands) = chain();
         let light: Vec<f64> = [compressed_rod(0.1), compressed_rod(0.1)].concat();
-        let mut kept = light.clone();
         let w = InverseMass::diagonal_of(vec![1.0; 6]);
-        bound_undominated(
-            &j,
-            &w,
-            (&mut kept, &bands, &[0, 1]),
-            (DOMINATED_BELOW, &mut Vec::new()),
-        );
+        let kept = bounded(&w, &light, &[0, 1]);
         assert_eq!(kept, light, "a light compression was bounded");
         assert!(definite(&kept, 1.0));
 
@@ -232,15 +240,9 @@ mod tests {
         // the block indefinite (the chain's zig-zag mode: 1 − 3c < 0); bounded, it is not.
         let heavy: Vec<f64> = [compressed_rod(0.4), compressed_rod(0.4)].concat();
         assert!(!definite(&heavy, 1.0));
-        let mut bounded = heavy.clone();
-        bound_undominated(
-            &j,
-            &w,
-            (&mut bounded, &bands, &[0, 1]),
-            (DOMINATED_BELOW, &mut Vec::new()),
-        );
+        let heavy_bounded = bounded(&w, &heavy, &[0, 1]);
         for band in [0, 16] {
-            let block = &bounded[band..band + 16];
+            let block = &heavy_bounded[band..band + 16];
             let off_diagonal = (0..16).filter(|k| k % 5 != 0).map(|k| block[k].abs());
             assert_eq!(off_diagonal.sum::<f64>(), 0.0, "not diagonal: {block:?}");
             assert!(
@@ -248,26 +250,14 @@ mod tests {
                 "the bound is the row's sum"
             );
         }
-        assert!(definite(&bounded, 1.0));
+        assert!(definite(&heavy_bounded, 1.0));
         // Only the rod listed as indefinite is touched.
-        let mut one = heavy.clone();
-        bound_undominated(
-            &j,
-            &w,
-            (&mut one, &bands, &[1]),
-            (DOMINATED_BELOW, &mut Vec::new()),
-        );
+        let one = bounded(&w, &heavy, &[1]);
         assert_eq!(one[..16], heavy[..16]);
 
         let mut dense = InverseMass::diagonal_of(vec![1.0; 6]);
         dense.add_block(0, 4, 2);
-        let mut touched = light.clone();
-        bound_undominated(
-            &j,
-            &dense,
-            (&mut touched, &bands, &[0, 1]),
-            (DOMINATED_BELOW, &mut Vec::new()),
-        );
+        let touched = bounded(&dense, &light, &[0, 1]);
         assert_eq!(touched[..16], light[..16], "the rod away from the block");
         assert_ne!(touched[16..], light[16..], "the rod on the dense block");
     }
