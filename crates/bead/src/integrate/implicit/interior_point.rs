@@ -47,8 +47,50 @@ pub(super) const CONTACT_COMPLIANCE: f64 = 1e-8;
 /// Iterations after which a step whose contacts still change their roles goes over to the
 /// interior-point iteration.
 pub(super) const INTERIOR_AFTER: usize = 8;
-/// While steps need the interior-point iteration, one in this many tries the active set first.
+/// While steps need the interior-point iteration, one in this many tries the active set first
+/// (twice as many after each retry that fails, up to [`RETRY_DOUBLINGS`] times).
 pub(super) const RETRY_ACTIVE_SET: usize = 10;
+/// The most times the steps between retries of the active set double: a resting pyramid's
+/// redundant corners fail every retry (eight iterations of roles that cycle, then the barrier
+/// again), and at one in ten steps those retries were a quarter of its run's time.
+const RETRY_DOUBLINGS: u32 = 5;
+
+/// The steps in the interior-point iteration between retries of the active set, after
+/// `failed` retries in a row failed: [`RETRY_ACTIVE_SET`], doubled for each.
+pub(super) fn retry_interval(failed: u32) -> usize {
+    RETRY_ACTIVE_SET << failed.min(RETRY_DOUBLINGS)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Whether a test's retries of the active set back off (see [`count_interior_steps`]).
+    static RETRY_BACKOFF: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Counts, as a step ends, the steps in a row in the interior-point iteration and the retries
+/// of the active set that failed in a row. A retry that needed no iteration, its warm start
+/// within the tolerance already, says nothing of whether the active set would settle: the
+/// interior-point iteration goes on, the retries as far apart. (A resting pyramid's active set
+/// met most steps so, and each that it did not cost eight iterations of roles that cycle.)
+pub(super) fn count_interior_steps(w: &mut Work) {
+    let untested = w.retrying && !w.interior && w.iterations == 0;
+    #[cfg(test)]
+    if !RETRY_BACKOFF.with(std::cell::Cell::get) {
+        w.interior_steps = if w.interior { w.interior_steps + 1 } else { 0 };
+        return;
+    }
+    w.interior_steps = match (w.interior || untested, w.retrying) {
+        (false, _) => 0,
+        (true, false) => w.interior_steps + 1,
+        // A retry that failed: the count starts again, to a later retry.
+        (true, true) => 1,
+    };
+    w.failed_retries = match (w.interior, w.retrying) {
+        (false, _) if untested => w.failed_retries,
+        (false, _) => 0,
+        (true, retrying) => w.failed_retries + u32::from(retrying),
+    };
+}
 /// The fraction of the way to the boundary an interior-point step may go.
 const TO_BOUNDARY: f64 = 0.995;
 
@@ -453,7 +495,28 @@ const CENTRAL: f64 = 1e10;
 mod tests {
     use super::super::implicit_euler_states;
     use super::super::newton::{CONES_IN_INTERIOR, HOT_STARTS, ITERATIONS};
+    use super::{
+        RETRY_ACTIVE_SET, RETRY_BACKOFF, RETRY_DOUBLINGS, count_interior_steps, retry_interval,
+    };
     use crate::math::vector::max_abs_difference;
+
+    /// A standing 8-row pyramid (μ = 0.6, 1/60 s) stepped `steps` times with its frictional
+    /// steps through the barrier and the test's `switch` set to `on`: its states and the
+    /// Newton iterations they took.
+    fn pyramid_in_the_barrier(
+        steps: usize,
+        switch: &'static std::thread::LocalKey<std::cell::Cell<bool>>,
+        on: bool,
+    ) -> (Vec<Vec<f64>>, usize) {
+        CONES_IN_INTERIOR.with(|c| c.set(Some(true)));
+        switch.with(|c| c.set(on));
+        ITERATIONS.with(|n| n.set(0));
+        let (mut sys, _, _) = crate::models::box_pyramid(8, 0.6).unwrap_or_else(|e| panic!("{e}"));
+        let states = implicit_euler_states(&mut sys, steps);
+        CONES_IN_INTERIOR.with(|c| c.set(None));
+        switch.with(|c| c.set(true));
+        (states, ITERATIONS.with(std::cell::Cell::get))
+    }
 
     /// A standing 8-row pyramid (μ = 0.6, 1/60 s) with its frictional steps through the barrier,
     /// run twice: its resting steps, which begin in the barrier near their answer, start hot
@@ -461,17 +524,7 @@ mod tests {
     /// together (and still); the hot start takes fewer iterations to get there.
     #[test]
     fn a_resting_pyramid_starts_its_barrier_hot_and_ends_where_a_cold_start_ends() {
-        let run = |hot: bool| -> (Vec<Vec<f64>>, usize) {
-            CONES_IN_INTERIOR.with(|c| c.set(Some(true)));
-            HOT_STARTS.with(|c| c.set(hot));
-            ITERATIONS.with(|n| n.set(0));
-            let (mut sys, _, _) =
-                crate::models::box_pyramid(8, 0.6).unwrap_or_else(|e| panic!("{e}"));
-            let states = implicit_euler_states(&mut sys, 90);
-            CONES_IN_INTERIOR.with(|c| c.set(None));
-            HOT_STARTS.with(|c| c.set(true));
-            (states, ITERATIONS.with(std::cell::Cell::get))
-        };
+        let run = |hot: bool| pyramid_in_the_barrier(90, &HOT_STARTS, hot);
         let ((hot, hot_iterations), (cold, cold_iterations)) = (run(true), run(false));
         let start = &cold[0];
         for (step, (a, b)) in hot.iter().zip(&cold).enumerate() {
@@ -484,5 +537,44 @@ mod tests {
             hot_iterations < cold_iterations,
             "hot {hot_iterations} iterations, cold {cold_iterations}"
         );
+    }
+
+    /// The same pyramid, its retries of the active set backing off or not. Its active set
+    /// cycles on the redundant corners whenever a step needs iterating, so each retry that
+    /// iterates fails, and one that needs no iteration proves nothing: backing off, the run
+    /// takes fewer iterations, to the same answer.
+    #[test]
+    fn a_resting_pyramid_retries_its_active_set_less_often_after_each_failure() {
+        let run = |backoff: bool| pyramid_in_the_barrier(300, &RETRY_BACKOFF, backoff);
+        let ((backing, fewer), (every, more)) = (run(true), run(false));
+        for (step, (a, b)) in backing.iter().zip(&every).enumerate() {
+            let apart = max_abs_difference(a, b);
+            assert!(apart < 1e-9, "step {step}: the runs are {apart:.3e} apart");
+        }
+        assert!(fewer < more, "backing off {fewer} iterations, not {more}");
+    }
+
+    /// The steps between retries double with each failure, up to a bound.
+    #[test]
+    fn retries_of_the_active_set_double_apart_and_no_further_than_the_bound() {
+        assert_eq!(retry_interval(0), RETRY_ACTIVE_SET);
+        assert_eq!(retry_interval(1), 2 * RETRY_ACTIVE_SET);
+        assert_eq!(
+            retry_interval(RETRY_DOUBLINGS + 3),
+            retry_interval(RETRY_DOUBLINGS)
+        );
+        let mut w = super::super::work::Work::default();
+        // A failed retry: counted, and the count of steps starts again.
+        (w.interior_steps, w.retrying, w.interior, w.iterations) = (10, true, true, 9);
+        count_interior_steps(&mut w);
+        assert_eq!((w.interior_steps, w.failed_retries), (1, 1));
+        // One that needed no iteration proves nothing: the barrier goes on.
+        (w.interior_steps, w.retrying, w.interior, w.iterations) = (20, true, false, 0);
+        count_interior_steps(&mut w);
+        assert_eq!((w.interior_steps, w.failed_retries), (1, 1));
+        // One that iterated and settled in the active set ends the backing off.
+        (w.interior_steps, w.retrying, w.interior, w.iterations) = (20, true, false, 2);
+        count_interior_steps(&mut w);
+        assert_eq!((w.interior_steps, w.failed_retries), (0, 0));
     }
 }

@@ -9,8 +9,8 @@ use super::cone_coupling::coupled_step;
 use super::contact_lcp::{contact_step, split_at_end};
 use super::interior_point::{
     CONTACT_COMPLIANCE, HOT_BLOCKED, HOT_ITERATIONS, HOT_START, INTERIOR_AFTER, RETRY_ACTIVE_SET,
-    barrier_rows, centering, compliant_contact, cone_gaps, interior_row, interior_step,
-    mark_contacts, recenter, start_interior,
+    barrier_rows, centering, compliant_contact, cone_gaps, count_interior_steps, interior_row,
+    interior_step, mark_contacts, recenter, retry_interval, start_interior,
 };
 use super::lemke;
 use super::residual::{
@@ -363,10 +363,11 @@ fn begin(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64, history
     }
     w.velocity_rows = model.velocity_rows().contains(&true);
     // A step after one that needed the interior-point iteration starts with it, but for one
-    // step in RETRY_ACTIVE_SET, which tries the active set again.
-    w.interior = w.interior_steps > 0
-        && !w.interior_steps.is_multiple_of(RETRY_ACTIVE_SET)
-        && (0..m).any(|r| interior_row(model, r));
+    // step in RETRY_ACTIVE_SET (more after retries that failed), which tries the active set again.
+    w.retrying = w.interior_steps > 0
+        && w.interior_steps
+            .is_multiple_of(retry_interval(w.failed_retries));
+    w.interior = w.interior_steps > 0 && !w.retrying && (0..m).any(|r| interior_row(model, r));
     // So does a step after one whose frictional contacts needed their own problem: the active
     // set that cycled then (a pyramid's redundant corners) cycles again, and its iterations
     // wander far (metres) before the step turns to the problem.
@@ -753,7 +754,7 @@ fn apply_step(w: &mut Work, q: &mut [f64], alpha: f64, h2: f64) {
 fn finish(model: &mut dyn ConstrainedModel, w: &mut Work) {
     #[cfg(test)]
     ITERATIONS.with(|n| n.set(n.get() + w.iterations));
-    w.interior_steps = if w.interior { w.interior_steps + 1 } else { 0 };
+    count_interior_steps(w);
     w.compliant_contacts |= w.interior || w.contact_compliance;
     w.contact_lcp_steps = if w.contact_lcp {
         w.contact_lcp_steps + 1

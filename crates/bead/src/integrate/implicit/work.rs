@@ -43,8 +43,15 @@ pub(super) struct Work {
     /// A friction row's slip towards its cone's upper edge, and its step (as `slack`, `dslack`).
     pub(super) slack_up: Vec<f64>,
     pub(super) dslack_up: Vec<f64>,
-    /// Consecutive steps that ended in the interior-point iteration.
+    /// Consecutive steps that ended in the interior-point iteration (since the last retry of
+    /// the active set, which failed).
     pub(super) interior_steps: usize,
+    /// Retries of the active set that failed in a row: each doubles the steps to the next
+    /// (see [`super::interior_point::retry_interval`]).
+    pub(super) failed_retries: u32,
+    /// Whether this step tries the active set again after steps in the interior-point
+    /// iteration.
+    pub(super) retrying: bool,
     /// Consecutive steps that ended solving their bounded rows as their own problem
     /// ([`super::contact_lcp`]).
     pub(super) contact_lcp_steps: usize,
