@@ -93,6 +93,8 @@ pub(crate) struct NonFiniteStiffness;
 #[derive(Default)]
 pub(crate) struct Kkt {
     pattern: Option<Pattern>,
+    /// The pattern of the other form (reduced or not) last factored on.
+    spare: Option<Pattern>,
     values: Vec<f64>,
     factor: Vec<f64>,
     workspace: Option<MemBuffer>,
@@ -282,14 +284,25 @@ impl Kkt {
             self.choose_reduced(j, system.inv_mass.diagonal())
         };
         let additions = system.additions.structure();
-        if !self.pattern.as_ref().is_some_and(|p| {
-            p.fits(j, system.inv_mass.diagonal(), additions) && p.reduced == reduced
-        }) {
-            let pattern = Pattern::analyse(j, system.inv_mass, reduced, system.additions)?;
-            self.values.resize(pattern.matrix.row_idx().len(), 0.0);
-            self.factor.resize(pattern.symbolic.len_val(), 0.0);
-            self.workspace = Some(ldlt::workspace(&pattern.symbolic));
-            self.pattern = Some(pattern);
+        let fits = |p: &Option<Pattern>| {
+            p.as_ref().is_some_and(|p| {
+                p.fits(j, system.inv_mass.diagonal(), additions) && p.reduced == reduced
+            })
+        };
+        if !fits(&self.pattern) {
+            // The other form's pattern is kept: a resting pyramid's contacts cross the
+            // coupling thresholds back and forth, and each crossing analysed the matrix again.
+            if fits(&self.spare) {
+                std::mem::swap(&mut self.pattern, &mut self.spare);
+            } else {
+                let pattern = Pattern::analyse(j, system.inv_mass, reduced, system.additions)?;
+                self.spare = self.pattern.replace(pattern);
+            }
+            if let Some(pattern) = &self.pattern {
+                self.values.resize(pattern.matrix.row_idx().len(), 0.0);
+                self.factor.resize(pattern.symbolic.len_val(), 0.0);
+                self.workspace = Some(ldlt::workspace(&pattern.symbolic));
+            }
         }
         let (Some(p), Some(workspace)) = (&mut self.pattern, &mut self.workspace) else {
             return Err(SolveError::NonFinite.into());
