@@ -57,8 +57,16 @@ const RETRY_DOUBLINGS: u32 = 5;
 
 /// The steps in the interior-point iteration between retries of the active set, after
 /// `failed` retries in a row failed: [`RETRY_ACTIVE_SET`], doubled for each.
-pub(super) fn retry_interval(failed: u32) -> usize {
+fn retry_interval(failed: u32) -> usize {
     RETRY_ACTIVE_SET << failed.min(RETRY_DOUBLINGS)
+}
+
+/// Whether the step about to begin, after steps in the interior-point iteration, tries the
+/// active set again ([`retry_interval`] of them since the last retry).
+pub(super) fn retry_due(w: &Work) -> bool {
+    w.interior_steps > 0
+        && w.interior_steps
+            .is_multiple_of(retry_interval(w.failed_retries))
 }
 
 #[cfg(test)]

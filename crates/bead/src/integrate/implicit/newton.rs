@@ -10,7 +10,7 @@ use super::contact_lcp::{contact_step, split_at_end};
 use super::interior_point::{
     CONTACT_COMPLIANCE, HOT_BLOCKED, HOT_ITERATIONS, HOT_START, INTERIOR_AFTER, RETRY_ACTIVE_SET,
     barrier_rows, centering, compliant_contact, cone_gaps, count_interior_steps, interior_row,
-    interior_step, mark_contacts, recenter, retry_interval, start_interior,
+    interior_step, mark_contacts, recenter, retry_due, start_interior,
 };
 use super::lemke;
 use super::residual::{
@@ -364,9 +364,7 @@ fn begin(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64, history
     w.velocity_rows = model.velocity_rows().contains(&true);
     // A step after one that needed the interior-point iteration starts with it, but for one
     // step in RETRY_ACTIVE_SET (more after retries that failed), which tries the active set again.
-    w.retrying = w.interior_steps > 0
-        && w.interior_steps
-            .is_multiple_of(retry_interval(w.failed_retries));
+    w.retrying = retry_due(w);
     w.interior = w.interior_steps > 0 && !w.retrying && (0..m).any(|r| interior_row(model, r));
     // So does a step after one whose frictional contacts needed their own problem: the active
     // set that cycled then (a pyramid's redundant corners) cycles again, and its iterations
