@@ -93,7 +93,8 @@ pub(crate) struct NonFiniteStiffness;
 #[derive(Default)]
 pub(crate) struct Kkt {
     pattern: Option<Pattern>,
-    /// The pattern of the other form (reduced or not) last factored on.
+    /// The pattern factored on before `pattern` (most often the other form, reduced or not),
+    /// swapped back in when the matrix fits it again.
     spare: Option<Pattern>,
     values: Vec<f64>,
     factor: Vec<f64>,
@@ -290,8 +291,8 @@ impl Kkt {
             })
         };
         if !fits(&self.pattern) {
-            // The other form's pattern is kept: a resting pyramid's contacts cross the
-            // coupling thresholds back and forth, and each crossing analysed the matrix again.
+            // The last pattern is kept: a resting pyramid's contacts cross the coupling
+            // thresholds back and forth, and each crossing analysed the matrix again.
             if fits(&self.spare) {
                 std::mem::swap(&mut self.pattern, &mut self.spare);
             } else {
