@@ -70,7 +70,7 @@ mod view;
 
 pub use body::{
     BodyId, MassPoint, Parametric, ParametricId, Particle, ParticleId, PositionFn, RigidBody,
-    RigidBodyId, Shape,
+    RigidBody3d, RigidBody3dId, RigidBodyId, Shape, Shape3d,
 };
 pub use constraint::{Constraint, ConstraintError, ConstraintEval, ConstraintId, ConstraintKind};
 pub use contact::{ContactGroupId, InequalityMethod};

@@ -122,6 +122,14 @@ impl Model {
         Ok(())
     }
 
+    /// Whether any body is a 3D rigid body, whose chart moves after each step.
+    pub(crate) fn has_3d_bodies(&self) -> bool {
+        self.bodies
+            .iter()
+            .flatten()
+            .any(|b| matches!(b.kind, BodyKind::Rigid3d { .. }))
+    }
+
     /// Adds a body; returns its handle.
     pub(crate) fn push_body(&mut self, body: Body) -> BodyId {
         self.bodies.push(Some(body));
@@ -136,9 +144,12 @@ impl Model {
                 "{point:?}: a point in a body's frame needs a rigid body, and a particle's point a particle"
             )));
         }
-        if let Point::OnBody { local, .. } = point
-            && !local.iter().all(|x| x.is_finite())
-        {
+        let local_finite = match point {
+            Point::OnBody { local, .. } => local.iter().all(|x| x.is_finite()),
+            Point::OnBody3d { local, .. } => local.iter().all(|x| x.is_finite()),
+            _ => true,
+        };
+        if !local_finite {
             return Err(ModelError::NonFinite("a body point's local coordinates"));
         }
         Ok(())

@@ -44,6 +44,14 @@ pub enum Point {
         /// Position in the body's frame, m.
         local: [f64; 2],
     },
+    /// A point fixed in a 3D rigid body, at `local` metres from its centre of mass in the
+    /// body's frame.
+    OnBody3d {
+        /// The body.
+        body: BodyId,
+        /// Position in the body's frame, m.
+        local: [f64; 3],
+    },
     /// A mass point of a parametric object (see
     /// [`System::parametric_point`](crate::System::parametric_point)).
     OfObject {
@@ -63,11 +71,32 @@ impl Point {
         }
     }
 
+    /// The point of a 3D rigid body at `local` in its frame.
+    ///
+    /// ```
+    /// use bead::{Point, RigidBody3d, System};
+    /// let mut sys = System::new(3)?;
+    /// // Turned by 90° about z: the body's x axis points along the world's y.
+    /// let s = std::f64::consts::FRAC_1_SQRT_2;
+    /// let arm = sys.add_rigid_body_3d(RigidBody3d::new([0.0, 0.0, 1.0]).orientation([s, 0.0, 0.0, s]))?;
+    /// let tip = sys.point_position(&Point::on_body_3d(arm, [0.5, 0.0, 0.0]))?;
+    /// assert!(tip[0].abs() < 1e-12 && (tip[1] - 0.5).abs() < 1e-12 && (tip[2] - 1.0).abs() < 1e-12);
+    /// # Ok::<(), bead::ModelError>(())
+    /// ```
+    pub fn on_body_3d(body: impl Into<BodyId>, local: [f64; 3]) -> Point {
+        Point::OnBody3d {
+            body: body.into(),
+            local,
+        }
+    }
+
     /// The body whose coordinates move this point.
     pub fn body(&self) -> BodyId {
         match self {
             Point::Particle(p) => p.body(),
-            Point::OnBody { body, .. } | Point::OfObject { body, .. } => *body,
+            Point::OnBody { body, .. }
+            | Point::OnBody3d { body, .. }
+            | Point::OfObject { body, .. } => *body,
         }
     }
 }
@@ -134,11 +163,11 @@ pub(crate) struct OperandKinematics<'a> {
 }
 
 /// A point's kinematics: position, velocity, Jacobian block (row-major `dim × ndof`, at most
-/// 3 × 3) and velocity-product term.
+/// 3 × 6) and velocity-product term.
 pub(crate) struct PointKinematics {
     pub x: Vec3,
     pub v: Vec3,
-    pub jacobian: [f64; 9],
+    pub jacobian: [f64; 18],
     pub velocity_product: Vec3,
 }
 
@@ -156,15 +185,24 @@ fn point_kinematics(point: &Point, body: &Body, q: &[f64], v: &[f64]) -> PointKi
             PointKinematics {
                 x: [qb[0] + d[0], qb[1] + d[1], 0.0],
                 v: [vb[0] - w * d[1], vb[1] + w * d[0], 0.0],
-                jacobian: [1.0, 0.0, -d[1], 0.0, 1.0, d[0], 0.0, 0.0, 0.0],
+                jacobian: pad([1.0, 0.0, -d[1], 0.0, 1.0, d[0]]),
                 velocity_product: [-w * w * d[0], -w * w * d[1], 0.0],
+            }
+        }
+        (Point::OnBody3d { local, .. }, BodyKind::Rigid3d { chart, .. }) => {
+            let k = chart.point(qb, vb, local);
+            PointKinematics {
+                x: k.x,
+                v: k.v,
+                jacobian: k.jacobian,
+                velocity_product: k.velocity_product,
             }
         }
         // A particle's point, or (checked never to happen when points are added) a body-frame point
         // on a body without a frame: the body's own position.
         _ => {
             let n = body.ndof.min(3);
-            let mut jacobian = [0.0; 9];
+            let mut jacobian = [0.0; 18];
             for i in 0..n {
                 jacobian[i * n + i] = 1.0;
             }
@@ -176,6 +214,13 @@ fn point_kinematics(point: &Point, body: &Body, q: &[f64], v: &[f64]) -> PointKi
             }
         }
     }
+}
+
+/// A 2 × 3 Jacobian block in the 18 entries of [`PointKinematics::jacobian`].
+fn pad(block: [f64; 6]) -> [f64; 18] {
+    let mut out = [0.0; 18];
+    out[..6].copy_from_slice(&block);
+    out
 }
 
 /// The mass point a parametric point names, if it is one.
@@ -222,6 +267,9 @@ pub(crate) fn curvature(
                 p.add_curvature(body.slice(q), t, g, add);
             }
         }
+        (Operand::Point(Point::OnBody3d { local, .. }), BodyKind::Rigid3d { chart, .. }) => {
+            chart.add_curvature(body.slice(q), local, g, add);
+        }
         _ => {}
     }
 }
@@ -231,7 +279,8 @@ pub(crate) fn curvature(
 pub(crate) fn point_fits(point: &Point, body: &Body) -> bool {
     match (point, &body.kind) {
         (Point::Particle(_), BodyKind::Particle)
-        | (Point::OnBody { .. }, BodyKind::Rigid2d { .. }) => true,
+        | (Point::OnBody { .. }, BodyKind::Rigid2d { .. })
+        | (Point::OnBody3d { .. }, BodyKind::Rigid3d { .. }) => true,
         (Point::OfObject { index, .. }, BodyKind::Parametric { points, .. }) => {
             *index < points.len()
         }

@@ -11,7 +11,7 @@ use std::any::Any;
 
 use crate::body::{
     BodyId, BodyKind, Parametric, ParametricId, Particle, ParticleId, Placed, RigidBody,
-    RigidBodyId, check_vector,
+    RigidBody3d, RigidBody3dId, RigidBodyId, check_vector,
 };
 use crate::constraint::{Constraint, ConstraintId};
 use crate::diagnostics::{AssemblyReport, Diagnostics};
@@ -163,6 +163,57 @@ impl System {
     pub fn add_rigid_body(&mut self, body: RigidBody) -> Result<RigidBodyId, ModelError> {
         let placed = body.place(self.model.dim, self.state.q.len())?;
         Ok(RigidBodyId(self.push_body(placed)))
+    }
+
+    /// Adds a 3D rigid body (3D systems only): see [`RigidBody3d`] for what it checks.
+    pub fn add_rigid_body_3d(&mut self, body: RigidBody3d) -> Result<RigidBody3dId, ModelError> {
+        let placed = body.place(self.model.dim, self.state.q.len())?;
+        Ok(RigidBody3dId(self.push_body(placed)))
+    }
+
+    /// A 3D rigid body's orientation, a unit quaternion `[w, x, y, z]`.
+    ///
+    /// # Panics
+    /// If `body` is a handle of another system.
+    pub fn orientation(&self, body: RigidBody3dId) -> [f64; 4] {
+        match self.view().orientation(body.0) {
+            Some(q) => q,
+            None => panic!("{body:?} is not a 3D rigid body of this system"),
+        }
+    }
+
+    /// A 3D rigid body's angular velocity, world frame, rad/s.
+    ///
+    /// # Panics
+    /// If `body` is a handle of another system.
+    pub fn angular_velocity(&self, body: RigidBody3dId) -> [f64; 3] {
+        match self.view().spin(body.0) {
+            Some((w, _)) => w,
+            None => panic!("{body:?} is not a 3D rigid body of this system"),
+        }
+    }
+
+    /// A 3D rigid body's angular momentum about its centre of mass, world frame, kg·m²/s.
+    ///
+    /// # Panics
+    /// If `body` is a handle of another system.
+    pub fn angular_momentum(&self, body: RigidBody3dId) -> [f64; 3] {
+        match self.view().spin(body.0) {
+            Some((_, l)) => l,
+            None => panic!("{body:?} is not a 3D rigid body of this system"),
+        }
+    }
+
+    /// The 3D rigid bodies, in the order they were added.
+    pub fn rigid_bodies_3d(&self) -> impl Iterator<Item = RigidBody3dId> + '_ {
+        self.model
+            .bodies
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| match b.as_ref()?.kind {
+                BodyKind::Rigid3d { .. } => Some(RigidBody3dId(BodyId(i))),
+                _ => None,
+            })
     }
 
     /// Adds a parametric object (seed 000 §5): its coordinates `u`, rates `u̇` and mass points.

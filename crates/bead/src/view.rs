@@ -68,6 +68,47 @@ impl View<'_> {
         self.rotation(body, self.v)
     }
 
+    /// A 3D rigid body's orientation, a unit quaternion `[w, x, y, z]`; `None` for other
+    /// bodies.
+    pub fn orientation(&self, body: BodyId) -> Option<[f64; 4]> {
+        match self.bodies.get(body.0) {
+            Some(Some(b)) => match &b.kind {
+                BodyKind::Rigid3d { chart, .. } => {
+                    let q = b.slice(self.q);
+                    Some(chart.orientation(&[q[3], q[4], q[5]]))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A 3D rigid body's solid shape, if it has one.
+    pub fn shape_3d(&self, body: BodyId) -> Option<&crate::body::Shape3d> {
+        match self.bodies.get(body.0) {
+            Some(Some(Body {
+                kind: BodyKind::Rigid3d { shape, .. },
+                ..
+            })) => shape.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// A 3D rigid body's angular velocity ω and angular momentum `I_w ω` about its centre of
+    /// mass, world frame (rad/s, kg·m²/s); `None` for other bodies.
+    pub fn spin(&self, body: BodyId) -> Option<([f64; 3], [f64; 3])> {
+        match self.bodies.get(body.0) {
+            Some(Some(b)) => match &b.kind {
+                BodyKind::Rigid3d { chart, .. } => {
+                    let (l, w) = chart.angular_state(b.slice(self.q), b.slice(self.v));
+                    Some((w, l))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     fn rotation(&self, body: BodyId, global: &[f64]) -> f64 {
         match self.bodies.get(body.0) {
             Some(Some(b)) if matches!(b.kind, BodyKind::Rigid2d { .. }) => b.slice(global)[2],
@@ -127,6 +168,10 @@ pub(crate) fn center(i: usize, body: &Body) -> Point {
         BodyKind::Rigid2d { .. } => Point::OnBody {
             body: BodyId(i),
             local: [0.0, 0.0],
+        },
+        BodyKind::Rigid3d { .. } => Point::OnBody3d {
+            body: BodyId(i),
+            local: [0.0; 3],
         },
         BodyKind::Parametric { .. } => Point::OfObject {
             body: BodyId(i),

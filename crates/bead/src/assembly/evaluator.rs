@@ -215,6 +215,27 @@ impl Evaluator {
         let mut applied = applied;
         for k in 0..self.layout.inv_mass.blocks().len() {
             let body = model.body(self.layout.inv_mass.blocks()[k].body);
+            if let BodyKind::Rigid3d { chart, .. } = &body.kind {
+                // Its rotation's mass `J_lᵀ I_w J_l`, regular wherever the chart is, and its
+                // gyroscopic and chart terms ([`crate::body::chart`]).
+                let (qb, vb) = (body.slice(q), body.slice(v));
+                self.object_mass.resize(9, 0.0);
+                chart.mass_block(qb, &mut self.object_mass);
+                let scale = self.object_mass[0] + self.object_mass[4] + self.object_mass[8];
+                if !self.layout.inv_mass.set_block(k, &self.object_mass, scale) {
+                    return Err(EvalError::SingularMass {
+                        object: format!("3D rigid body {}", k),
+                        coordinates: qb.to_vec(),
+                    });
+                }
+                if let Some(applied) = applied.as_deref_mut() {
+                    let force = chart.inertial_force(qb, vb);
+                    for (a, f) in body.slice_mut(applied)[3..].iter_mut().zip(&force) {
+                        *a += f;
+                    }
+                }
+                continue;
+            }
             let BodyKind::Parametric {
                 name, points, dim, ..
             } = &body.kind

@@ -8,7 +8,7 @@
 use std::ops::Range;
 
 use super::pairs::{ParticlePair, ParticlePairs};
-use crate::body::BodyKind;
+use crate::body::{Body, BodyKind};
 use crate::constraint::{ConstraintId, ConstraintKind};
 use crate::math::inverse_mass::InverseMass;
 use crate::math::sparse::BlockSparse;
@@ -217,10 +217,25 @@ fn inverse_mass(model: &Model, ndof: usize) -> InverseMass {
     }
     let mut w = InverseMass::diagonal_of(diagonal);
     for (i, body) in model.bodies.iter().enumerate() {
-        if let Some(body) = body
-            && let BodyKind::Parametric { .. } = body.kind
-        {
-            w.add_block(i, body.offset, body.ndof);
+        match body {
+            Some(
+                body @ Body {
+                    kind: BodyKind::Parametric { .. },
+                    ..
+                },
+            ) => {
+                w.add_block(i, body.offset, body.ndof);
+            }
+            // A 3D body's rotation; a fixed one never turns.
+            Some(
+                body @ Body {
+                    kind: BodyKind::Rigid3d { .. },
+                    ..
+                },
+            ) if body.mass.is_finite() => {
+                w.add_block(i, body.offset + 3, 3);
+            }
+            _ => {}
         }
     }
     w

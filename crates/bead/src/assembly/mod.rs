@@ -5,13 +5,14 @@
 //! at each state by the chain rule through the points (separations between two particles in a
 //! loop of their own, [`pairs`]); [`stiffness`] gives each constraint's geometric stiffness
 //! `Σ λ ∇²C` for the implicit steppers, and [`object_stiffness`] a parametric object's own block of
-//! their Newton matrix. Nothing here solves anything: the dynamics above decide
+//! their Newton matrix ([`rigid3d_inertia`] a 3D rigid body's). Nothing here solves anything: the dynamics above decide
 //! what the rows are for.
 
 mod evaluator;
 mod layout;
 pub(crate) mod object_stiffness;
 pub(crate) mod pairs;
+pub(crate) mod rigid3d_inertia;
 pub(crate) mod stiffness;
 
 pub(crate) use evaluator::Evaluator;

@@ -6,14 +6,17 @@
 //! object's `u`), and one diagonal block of `W`. The solver and the integrators only ever see `q`,
 //! `q̇` and `W`; what a body's coordinates mean is known here and in [`crate::Point`] alone.
 
+pub(crate) mod chart;
 mod parametric;
 mod particle;
 mod rigid2d;
+mod rigid3d;
 
 pub use parametric::{MassPoint, Parametric, ParametricId, PositionFn};
 pub(crate) use parametric::{PointMotion, generalized_mass};
 pub use particle::{Particle, ParticleId};
 pub use rigid2d::{RigidBody, RigidBodyId, Shape};
+pub use rigid3d::{RigidBody3d, RigidBody3dId, Shape3d};
 
 use crate::error::ModelError;
 pub use crate::ids::BodyId;
@@ -26,6 +29,13 @@ pub(crate) enum BodyKind {
     Rigid2d {
         inertia: f64,
         shape: Option<Shape>,
+    },
+    /// `[p, θ]`: the centre of mass and the exponential coordinates of the orientation about a
+    /// reference that follows it ([`chart`]). Its block of `W` on `θ` is dense and depends on
+    /// `θ`.
+    Rigid3d {
+        chart: Box<chart::Chart>,
+        shape: Option<Shape3d>,
     },
     /// Coordinates `u`; mass points at `x_i(u, t)` (seed 000 §5). Its block of `W` is dense
     /// and depends on `u` ([`crate::math::inverse_mass::InverseMass`]).
@@ -65,6 +75,13 @@ impl Body {
             }
             // A placeholder until the first evaluation sets the dense block from `u`.
             BodyKind::Parametric { .. } => out.fill(1.0),
+            // The rotation's block too is set at each evaluation.
+            BodyKind::Rigid3d { .. } => {
+                out.fill(inv(self.mass));
+                if self.mass.is_finite() {
+                    out[3..].fill(1.0);
+                }
+            }
         }
     }
 
@@ -79,6 +96,11 @@ impl Body {
                 0.5 * finite(self.mass) * (v[0] * v[0] + v[1] * v[1])
                     + 0.5 * finite(*inertia) * v[2] * v[2]
             }
+            BodyKind::Rigid3d { chart, .. } if self.mass.is_finite() => {
+                0.5 * self.mass * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+                    + chart.rotational_energy(u, v)
+            }
+            BodyKind::Rigid3d { .. } => 0.0,
             BodyKind::Parametric { points, .. } => points
                 .iter()
                 .map(|p| {

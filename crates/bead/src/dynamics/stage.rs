@@ -8,6 +8,7 @@ use crate::assembly::Evaluator;
 use crate::assembly::object_stiffness::{
     Past, add_object_inertia, object_stiffness, predict_points,
 };
+use crate::assembly::rigid3d_inertia::{add_rotation_inertia, predict_momenta, rotation_stiffness};
 use crate::assembly::stiffness::constraint_stiffness;
 use crate::error::EvalError;
 use crate::force::ForceJacobian;
@@ -59,6 +60,8 @@ pub(crate) struct Prediction {
     h: f64,
     inertial: Vec<f64>,
     points: Vec<f64>,
+    /// Each 3D body's past angular momentum `L_b` (see [`add_rotation_inertia`]).
+    momenta: Vec<f64>,
     /// The force holding each object point on its object at the last evaluation (see
     /// [`add_object_inertia`]).
     holding: Vec<f64>,
@@ -160,6 +163,13 @@ impl Stage<'_> {
             (holding, h),
             self.additions,
         );
+        rotation_stiffness(
+            self.model,
+            &self.evaluator.layout().inv_mass,
+            (q, v),
+            (&self.prediction.momenta, h),
+            self.additions,
+        );
     }
 
     fn count(&mut self, info: SolveInfo, passes: usize) {
@@ -195,6 +205,13 @@ impl ConstrainedModel for Stage<'_> {
             out,
             &mut p.holding,
         );
+        add_rotation_inertia(
+            self.model,
+            &self.evaluator.layout().inv_mass,
+            (q, v),
+            (&p.inertial, &p.momenta, p.h),
+            out,
+        );
         Ok(())
     }
 
@@ -222,6 +239,14 @@ impl ConstrainedModel for Stage<'_> {
             &self.evaluator.layout().inv_mass,
             &past,
             &mut p.points,
+        );
+        let states: Vec<(f64, &[f64], &[f64])> =
+            past.iter().map(|&(b, _, q, v)| (b, q, v)).collect();
+        predict_momenta(
+            self.model,
+            &self.evaluator.layout().inv_mass,
+            &states,
+            &mut p.momenta,
         );
     }
 

@@ -286,6 +286,16 @@ pub trait Integrator: Debug + Send {
         let _ = (q, v);
     }
 
+    /// The state the last step ended at, `(q, v)`, is the same motion in new coordinates: a 3D
+    /// rigid body's orientation is measured from where the step left it (see
+    /// [`RigidBody3d`](crate::RigidBody3d)). A scheme that carries history (BDF2, the implicit
+    /// steppers' warm start) maps each past state it keeps by `carry`, which re-expresses a
+    /// `(q, v)` of the old coordinates in the new, and continues from `(q, v)`. Nothing by
+    /// default.
+    fn recentred(&mut self, q: &[f64], v: &[f64], carry: &mut dyn FnMut(&mut [f64], &mut [f64])) {
+        let _ = (q, v, carry);
+    }
+
     /// Advances `(q, v)` at time `t` by `h` into `(q_out, v_out)`. The first derivative evaluation
     /// is always at `(t, q, v)`.
     #[allow(clippy::too_many_arguments)]

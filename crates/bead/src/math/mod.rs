@@ -8,6 +8,7 @@ pub(crate) mod components;
 pub(crate) mod dual;
 pub(crate) mod gmres;
 pub(crate) mod inverse_mass;
+pub(crate) mod rotation;
 pub mod sparse;
 pub(crate) mod vector;
 pub(crate) mod vector_state;

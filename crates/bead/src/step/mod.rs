@@ -29,6 +29,7 @@ mod report;
 mod shape_contacts;
 
 use crate::assembly::{Evaluator, Layout};
+use crate::body::BodyKind;
 use crate::contact::Impacts;
 use crate::diagnostics::{AssemblyReport, Diagnostics};
 use crate::dynamics::active_set::StepStart;
@@ -274,11 +275,36 @@ impl Pipeline {
         } else {
             self.acceleration.remember_resting(&self.evaluator, dt);
         }
+        if model.has_3d_bodies() {
+            self.recentre(model, state);
+        }
         state.steps += 1;
         if let Some(start) = start {
             self.update_handled_set(model, state, settings, &start)?;
         }
         Ok(stats)
+    }
+
+    /// Re-centres every 3D body's chart on its orientation (see [`crate::body::chart`]), and
+    /// hands the integrator the map for the past states it keeps: the motion is unchanged, its
+    /// coordinates are not.
+    fn recentre(&mut self, model: &mut Model, state: &mut State) {
+        let mut moved = Vec::new();
+        for body in model.bodies.iter_mut().flatten() {
+            let range = body.offset..body.offset + body.ndof;
+            if let BodyKind::Rigid3d { chart, .. } = &mut body.kind {
+                let old = chart.recentre(&mut state.q[range.clone()], &mut state.v[range.clone()]);
+                moved.push((range, old, chart.as_ref().clone()));
+            }
+        }
+        let mut carry = |q: &mut [f64], v: &mut [f64]| {
+            for (range, old, new) in &moved {
+                new.carry(old, &mut q[range.clone()], &mut v[range.clone()]);
+            }
+        };
+        self.integrator.recentred(&state.q, &state.v, &mut carry);
+        // The accelerations known at the step's end were in the old coordinates.
+        self.current_acceleration = None;
     }
 
     /// One integrator step from the current state to `t_end`, committed (with projection, if on).

@@ -30,6 +30,7 @@ mod pendulum;
 mod projection;
 mod redundancy;
 mod rigid;
+mod rigid3d;
 mod solvers;
 mod stacking;
 mod surfaces;

@@ -182,6 +182,15 @@ impl Integrator for Bdf2 {
         self.work.projected(q, v);
     }
 
+    fn recentred(&mut self, q: &[f64], v: &[f64], carry: &mut dyn FnMut(&mut [f64], &mut [f64])) {
+        // The previous step's start, `(qₙ₋₁, q̇ₙ₋₁)`, in the coordinates the next step reads.
+        let past = &mut self.history;
+        if past.q.len() == q.len() && past.v.len() == v.len() {
+            carry(&mut past.q, &mut past.v);
+        }
+        self.work.projected(q, v);
+    }
+
     fn step(
         &mut self,
         f: &mut dyn Dynamics,

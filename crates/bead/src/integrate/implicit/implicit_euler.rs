@@ -149,6 +149,10 @@ impl Integrator for ImplicitEuler {
         self.work.projected(q, v);
     }
 
+    fn recentred(&mut self, q: &[f64], v: &[f64], _carry: &mut dyn FnMut(&mut [f64], &mut [f64])) {
+        self.work.projected(q, v);
+    }
+
     fn step(
         &mut self,
         f: &mut dyn Dynamics,

@@ -1,0 +1,403 @@
+//! A 3D rigid body (seed 003: six degrees of freedom, "extended for rotations"): its centre of
+//! mass `p`, its orientation as a unit quaternion, a mass `m` and an inertia tensor about the
+//! centre of mass, given as principal moments, as a full tensor, or from a [`Shape3d`] and a
+//! density. Its six coordinates are `p` and the exponential coordinates of its turn from a
+//! reference orientation that follows it ([`super::chart`]): increments live in the tangent
+//! space, with no norm row and no drift off the unit sphere.
+//!
+//! ```text
+//! sphere of radius r              m = ρ 4πr³/3         I = 2/5 m r² (each axis)
+//! box of edges a × b × c          m = ρ a b c           I_x = m (b² + c²)/12, ...
+//! cylinder r, length L (along z)  m = ρ π r² L          I_z = ½ m r², I_x = m (3r² + L²)/12
+//! capsule r, L between its hemispheres' centres, along z: a cylinder and two half balls
+//! ```
+
+use std::f64::consts::PI;
+
+use super::chart::Chart;
+use super::{Body, BodyId, BodyKind, Placed};
+use crate::error::ModelError;
+use crate::math::rotation::normalized;
+
+/// Handle of a 3D rigid body in a [`System`](crate::System).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RigidBody3dId(pub(crate) BodyId);
+
+impl RigidBody3dId {
+    /// The body handle of this rigid body.
+    pub fn body(self) -> BodyId {
+        self.0
+    }
+}
+
+impl From<RigidBody3dId> for BodyId {
+    fn from(id: RigidBody3dId) -> BodyId {
+        id.0
+    }
+}
+
+/// The solid shape of a 3D rigid body in its own frame (origin at the centre of mass), m.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Shape3d {
+    /// A ball.
+    Sphere {
+        /// Radius, m.
+        radius: f64,
+    },
+    /// A box centred on the origin.
+    Box {
+        /// Full edges along x, y and z, m.
+        size: [f64; 3],
+    },
+    /// A cylinder along the body's z axis, centred on the origin.
+    Cylinder {
+        /// Radius, m.
+        radius: f64,
+        /// Distance between its end faces, m.
+        length: f64,
+    },
+    /// A capsule along the body's z axis: a segment of `length`, centred, swept by a ball.
+    Capsule {
+        /// Radius, m.
+        radius: f64,
+        /// Distance between its hemispheres' centres, m.
+        length: f64,
+    },
+}
+
+impl Shape3d {
+    /// Mass (kg) and principal moments of inertia about the centre of mass along the body's
+    /// x, y and z axes (kg·m²) for a uniform `density` (kg/m³).
+    ///
+    /// ```
+    /// use bead::Shape3d;
+    /// let (m, i) = Shape3d::Box { size: [1.0, 2.0, 3.0] }.mass_properties(2.0).unwrap();
+    /// assert_eq!(m, 12.0);
+    /// assert!((i[0] - 12.0 * (4.0 + 9.0) / 12.0).abs() < 1e-12);
+    /// ```
+    pub fn mass_properties(&self, density: f64) -> Result<(f64, [f64; 3]), String> {
+        let positive = |name: &str, v: f64| {
+            if v > 0.0 && v.is_finite() {
+                Ok(v)
+            } else {
+                Err(format!("{name} must be positive and finite, got {v}"))
+            }
+        };
+        let rho = positive("density", density)?;
+        match self {
+            Shape3d::Sphere { radius } => {
+                let r = positive("radius", *radius)?;
+                let m = rho * 4.0 / 3.0 * PI * r * r * r;
+                Ok((m, [0.4 * m * r * r; 3]))
+            }
+            Shape3d::Box { size } => {
+                let [a, b, c] = [
+                    positive("size[0]", size[0])?,
+                    positive("size[1]", size[1])?,
+                    positive("size[2]", size[2])?,
+                ];
+                let m = rho * a * b * c;
+                Ok((
+                    m,
+                    [
+                        m * (b * b + c * c) / 12.0,
+                        m * (a * a + c * c) / 12.0,
+                        m * (a * a + b * b) / 12.0,
+                    ],
+                ))
+            }
+            Shape3d::Cylinder { radius, length } => {
+                let (r, l) = (positive("radius", *radius)?, positive("length", *length)?);
+                let m = rho * PI * r * r * l;
+                let side = m * (3.0 * r * r + l * l) / 12.0;
+                Ok((m, [side, side, 0.5 * m * r * r]))
+            }
+            Shape3d::Capsule { radius, length } => {
+                let r = positive("radius", *radius)?;
+                if !(*length >= 0.0 && length.is_finite()) {
+                    return Err(format!("length must be zero or more, got {length}"));
+                }
+                let l = *length;
+                // The cylinder, and each half ball carried from its own centre of mass (3r/8
+                // from its flat face) by the parallel-axis theorem.
+                let (m_c, m_h) = (rho * PI * r * r * l, rho * 2.0 / 3.0 * PI * r * r * r);
+                let side = m_c * (l * l / 12.0 + r * r / 4.0)
+                    + 2.0 * m_h * (0.4 * r * r + l * l / 4.0 + 3.0 * l * r / 8.0);
+                let axial = 0.5 * m_c * r * r + 2.0 * 0.4 * m_h * r * r;
+                Ok((m_c + 2.0 * m_h, [side, side, axial]))
+            }
+        }
+    }
+}
+
+/// Description of a 3D rigid body to add to a 3D system.
+///
+/// ```
+/// use bead::{RigidBody3d, Shape3d, System};
+/// let mut sys = System::new(3)?;
+/// let top = sys.add_rigid_body_3d(
+///     RigidBody3d::new([0.0, 0.0, 0.1])
+///         .shape(Shape3d::Cylinder { radius: 0.05, length: 0.02 }, 1000.0)
+///         .angular_velocity([0.0, 0.0, 30.0]),
+/// )?;
+/// assert_eq!(sys.orientation(top), [1.0, 0.0, 0.0, 0.0]);
+/// assert_eq!(sys.angular_velocity(top), [0.0, 0.0, 30.0]);
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct RigidBody3d {
+    /// Position of the centre of mass, m.
+    pub position: [f64; 3],
+    /// Orientation, a quaternion `[w, x, y, z]` (normalized when the body is added).
+    pub orientation: [f64; 4],
+    /// Velocity of the centre of mass, m/s.
+    pub velocity: [f64; 3],
+    /// Angular velocity in the world frame, rad/s.
+    pub angular_velocity: [f64; 3],
+    /// Mass, kg (`f64::INFINITY`: a fixed body).
+    pub mass: f64,
+    /// Inertia about the centre of mass in the body's frame, kg·m² (symmetric, positive
+    /// definite).
+    pub inertia: [[f64; 3]; 3],
+    /// Solid shape, for mass, drawing and (later) contact.
+    pub shape: Option<Shape3d>,
+}
+
+impl RigidBody3d {
+    /// A body at `position`, unturned, of 1 kg and inertia 1 kg·m² about every axis, at rest.
+    pub fn new(position: [f64; 3]) -> Self {
+        RigidBody3d {
+            position,
+            orientation: [1.0, 0.0, 0.0, 0.0],
+            velocity: [0.0; 3],
+            angular_velocity: [0.0; 3],
+            mass: 1.0,
+            inertia: diagonal([1.0; 3]),
+            shape: None,
+        }
+    }
+
+    /// Sets the orientation, a quaternion `[w, x, y, z]`.
+    pub fn orientation(mut self, orientation: [f64; 4]) -> Self {
+        self.orientation = orientation;
+        self
+    }
+
+    /// Sets the velocity of the centre of mass, m/s.
+    pub fn velocity(mut self, velocity: [f64; 3]) -> Self {
+        self.velocity = velocity;
+        self
+    }
+
+    /// Sets the angular velocity, world frame, rad/s.
+    pub fn angular_velocity(mut self, angular_velocity: [f64; 3]) -> Self {
+        self.angular_velocity = angular_velocity;
+        self
+    }
+
+    /// Sets the mass, kg.
+    pub fn mass(mut self, mass: f64) -> Self {
+        self.mass = mass;
+        self
+    }
+
+    /// Sets the principal moments of inertia along the body's x, y and z axes, kg·m².
+    pub fn principal_inertia(mut self, moments: [f64; 3]) -> Self {
+        self.inertia = diagonal(moments);
+        self
+    }
+
+    /// Sets the full inertia tensor in the body's frame, kg·m².
+    pub fn inertia(mut self, inertia: [[f64; 3]; 3]) -> Self {
+        self.inertia = inertia;
+        self
+    }
+
+    /// Sets the shape, and mass and inertia from it for a uniform `density` (kg/m³); an
+    /// invalid shape or density leaves NaN mass, which
+    /// [`System::add_rigid_body_3d`](crate::System::add_rigid_body_3d) rejects with the reason.
+    pub fn shape(mut self, shape: Shape3d, density: f64) -> Self {
+        match shape.mass_properties(density) {
+            Ok((m, i)) => (self.mass, self.inertia) = (m, diagonal(i)),
+            Err(_) => (self.mass, self.inertia) = (f64::NAN, diagonal([f64::NAN; 3])),
+        }
+        self.shape = Some(shape);
+        self
+    }
+
+    /// Sets the shape for drawing only, keeping mass and inertia.
+    pub fn outline(mut self, shape: Shape3d) -> Self {
+        self.shape = Some(shape);
+        self
+    }
+
+    /// Makes the body fixed: infinite mass, and it never turns.
+    pub fn fixed(mut self) -> Self {
+        self.mass = f64::INFINITY;
+        self
+    }
+
+    /// The body checked for a `dim`-dimensional system (3D only; finite position, velocities
+    /// and orientation of nonzero length; positive mass; symmetric positive definite inertia),
+    /// as a body whose six coordinates start at `offset` in `q`.
+    pub(crate) fn place(&self, dim: usize, offset: usize) -> Result<Placed, ModelError> {
+        if dim != 3 {
+            return Err(ModelError::Setting(
+                "3D rigid bodies need a 3D system; this system is 2D".into(),
+            ));
+        }
+        let finite = |what: &'static str, v: &[f64]| {
+            if v.iter().all(|x| x.is_finite()) {
+                Ok(())
+            } else {
+                Err(ModelError::NonFinite(what))
+            }
+        };
+        finite("rigid body position", &self.position)?;
+        finite("rigid body velocity", &self.velocity)?;
+        finite("rigid body angular velocity", &self.angular_velocity)?;
+        finite("rigid body orientation", &self.orientation)?;
+        let orientation = normalized(&self.orientation).ok_or_else(|| {
+            ModelError::Setting(format!(
+                "rigid body orientation {:?} has zero length and cannot be normalized",
+                self.orientation
+            ))
+        })?;
+        if let Some(shape) = &self.shape {
+            // A shape that does not give a mass or that is degenerate is an error, even for
+            // drawing only.
+            if let Err(reason) = shape.mass_properties(1.0) {
+                return Err(ModelError::Setting(format!("rigid body shape: {reason}")));
+            }
+            if self.mass.is_nan() {
+                return Err(ModelError::Setting(
+                    "rigid body shape: density must be positive and finite".into(),
+                ));
+            }
+        }
+        if !(self.mass > 0.0) || self.mass.is_nan() {
+            return Err(ModelError::Mass(self.mass));
+        }
+        if self.mass.is_finite() {
+            positive_definite(&self.inertia)?;
+        }
+        let chart = Chart::new(orientation, self.inertia);
+        let body = Body {
+            kind: BodyKind::Rigid3d {
+                chart: Box::new(chart),
+                shape: self.shape.clone(),
+            },
+            offset,
+            ndof: 6,
+            mass: self.mass,
+            radius: 0.0,
+        };
+        let [x, y, z] = self.position;
+        let [vx, vy, vz] = self.velocity;
+        let [wx, wy, wz] = self.angular_velocity;
+        Ok(Placed {
+            body,
+            q: vec![x, y, z, 0.0, 0.0, 0.0],
+            v: vec![vx, vy, vz, wx, wy, wz],
+        })
+    }
+}
+
+/// The diagonal matrix of `d`.
+fn diagonal(d: [f64; 3]) -> [[f64; 3]; 3] {
+    [[d[0], 0.0, 0.0], [0.0, d[1], 0.0], [0.0, 0.0, d[2]]]
+}
+
+/// Checks that an inertia tensor is finite, symmetric and positive definite (its leading
+/// minors positive).
+fn positive_definite(m: &[[f64; 3]; 3]) -> Result<(), ModelError> {
+    let bad = |why: &str| {
+        Err(ModelError::Setting(format!(
+            "rigid body inertia {m:?} {why}"
+        )))
+    };
+    if !m.iter().flatten().all(|x| x.is_finite()) {
+        return bad("must be finite");
+    }
+    let scale = m.iter().flatten().fold(0.0_f64, |s, x| s.max(x.abs()));
+    for (r, c) in [(0, 1), (0, 2), (1, 2)] {
+        if (m[r][c] - m[c][r]).abs() > 1e-12 * scale {
+            return bad("must be symmetric");
+        }
+    }
+    let minor2 = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+    let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+        - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+        + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+    if !(m[0][0] > 0.0 && minor2 > 0.0 && det > 0.0) {
+        return bad("must be positive definite");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A capsule of length 0 is a sphere; a capsule's mass is its cylinder's and a ball's.
+    #[test]
+    fn a_capsule_of_no_length_is_a_ball() {
+        let ball = Shape3d::Sphere { radius: 0.3 }.mass_properties(2.0);
+        let capsule = Shape3d::Capsule {
+            radius: 0.3,
+            length: 0.0,
+        }
+        .mass_properties(2.0);
+        let (Ok((mb, ib)), Ok((mc, ic))) = (ball, capsule) else {
+            panic!("valid shapes were rejected");
+        };
+        assert!((mb - mc).abs() < 1e-12);
+        assert!(ib.iter().zip(&ic).all(|(a, b)| (a - b).abs() < 1e-12));
+    }
+
+    /// A long capsule tends to its cylinder: its ends add `4r/3L` of the mass and about `4r/L`
+    /// of the inertia across it.
+    #[test]
+    fn a_long_capsule_tends_to_its_cylinder() {
+        let (r, l) = (0.01, 10.0);
+        let Ok((mc, ic)) = (Shape3d::Capsule {
+            radius: r,
+            length: l,
+        })
+        .mass_properties(1.0) else {
+            panic!("rejected");
+        };
+        let Ok((my, iy)) = (Shape3d::Cylinder {
+            radius: r,
+            length: l,
+        })
+        .mass_properties(1.0) else {
+            panic!("rejected");
+        };
+        assert!(((mc - my) / my - 4.0 * r / (3.0 * l)).abs() < 1e-9);
+        assert!(((ic[0] - iy[0]) / iy[0] - 4.0 * r / l).abs() < 2e-4);
+    }
+
+    /// Bad input is a located error: a zero quaternion, an inertia that is not positive
+    /// definite, a 2D system.
+    #[test]
+    fn bad_bodies_are_refused_with_the_reason() {
+        let zero = RigidBody3d::new([0.0; 3]).orientation([0.0; 4]).place(3, 0);
+        assert!(matches!(zero, Err(ModelError::Setting(s)) if s.contains("zero length")));
+        let flat = RigidBody3d::new([0.0; 3])
+            .principal_inertia([1.0, -1.0, 1.0])
+            .place(3, 0);
+        assert!(matches!(flat, Err(ModelError::Setting(s)) if s.contains("positive definite")));
+        let lopsided = RigidBody3d::new([0.0; 3])
+            .inertia([[1.0, 0.5, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+            .place(3, 0);
+        assert!(matches!(lopsided, Err(ModelError::Setting(s)) if s.contains("symmetric")));
+        let flat_system = RigidBody3d::new([0.0; 3]).place(2, 0);
+        assert!(matches!(flat_system, Err(ModelError::Setting(_))));
+        let no_density = RigidBody3d::new([0.0; 3])
+            .shape(Shape3d::Sphere { radius: 1.0 }, 0.0)
+            .place(3, 0);
+        assert!(matches!(no_density, Err(ModelError::Setting(s)) if s.contains("density")));
+    }
+}
