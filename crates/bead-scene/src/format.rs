@@ -214,7 +214,7 @@ pub struct ParticleSpec {
     pub radius: Option<f64>,
 }
 
-/// `[[bodies]]`: a 2D rigid body.
+/// `[[bodies]]`: a rigid body, 2D or 3D as the scene is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BodySpec {
@@ -222,25 +222,30 @@ pub struct BodySpec {
     pub name: String,
     /// Position of the centre of mass, m.
     pub position: Vec<f64>,
-    /// Angle, rad (default 0).
+    /// Angle, rad (2D; default 0).
     #[serde(default)]
     pub angle: f64,
+    /// Orientation, a quaternion `[w, x, y, z]` (3D; default identity; normalized on input).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orientation: Option<Vec<f64>>,
     /// Velocity, m/s (default 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub velocity: Option<Vec<f64>>,
-    /// Angular velocity, rad/s (default 0).
+    /// Angular velocity: rad/s in 2D; a vector in the world frame in 3D (default 0).
     #[serde(default)]
-    pub angular_velocity: f64,
+    pub angular_velocity: AngularVelocitySpec,
     /// Mass in kg or `"infinity"` (with `inertia`); or derive both from `shape` and `density`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mass: Option<MassSpec>,
-    /// Moment of inertia about the centre of mass, kg·m², or `"infinity"`.
+    /// Inertia about the centre of mass: in 2D a moment, kg·m², or `"infinity"`; in 3D the
+    /// principal moments `[Ix, Iy, Iz]` along the body's axes, or the full 3 × 3 tensor in the
+    /// body's frame.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub inertia: Option<MassSpec>,
+    pub inertia: Option<InertiaSpec>,
     /// Outline (for drawing, for contact groups, and for mass and inertia with `density`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shape: Option<ShapeSpec>,
-    /// Density: kg/m² for areas, kg/m for a rod.
+    /// Density: kg/m² for areas, kg/m for a rod (2D); kg/m³ (3D).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub density: Option<f64>,
     /// Coulomb coefficient μ of its contacts (default: `[simulation] friction`); two bodies'
@@ -287,29 +292,74 @@ pub struct MassPointSpec {
     pub radius: Option<f64>,
 }
 
-/// A body's outline.
+/// A body's angular velocity: a rate in 2D, a vector in 3D.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AngularVelocitySpec {
+    /// rad/s, counter-clockwise (2D).
+    Rate(f64),
+    /// `[ωx, ωy, ωz]`, rad/s, world frame (3D).
+    Vector(Vec<f64>),
+}
+
+impl Default for AngularVelocitySpec {
+    fn default() -> Self {
+        AngularVelocitySpec::Rate(0.0)
+    }
+}
+
+/// A body's inertia: a moment (2D), principal moments or a tensor (3D).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum InertiaSpec {
+    /// kg·m², or `"infinity"` (2D).
+    Moment(MassSpec),
+    /// `[Ix, Iy, Iz]` along the body's axes, kg·m² (3D).
+    Principal(Vec<f64>),
+    /// The 3 × 3 tensor in the body's frame, kg·m² (3D).
+    Tensor(Vec<Vec<f64>>),
+}
+
+/// A body's outline (2D) or solid (3D).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum ShapeSpec {
-    /// A disc.
+    /// A disc (2D).
     Disc {
         /// Radius, m.
         radius: f64,
     },
-    /// A rectangle, `width` along the body's x axis.
+    /// A ball (3D).
+    Sphere {
+        /// Radius, m.
+        radius: f64,
+    },
+    /// A rectangle, `width` along the body's x axis (2D); a box of full edges `size` (3D).
     Box {
-        /// Width, m.
-        width: f64,
-        /// Height, m.
-        height: f64,
+        /// Width, m (2D).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        width: Option<f64>,
+        /// Height, m (2D).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        height: Option<f64>,
+        /// Full edges `[x, y, z]`, m (3D).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        size: Option<Vec<f64>>,
+    },
+    /// A cylinder along the body's z axis, `length` between its end faces (3D).
+    Cylinder {
+        /// Radius, m.
+        radius: f64,
+        /// Length, m.
+        length: f64,
     },
     /// A thin rod along the body's x axis (it collides as a capsule of radius 0).
     Rod {
         /// Length, m.
         length: f64,
     },
-    /// A capsule (a stadium): the segment of `length` along the body's x axis, centred, swept
-    /// by a disc of `radius`.
+    /// A capsule: the segment of `length` along the body's x axis (2D: a stadium) or z axis
+    /// (3D), centred, swept by a disc or ball of `radius`.
     Capsule {
         /// Radius, m.
         radius: f64,
@@ -482,6 +532,15 @@ pub enum ConstraintSpec {
     },
     /// Two points pinned together (a hinge).
     Revolute {
+        /// The two points.
+        between: [PointRef; 2],
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// Two points pinned together in 3D, free to turn every way about them (a ball joint);
+    /// each point may be on a 3D body, a particle or a parametric object's point.
+    Spherical {
         /// The two points.
         between: [PointRef; 2],
         /// Name.
@@ -719,6 +778,13 @@ pub enum PointRef {
         /// Position in the body's frame, m.
         local: [f64; 2],
     },
+    /// A point fixed in a 3D rigid body, in its frame.
+    OnBody3d {
+        /// The body's name.
+        body: String,
+        /// Position in the body's frame, m.
+        local: [f64; 3],
+    },
     /// A mass point of a parametric object.
     OnObject {
         /// The object's name.
@@ -840,6 +906,7 @@ impl PointRef {
         match self {
             PointRef::Particle(name)
             | PointRef::OnBody { body: name, .. }
+            | PointRef::OnBody3d { body: name, .. }
             | PointRef::OnObject { object: name, .. } => name,
         }
     }
@@ -887,6 +954,7 @@ macro_rules! every_constraint {
             | ConstraintSpec::Linear { name: $name, .. }
             | ConstraintSpec::AngleLimit { name: $name, .. }
             | ConstraintSpec::Revolute { name: $name, .. }
+            | ConstraintSpec::Spherical { name: $name, .. }
             | ConstraintSpec::Weld { name: $name, .. }
             | ConstraintSpec::Prismatic { name: $name, .. }
             | ConstraintSpec::Angle { name: $name, .. }
@@ -921,6 +989,7 @@ impl ConstraintSpec {
             | ConstraintSpec::Linear { point, .. } => vec![point.owner()],
             ConstraintSpec::Distance { between, .. }
             | ConstraintSpec::Revolute { between, .. }
+            | ConstraintSpec::Spherical { between, .. }
             | ConstraintSpec::Weld { between, .. }
             | ConstraintSpec::Prismatic { between, .. }
             | ConstraintSpec::NonPenetration { between, .. }

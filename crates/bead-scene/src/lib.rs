@@ -193,10 +193,13 @@ impl SceneFile {
     pub fn to_text(&self, format: Format) -> Result<String, SceneError> {
         let mut file = self.clone();
         // JSON has no infinity (serde_json would write null): anchors are written as the word.
-        let bodies = file
-            .bodies
-            .iter_mut()
-            .flat_map(|b| [b.mass.as_mut(), b.inertia.as_mut()]);
+        let bodies = file.bodies.iter_mut().flat_map(|b| {
+            let inertia = match b.inertia.as_mut() {
+                Some(format::InertiaSpec::Moment(m)) => Some(m),
+                _ => None,
+            };
+            [b.mass.as_mut(), inertia]
+        });
         let particles = file.particles.iter_mut().map(|p| p.mass.as_mut());
         for m in particles.chain(bodies).flatten() {
             if *m == format::MassSpec::Kilograms(f64::INFINITY) {

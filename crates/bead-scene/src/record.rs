@@ -7,8 +7,25 @@ use bead::{Diagnostics, ModelError, Point, StepError};
 
 use crate::Model;
 
+/// The columns of a 3D rigid body in `trajectory.csv`, after its name.
+const BODY_3D_COLUMNS: [&str; 13] = [
+    "x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz",
+];
+
+/// A joint's reaction on each body in `constraints.csv`, after `NAME.BODY.`: force and torque
+/// in 2D, their three components each in 3D (world frame).
+fn reaction_columns(dim: usize) -> &'static [&'static str] {
+    if dim == 3 {
+        &["fx", "fy", "fz", "tx", "ty", "tz"]
+    } else {
+        &["fx", "fy", "torque"]
+    }
+}
+
 /// Header of `trajectory.csv`: `t`, then `NAME.x NAME.y [NAME.z] NAME.vx NAME.vy [NAME.vz]` per
-/// particle, then `NAME.x NAME.y NAME.theta NAME.vx NAME.vy NAME.omega` per rigid body, then
+/// particle, then `NAME.x NAME.y NAME.theta NAME.vx NAME.vy NAME.omega` per rigid body (in 3D
+/// `NAME.x NAME.y NAME.z NAME.qw NAME.qx NAME.qy NAME.qz NAME.vx NAME.vy NAME.vz NAME.wx
+/// NAME.wy NAME.wz`: the orientation quaternion and the world angular velocity), then
 /// `NAME.u0 … NAME.uk NAME.u0_dot … NAME.uk_dot` and `NAME.POINT.x NAME.POINT.y [NAME.POINT.z]`
 /// per point for each parametric object.
 ///
@@ -40,6 +57,9 @@ pub fn trajectory_header(model: &Model) -> Vec<String> {
                 .map(|c| format!("{name}.{c}")),
         );
     }
+    for (name, _) in &model.bodies_3d {
+        header.extend(BODY_3D_COLUMNS.iter().map(|c| format!("{name}.{c}")));
+    }
     for object in &model.objects {
         let name = &object.name;
         header.extend((0..object.coordinates).map(|k| format!("{name}.u{k}")));
@@ -65,6 +85,12 @@ pub fn trajectory_row(model: &Model) -> Result<Vec<f64>, ModelError> {
         row.extend_from_slice(system.coordinates(*b));
         row.extend_from_slice(system.coordinate_velocities(*b));
     }
+    for (_, b) in &model.bodies_3d {
+        row.extend_from_slice(&system.coordinates(*b)[..3]);
+        row.extend_from_slice(&system.orientation(*b));
+        row.extend_from_slice(&system.coordinate_velocities(*b)[..3]);
+        row.extend_from_slice(&system.angular_velocity(*b));
+    }
     for object in &model.objects {
         row.extend_from_slice(system.coordinates(object.id));
         row.extend_from_slice(system.coordinate_velocities(object.id));
@@ -85,7 +111,7 @@ pub fn trajectory_row(model: &Model) -> Result<Vec<f64>, ModelError> {
 /// normal force and `lambda1` its friction force), `NAME.active` (0/1) for an inequality
 /// (`NAME.active0..` for one of several inequality rows; a friction row has none), then for a
 /// joint on rigid bodies the force and torque it exerts on each:
-/// `NAME.BODY.fx NAME.BODY.fy NAME.BODY.torque`; then per shape contact group `NAME.contacts
+/// `NAME.BODY.fx NAME.BODY.fy NAME.BODY.torque` (3D: `NAME.BODY.fx fy fz tx ty tz`); then per shape contact group `NAME.contacts
 /// NAME.normal_force NAME.friction_force NAME.max_penetration`.
 pub fn constraints_header(model: &Model) -> Vec<String> {
     let mut header = vec!["t".to_string()];
@@ -108,7 +134,7 @@ pub fn constraints_header(model: &Model) -> Vec<String> {
         }
         for (body, _) in &c.reactions {
             header.extend(
-                ["fx", "fy", "torque"]
+                reaction_columns(model.system.dim())
                     .iter()
                     .map(|k| format!("{}.{body}.{k}", c.name)),
             );
@@ -137,7 +163,8 @@ pub fn constraints_row(model: &Model, diagnostics: &Diagnostics) -> Vec<f64> {
     let mut row = vec![model.system.time()];
     for c in &model.constraints {
         let Some(report) = diagnostics.constraint(c.id) else {
-            let width = 2 * c.rows + 3 * c.reactions.len() + c.active_rows.len();
+            let columns = reaction_columns(model.system.dim()).len();
+            let width = 2 * c.rows + columns * c.reactions.len() + c.active_rows.len();
             row.extend(std::iter::repeat_n(f64::NAN, width));
             continue;
         };
@@ -157,7 +184,8 @@ pub fn constraints_row(model: &Model, diagnostics: &Diagnostics) -> Vec<f64> {
                 .iter()
                 .find(|(b, _)| b == body)
                 .map(|(_, f)| f.as_slice());
-            row.extend((0..3).map(|k| force.and_then(|f| f.get(k).copied()).unwrap_or(0.0)));
+            let columns = reaction_columns(model.system.dim()).len();
+            row.extend((0..columns).map(|k| force.and_then(|f| f.get(k).copied()).unwrap_or(0.0)));
         }
     }
     for k in 0..model.contacts.len() {

@@ -161,8 +161,14 @@ fn every_example_scene_builds() {
 /// choice of the rows' roles panicked. It must end in a `StepError`, never a panic.
 #[test]
 fn an_implicit_step_of_a_denormal_dt_does_not_panic() {
+    // The arch by its name: the search's index into the list moves as scenes are added.
     let scenes = example_scenes();
-    let (text, format) = &scenes[12732505457058779161_usize % scenes.len()];
+    let Some((text, format)) = scenes
+        .iter()
+        .find(|(text, _)| text.contains("name = \"roman arch\""))
+    else {
+        panic!("the Roman arch scene is gone");
+    };
     let m = Mutation::ReplaceNumber {
         which: 4031265417560036266,
         with: 7,

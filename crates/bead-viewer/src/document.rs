@@ -345,7 +345,7 @@ fn capture(file: &mut SceneFile, model: &Model) {
         spec.position = q[..2].to_vec();
         spec.angle = q[2];
         spec.velocity = moving(&v[..2]);
-        spec.angular_velocity = v[2];
+        spec.angular_velocity = bead_scene::format::AngularVelocitySpec::Rate(v[2]);
     }
 }
 

@@ -217,7 +217,9 @@ fn check_point(file: &SceneFile, point: &PointRef) -> Result<(), String> {
                     .iter()
                     .any(|o| o.name == name && o.points.len() == 1)
         }
-        PointRef::OnBody { .. } => file.bodies.iter().any(|b| b.name == name),
+        PointRef::OnBody { .. } | PointRef::OnBody3d { .. } => {
+            file.bodies.iter().any(|b| b.name == name)
+        }
         PointRef::OnObject { point, .. } => file
             .parametric
             .iter()
@@ -302,13 +304,15 @@ mod tests {
             name: "plank".into(),
             position: vec![0.0, 0.0],
             angle: 0.0,
+            orientation: None,
             velocity: None,
-            angular_velocity: 0.0,
+            angular_velocity: Default::default(),
             mass: None,
             inertia: None,
             shape: Some(bead_scene::format::ShapeSpec::Box {
-                width: 1.0,
-                height: 0.1,
+                width: Some(1.0),
+                height: Some(0.1),
+                size: None,
             }),
             density: Some(1.0),
             friction: None,

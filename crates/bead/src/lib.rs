@@ -102,3 +102,8 @@ pub struct GuideLibrary;
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/tutorial-parametric.md")]
 pub struct GuideParametric;
+
+/// The guide's page on 3D rigid bodies, as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/rigid-bodies-3d.md")]
+pub struct GuideRigidBodies3d;

@@ -8,7 +8,7 @@ use bead::constraint::{
     Constraint, ConstraintKind, ContactBody, Distance, Gap, HalfPlane, Linear, Nail,
     NonPenetration, OnCircle, OnLine, OnPlane, OnSphere, Revolute, ShapeContact,
 };
-use bead::{BodyId, Motion, Point, RigidBodyId, System};
+use bead::{BodyId, Motion, Point, System};
 
 use super::check::{location, refused, vector};
 use super::initial::{distance, position, radius_or_initial};
@@ -24,7 +24,7 @@ pub(super) fn add_constraints(
     resolved: &mut SceneFile,
     names: &Names<'_>,
     system: &mut System,
-    bodies: &[(String, RigidBodyId)],
+    bodies: &[(String, BodyId)],
     friction: f64,
 ) -> Result<Vec<NamedConstraint>> {
     let dim = system.dim();
@@ -71,7 +71,7 @@ pub(super) fn add_constraints(
         let mut reactions: Vec<(String, BodyId)> = Vec::new();
         for op in constraint.operands() {
             let body = op.body();
-            if let Some((name, _)) = bodies.iter().find(|(_, b)| b.body() == body)
+            if let Some((name, _)) = bodies.iter().find(|(_, b)| *b == body)
                 && !reactions.iter().any(|(_, b)| *b == body)
             {
                 reactions.push((name.clone(), body));
@@ -147,6 +147,15 @@ fn make_constraint(
             ..
         } => on_plane(entry, point, through, normal),
         ConstraintSpec::Revolute { between, .. } => revolute(entry, between),
+        ConstraintSpec::Spherical { between, .. } => {
+            if entry.dim() != 3 {
+                return Err(
+                    SceneError::at(entry.field("kind"), "a spherical joint is 3D")
+                        .hint("in 2D, kind = \"revolute\" pins two points together"),
+                );
+            }
+            revolute(entry, between)
+        }
         ConstraintSpec::Weld { between, angle, .. } => joints::weld(entry, between, angle),
         ConstraintSpec::Prismatic {
             between,

@@ -39,8 +39,10 @@ pub struct Model {
     pub system: System,
     /// Particles in file order, with their names.
     pub particles: Vec<(String, ParticleId)>,
-    /// Rigid bodies in file order, with their names.
+    /// Rigid bodies in file order, with their names (2D scenes).
     pub bodies: Vec<(String, RigidBodyId)>,
+    /// 3D rigid bodies in file order, with their names (3D scenes).
+    pub bodies_3d: Vec<(String, bead::RigidBody3dId)>,
     /// Parametric objects in file order.
     pub objects: Vec<NamedObject>,
     /// Forces in file order.
@@ -126,18 +128,19 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
         particles.push((spec.name.clone(), id));
     }
     let mut rigid = Vec::with_capacity(file.bodies.len());
+    let mut rigid_3d = Vec::new();
     for (i, spec) in file.bodies.iter().enumerate() {
         let path = format!("bodies[{i}]");
-        if dim != 2 {
-            return Err(
-                SceneError::at(&path, "rigid bodies are 2D; this scene is 3D")
-                    .hint("set simulation.dimension = 2"),
-            );
-        }
         claim_name(&names, &spec.name, &path)?;
-        let id = bodies::add_body(&mut system, spec, &path)?;
-        names.insert(&spec.name, (Entity::Body(id), path));
-        rigid.push((spec.name.clone(), id));
+        if dim == 3 {
+            let id = bodies::add_body_3d(&mut system, spec, &path)?;
+            names.insert(&spec.name, (Entity::Body3d(id), path));
+            rigid_3d.push((spec.name.clone(), id));
+        } else {
+            let id = bodies::add_body(&mut system, spec, &path)?;
+            names.insert(&spec.name, (Entity::Body(id), path));
+            rigid.push((spec.name.clone(), id));
+        }
     }
     let mut objects = Vec::with_capacity(file.parametric.len());
     for (i, spec) in file.parametric.iter().enumerate() {
@@ -167,8 +170,20 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
     // The file with every default taken from the initial geometry written out, as it is used.
     let mut resolved = file.clone();
     let forces = forces::add_forces(file, &mut resolved, &lookup, &mut system)?;
-    let constraints =
-        constraints::add_constraints(file, &mut resolved, &lookup, &mut system, &rigid, friction)?;
+    // The bodies whose reactions constraints report, 2D and 3D.
+    let reacting: Vec<(String, BodyId)> = rigid
+        .iter()
+        .map(|(n, id)| (n.clone(), id.body()))
+        .chain(rigid_3d.iter().map(|(n, id)| (n.clone(), id.body())))
+        .collect();
+    let constraints = constraints::add_constraints(
+        file,
+        &mut resolved,
+        &lookup,
+        &mut system,
+        &reacting,
+        friction,
+    )?;
     let members = contacts::Members {
         particles: &particles,
         bodies: &rigid,
@@ -195,6 +210,7 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
         system,
         particles,
         bodies: rigid,
+        bodies_3d: rigid_3d,
         objects,
         forces,
         constraints,

@@ -15,6 +15,7 @@ use crate::format::{ParametricSpec, PointRef};
 pub(super) enum Entity {
     Particle(ParticleId),
     Body(RigidBodyId),
+    Body3d(bead::RigidBody3dId),
     /// A parametric object, and its index in the file's `parametric`.
     Object(ParametricId, usize),
 }
@@ -87,6 +88,7 @@ impl Names<'_> {
             PointRef::Particle(name) => match self.names.get(name.as_str()) {
                 Some((Entity::Particle(id), _)) => Ok(Point::from(*id)),
                 Some((Entity::Body(id), _)) => Ok(Point::on_body(*id, [0.0, 0.0])),
+                Some((Entity::Body3d(id), _)) => Ok(Point::on_body_3d(*id, [0.0; 3])),
                 Some((Entity::Object(id, i), _)) => match self.objects[*i].points.as_slice() {
                     [_] => Ok(Point::OfObject {
                         body: id.body(),
@@ -135,11 +137,44 @@ impl Names<'_> {
                 }
             }
             PointRef::OnBody { body, local } => {
+                if let Some((Entity::Body3d(_), _)) = self.names.get(body.as_str()) {
+                    return Err(SceneError::at(
+                        format!("{path}.local"),
+                        format!("'{body}' is a 3D body: its points have three coordinates"),
+                    )
+                    .hint("local = [x, y, z] in the body's frame"));
+                }
                 let id = self.body(&format!("{path}.body"), body)?;
                 if !local.iter().all(|x| x.is_finite()) {
                     return Err(SceneError::at(format!("{path}.local"), "must be finite"));
                 }
                 Ok(Point::on_body(id, *local))
+            }
+            PointRef::OnBody3d { body, local } => {
+                let id = match self.names.get(body.as_str()) {
+                    Some((Entity::Body3d(id), _)) => *id,
+                    Some((Entity::Body(_), _)) => {
+                        return Err(SceneError::at(
+                            format!("{path}.local"),
+                            format!("'{body}' is a 2D body: its points have two coordinates"),
+                        )
+                        .hint("local = [x, y] in the body's frame"));
+                    }
+                    Some(_) => {
+                        return Err(SceneError::at(
+                            format!("{path}.body"),
+                            format!("'{body}' is not a rigid body"),
+                        )
+                        .hint(
+                            "a particle is named alone, an object's point is { object, point }",
+                        ));
+                    }
+                    None => return Err(self.unknown(&format!("{path}.body"), body, "body")),
+                };
+                if !local.iter().all(|x| x.is_finite()) {
+                    return Err(SceneError::at(format!("{path}.local"), "must be finite"));
+                }
+                Ok(Point::on_body_3d(id, *local))
             }
         }
     }
@@ -166,6 +201,11 @@ impl Names<'_> {
     pub(super) fn body(&self, path: &str, name: &str) -> Result<RigidBodyId> {
         match self.names.get(name) {
             Some((Entity::Body(id), _)) => Ok(*id),
+            Some((Entity::Body3d(_), _)) => Err(SceneError::at(
+                path,
+                format!("'{name}' is a 3D rigid body"),
+            )
+            .hint("angle joints, gears, racks and torques act on 2D bodies; 3D joints are spherical (revolute between points)")),
             Some((Entity::Particle(_), _)) => Err(SceneError::at(
                 path,
                 format!("'{name}' is a particle, not a rigid body"),

@@ -1,0 +1,173 @@
+//! 3D rigid bodies read from scene files: their output columns, a joint's reactions against
+//! statics, the gyroscope scene's precession against its closed form, and errors that name the
+//! field.
+
+#![allow(clippy::unwrap_used)]
+// SceneError is returned by value once per failed load, as in the library.
+#![allow(clippy::result_large_err)]
+
+use std::path::Path;
+
+use bead_scene::record::{constraints_header, constraints_row, trajectory_header, trajectory_row};
+use bead_scene::{Format, Model, Scene};
+
+fn model(text: &str) -> Model {
+    Scene::parse(text, Format::Toml, "test.toml")
+        .and_then(|s| s.build())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn error(text: &str) -> bead_scene::SceneError {
+    match Scene::parse(text, Format::Toml, "bad.toml").and_then(|s| s.build()) {
+        Ok(_) => panic!("the scene built"),
+        Err(e) => e,
+    }
+}
+
+const HEADER: &str = "format = 1\n[simulation]\ndimension = 3\ndt = 0.001\nduration = 1\n";
+
+/// Two boxes hanging from a nail on a spherical joint, at rest.
+fn hanging() -> String {
+    format!(
+        "{HEADER}integrator = \"implicit-euler\"\n\
+         [[bodies]]\nname = \"upper\"\nposition = [0, 0, -0.1]\nmass = 2.0\ninertia = [0.01, 0.01, 0.002]\n\
+         [[bodies]]\nname = \"lower\"\nposition = [0, 0, -0.3]\n\
+         shape = {{ kind = \"box\", size = [0.05, 0.05, 0.2] }}\ndensity = 1000\n\
+         [[forces]]\nkind = \"gravity\"\ng = [0, 0, -9.81]\n\
+         [[constraints]]\nkind = \"nail\"\npoint = {{ body = \"upper\", local = [0, 0, 0.1] }}\nat = [0, 0, 0]\nname = \"top\"\n\
+         [[constraints]]\nkind = \"spherical\"\n\
+         between = [{{ body = \"upper\", local = [0, 0, -0.1] }}, {{ body = \"lower\", local = [0, 0, 0.1] }}]\nname = \"ball\"\n"
+    )
+}
+
+/// The columns DESIGN's contract names: position, quaternion, velocity and world angular
+/// velocity per body; force and torque on each body per joint.
+#[test]
+fn a_3d_body_writes_its_contract_columns() {
+    let m = model(&hanging());
+    let header = trajectory_header(&m);
+    let expected: Vec<String> = [
+        "x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz",
+    ]
+    .iter()
+    .map(|c| format!("upper.{c}"))
+    .collect();
+    assert_eq!(header[1..14], expected[..]);
+    let row = trajectory_row(&m).unwrap();
+    assert_eq!(row.len(), header.len());
+    // Identity orientation by default.
+    assert_eq!(row[4..8], [1.0, 0.0, 0.0, 0.0]);
+    let columns = constraints_header(&m);
+    for c in ["fx", "fy", "fz", "tx", "ty", "tz"] {
+        assert!(columns.contains(&format!("ball.lower.{c}")), "{columns:?}");
+        assert!(columns.contains(&format!("top.upper.{c}")));
+    }
+}
+
+/// At rest, the nail holds up both boxes and the ball joint the lower one: the reactions in
+/// `constraints.csv` are the weights, with no torque about the centres the forces pass through.
+#[test]
+fn joint_reactions_are_the_weights_they_carry() {
+    let mut m = model(&hanging());
+    for k in 1..=5 {
+        m.system.step_to(k as f64 * 1e-3).unwrap();
+    }
+    let lower = 1000.0 * 0.05 * 0.05 * 0.2;
+    let diagnostics = m.system.diagnostics().unwrap();
+    let header = constraints_header(&m);
+    let row = constraints_row(&m, &diagnostics);
+    let at = |name: &str| row[header.iter().position(|h| h == name).unwrap()];
+    let g = 9.81;
+    assert!((at("top.upper.fz") - (2.0 + lower) * g).abs() < 1e-6);
+    assert!((at("ball.upper.fz") + lower * g).abs() < 1e-6);
+    assert!((at("ball.lower.fz") - lower * g).abs() < 1e-6);
+    for body in ["upper", "lower"] {
+        for t in ["tx", "ty", "tz"] {
+            assert!(at(&format!("ball.{body}.{t}")).abs() < 1e-9);
+        }
+    }
+}
+
+/// The gyroscope scene precesses at `m g l / (I₃ ω₃)` (to its fast-top error), and its pivot
+/// holds.
+#[test]
+fn the_gyroscope_scene_precesses_at_its_rate() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes/gyroscope.toml");
+    let mut m = Scene::load(&path).and_then(|s| s.build()).unwrap();
+    let rotor = m.bodies_3d[0].1;
+    let (r, len, rho, l, spin) = (0.05_f64, 0.02, 7800.0, 0.1, 1000.0);
+    let mass = rho * std::f64::consts::PI * r * r * len;
+    let expected = mass * 9.81 * l / (0.5 * mass * r * r * spin);
+    let dt = m.run.dt;
+    let (mut turned, mut last) = (0.0, 0.0_f64);
+    let steps = (2.0 / dt).round() as usize;
+    for k in 1..=steps {
+        m.system.step_to(k as f64 * dt).unwrap();
+        let x = m.system.coordinates(rotor);
+        let azimuth = x[1].atan2(x[0]);
+        turned += azimuth - last;
+        last = azimuth;
+    }
+    let rate = turned / 2.0;
+    assert!(
+        (rate - expected).abs() / expected < 5e-3,
+        "{rate} vs {expected}"
+    );
+    assert!(m.system.constraint_error().unwrap().0 < 1e-6);
+}
+
+/// Bad 3D bodies are errors naming the field.
+#[test]
+fn bad_3d_bodies_name_the_field() {
+    let body = |fields: &str| {
+        format!("{HEADER}[[bodies]]\nname = \"b\"\nposition = [0, 0, 0]\n{fields}\n")
+    };
+    let cases = [
+        (
+            "mass = 1\ninertia = [1, 1, 1]\norientation = [0, 0, 0, 0]",
+            "zero length",
+        ),
+        ("mass = 1\ninertia = [1, -1, 1]", "positive definite"),
+        (
+            "mass = 1\ninertia = [[1, 0.5, 0], [0, 1, 0], [0, 0, 1]]",
+            "symmetric",
+        ),
+        ("mass = 1\ninertia = 2.0", "three principal moments"),
+        ("mass = 1", "missing"),
+        (
+            "shape = { kind = \"box\", width = 1, height = 2 }\ndensity = 1",
+            "size",
+        ),
+        (
+            "shape = { kind = \"disc\", radius = 1 }\ndensity = 1",
+            "2D shapes",
+        ),
+        (
+            "shape = { kind = \"sphere\", radius = 0 }\ndensity = 1",
+            "radius",
+        ),
+        (
+            "mass = 1\ninertia = [1, 1, 1]\nangular_velocity = 3.0",
+            "vector",
+        ),
+        ("mass = 1\ninertia = [1, 1, 1]\nangle = 0.5", "orientation"),
+    ];
+    for (fields, says) in cases {
+        let e = error(&body(fields));
+        let text = e.to_string();
+        assert!(text.contains("bodies[0]"), "{fields}: {text}");
+        assert!(text.contains(says), "{fields}: expected '{says}' in {text}");
+    }
+    // A 2D point on a 3D body, and a spherical joint in 2D.
+    let e = error(&format!(
+        "{}[[constraints]]\nkind = \"nail\"\npoint = {{ body = \"b\", local = [0, 0] }}\nat = [0, 0, 0]\n",
+        body("mass = 1\ninertia = [1, 1, 1]")
+    ));
+    assert!(e.to_string().contains("three coordinates"), "{e}");
+    let e = error(
+        "format = 1\n[simulation]\ndimension = 2\ndt = 0.01\nduration = 1\n\
+         [[particles]]\nname = \"a\"\nposition = [0, 0]\n[[particles]]\nname = \"c\"\nposition = [1, 0]\n\
+         [[constraints]]\nkind = \"spherical\"\nbetween = [\"a\", \"c\"]\n",
+    );
+    assert!(e.to_string().contains("3D"), "{e}");
+}
