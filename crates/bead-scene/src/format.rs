@@ -530,10 +530,13 @@ pub enum ConstraintSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
-    /// Two points pinned together (a hinge).
+    /// Two points pinned together (a hinge). In 3D it joins two bodies about `axis`.
     Revolute {
         /// The two points.
         between: [PointRef; 2],
+        /// The hinge's axis in the world at t = 0 (3D; required there).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        axis: Option<Vec<f64>>,
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,

@@ -171,3 +171,72 @@ fn bad_3d_bodies_name_the_field() {
     );
     assert!(e.to_string().contains("3D"), "{e}");
 }
+
+/// The Cardan joint scene (four hinges from `revolute` with `axis`) turns its output as the
+/// joint's kinematics say, `tan φ_out = tan φ_in / cos β`, and conserves energy.
+#[test]
+fn the_cardan_scene_follows_its_kinematics() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes/cardan_joint.toml");
+    let mut m = Scene::load(&path).and_then(|s| s.build()).unwrap();
+    let (input, output) = (m.bodies_3d[1].1, m.bodies_3d[2].1);
+    let beta = 0.5_f64;
+    let rotate = |q: [f64; 4], v: [f64; 3]| {
+        let u = [q[1], q[2], q[3]];
+        let cross = |a: [f64; 3], b: [f64; 3]| {
+            [
+                a[1] * b[2] - a[2] * b[1],
+                a[2] * b[0] - a[0] * b[2],
+                a[0] * b[1] - a[1] * b[0],
+            ]
+        };
+        let t = cross(u, v).map(|x| 2.0 * x);
+        let ut = cross(u, t);
+        [0, 1, 2].map(|i| v[i] + q[0] * t[i] + ut[i])
+    };
+    let e0 = m.system.diagnostics().unwrap().total_energy();
+    let dt = m.run.dt;
+    let mut worst = 0.0_f64;
+    for k in 1..=1000 {
+        m.system.step_to(k as f64 * dt).unwrap();
+        // The shafts' lengths are their body z. The input's fork is its body y (the world's y
+        // at the start), turning about x from y toward z; the output's fork is its body −x (the
+        // world's z at the start), turning about the bent axis from z toward −p, p the bend's
+        // direction across the output in the shafts' plane.
+        let fork_in = rotate(m.system.orientation(input), [0.0, 1.0, 0.0]);
+        let fork_out = rotate(m.system.orientation(output), [-1.0, 0.0, 0.0]);
+        let phi_in = fork_in[2].atan2(fork_in[1]);
+        let p = [-beta.sin(), beta.cos(), 0.0];
+        let phi_out = (-(fork_out[0] * p[0] + fork_out[1] * p[1])).atan2(fork_out[2]);
+        let expected = phi_in.sin().atan2(phi_in.cos() * beta.cos());
+        worst = worst.max((phi_out - expected).sin().abs());
+    }
+    let e = m.system.diagnostics().unwrap().total_energy();
+    assert!(worst < 1e-8, "angle error {worst:e}");
+    assert!((e - e0).abs() < 1e-8 * e0, "{e0} → {e}");
+}
+
+/// A revolute joint in 3D needs its axis, and a 2D one has none.
+#[test]
+fn a_revolute_joint_has_an_axis_in_3d_only() {
+    let bodies = format!(
+        "{HEADER}[[bodies]]\nname = \"a\"\nposition = [0, 0, 0]\nmass = 1\ninertia = [1, 1, 1]\n\
+         [[bodies]]\nname = \"b\"\nposition = [1, 0, 0]\nmass = 1\ninertia = [1, 1, 1]\n"
+    );
+    let e = error(&format!(
+        "{bodies}[[constraints]]\nkind = \"revolute\"\nbetween = [{{ body = \"a\", local = [0.5, 0, 0] }}, {{ body = \"b\", local = [-0.5, 0, 0] }}]\n"
+    ));
+    assert!(
+        e.to_string().contains("constraints[0].axis") && e.to_string().contains("spherical"),
+        "{e}"
+    );
+    let e = error(&format!(
+        "{bodies}[[constraints]]\nkind = \"revolute\"\nbetween = [{{ body = \"a\", local = [0.5, 0, 0] }}, {{ body = \"b\", local = [-0.5, 0, 0] }}]\naxis = [0, 0, 0]\n"
+    ));
+    assert!(e.to_string().contains("nonzero"), "{e}");
+    let e = error(
+        "format = 1\n[simulation]\ndimension = 2\ndt = 0.01\nduration = 1\n\
+         [[particles]]\nname = \"a\"\nposition = [0, 0]\n[[particles]]\nname = \"c\"\nposition = [0, 0]\n\
+         [[constraints]]\nkind = \"revolute\"\nbetween = [\"a\", \"c\"]\naxis = [0, 0, 1]\n",
+    );
+    assert!(e.to_string().contains("no axis"), "{e}");
+}

@@ -480,6 +480,18 @@ pub enum EvalError {
     /// The model asks for something the chosen stepper does not do.
     #[error("{0}")]
     Unsupported(String),
+    /// A 3D rigid body turned by nearly a whole turn (2π) within one step or one Newton
+    /// iterate, where its step's coordinates are singular.
+    #[error(
+        "3D rigid body {body:?} turned by {turn:.3} rad within one step, where its rotation's \
+         coordinates are singular (2π); take a smaller step, or start the model on its joints"
+    )]
+    WholeTurn {
+        /// The body.
+        body: crate::ids::BodyId,
+        /// The turn, rad.
+        turn: f64,
+    },
     /// A parametric object's generalized mass `Σ m Jᵀ J` is singular: some motion of its
     /// coordinates moves none of its points (a curve whose speed vanishes).
     #[error(

@@ -146,7 +146,14 @@ fn make_constraint(
             normal,
             ..
         } => on_plane(entry, point, through, normal),
-        ConstraintSpec::Revolute { between, .. } => revolute(entry, between),
+        ConstraintSpec::Revolute { between, axis, .. } => match (entry.dim(), axis) {
+            (3, Some(axis)) => joints::hinge(entry, between, axis),
+            (3, None) => Err(SceneError::at(entry.field("axis"), "missing")
+                .hint("a revolute joint in 3D turns about an axis: axis = [x, y, z] in the world; kind = \"spherical\" turns every way")),
+            (_, Some(_)) => Err(SceneError::at(entry.field("axis"), "a 2D revolute joint has no axis")
+                .hint("in 2D every hinge turns about the normal to the plane")),
+            (_, None) => revolute(entry, between),
+        },
         ConstraintSpec::Spherical { between, .. } => {
             if entry.dim() != 3 {
                 return Err(

@@ -223,9 +223,9 @@ impl Evaluator {
                 chart.mass_block(qb, &mut self.object_mass);
                 let scale = self.object_mass[0] + self.object_mass[4] + self.object_mass[8];
                 if !self.layout.inv_mass.set_block(k, &self.object_mass, scale) {
-                    return Err(EvalError::SingularMass {
-                        object: format!("3D rigid body {}", k),
-                        coordinates: qb.to_vec(),
+                    return Err(EvalError::WholeTurn {
+                        body: crate::ids::BodyId(self.layout.inv_mass.blocks()[k].body),
+                        turn: (qb[3] * qb[3] + qb[4] * qb[4] + qb[5] * qb[5]).sqrt(),
                     });
                 }
                 if let Some(applied) = applied.as_deref_mut() {
