@@ -597,6 +597,10 @@ pub enum ConstraintSpec {
         /// One body, against the world.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         body: Option<String>,
+        /// In 3D: the name of the `revolute` joint (with its `axis`) whose relative angular
+        /// speed about its axis the motor drives.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        joint: Option<String>,
         /// Speed, rad/s.
         speed: f64,
         /// Torque limit, N·m (default: none): beyond it the motor applies exactly this torque and

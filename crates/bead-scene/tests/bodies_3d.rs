@@ -240,3 +240,39 @@ fn a_revolute_joint_has_an_axis_in_3d_only() {
     );
     assert!(e.to_string().contains("no axis"), "{e}");
 }
+
+/// The robot arm scene: its motors reach their speeds (the turret's after its torque limit let
+/// it spin up), and at the start the shoulder's motor holds the arm's weight about the shoulder,
+/// `g Σ m x`, by hand statics.
+#[test]
+fn the_robot_arms_motors_drive_and_hold_it() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes/robot_arm.toml");
+    let mut m = Scene::load(&path).and_then(|s| s.build()).unwrap();
+    let dt = m.run.dt;
+    for k in 1..=5 {
+        m.system.step_to(k as f64 * dt).unwrap();
+    }
+    let header = constraints_header(&m);
+    let diagnostics = m.system.diagnostics().unwrap();
+    let row = constraints_row(&m, &diagnostics);
+    let at = |name: &str| row[header.iter().position(|h| h == name).unwrap()];
+    // Upper arm 0.5 × 0.06 × 0.06 m and forearm 0.4 × 0.05 × 0.05 m of aluminium, their centres
+    // 0.25 m and 0.7 m out from the shoulder.
+    let weight_moment = 9.81 * 2700.0 * (0.5 * 0.06 * 0.06 * 0.25 + 0.4 * 0.05 * 0.05 * 0.7);
+    let shoulder = at("shoulder_motor.lambda");
+    assert!(
+        (shoulder + weight_moment).abs() < 1e-3 * weight_moment,
+        "{shoulder} vs {weight_moment}"
+    );
+    assert_eq!(
+        at("yaw_motor.lambda"),
+        20.0,
+        "the turret spins up at its limit"
+    );
+    for k in 6..=200 {
+        m.system.step_to(k as f64 * dt).unwrap();
+    }
+    let turret = m.bodies_3d[1].1;
+    assert!((m.system.angular_velocity(turret)[2] - 0.8).abs() < 1e-9);
+    assert!(m.system.constraint_error().unwrap().0 < 1e-10);
+}

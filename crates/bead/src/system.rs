@@ -176,10 +176,8 @@ impl System {
     /// # Panics
     /// If `body` is a handle of another system.
     pub fn orientation(&self, body: RigidBody3dId) -> [f64; 4] {
-        match self.view().orientation(body.0) {
-            Some(q) => q,
-            None => panic!("{body:?} is not a 3D rigid body of this system"),
-        }
+        let view = self.view();
+        view.orientation(body.0).unwrap_or_else(|| foreign(body))
     }
 
     /// A 3D rigid body's angular velocity, world frame, rad/s.
@@ -187,10 +185,7 @@ impl System {
     /// # Panics
     /// If `body` is a handle of another system.
     pub fn angular_velocity(&self, body: RigidBody3dId) -> [f64; 3] {
-        match self.view().spin(body.0) {
-            Some((w, _)) => w,
-            None => panic!("{body:?} is not a 3D rigid body of this system"),
-        }
+        self.view().spin(body.0).unwrap_or_else(|| foreign(body)).0
     }
 
     /// A 3D rigid body's angular momentum about its centre of mass, world frame, kg·m²/s.
@@ -198,22 +193,13 @@ impl System {
     /// # Panics
     /// If `body` is a handle of another system.
     pub fn angular_momentum(&self, body: RigidBody3dId) -> [f64; 3] {
-        match self.view().spin(body.0) {
-            Some((_, l)) => l,
-            None => panic!("{body:?} is not a 3D rigid body of this system"),
-        }
+        self.view().spin(body.0).unwrap_or_else(|| foreign(body)).1
     }
 
     /// The 3D rigid bodies, in the order they were added.
     pub fn rigid_bodies_3d(&self) -> impl Iterator<Item = RigidBody3dId> + '_ {
-        self.model
-            .bodies
-            .iter()
-            .enumerate()
-            .filter_map(|(i, b)| match b.as_ref()?.kind {
-                BodyKind::Rigid3d { .. } => Some(RigidBody3dId(BodyId(i))),
-                _ => None,
-            })
+        self.bodies_where(|k| matches!(k, BodyKind::Rigid3d { .. }))
+            .map(RigidBody3dId)
     }
 
     /// Adds a parametric object (seed 000 §5): its coordinates `u`, rates `u̇` and mass points.
@@ -255,26 +241,14 @@ impl System {
 
     /// The rigid bodies, in the order they were added.
     pub fn rigid_bodies(&self) -> impl Iterator<Item = RigidBodyId> + '_ {
-        self.model
-            .bodies
-            .iter()
-            .enumerate()
-            .filter_map(|(i, b)| match b.as_ref()?.kind {
-                BodyKind::Rigid2d { .. } => Some(RigidBodyId(BodyId(i))),
-                _ => None,
-            })
+        self.bodies_where(|k| matches!(k, BodyKind::Rigid2d { .. }))
+            .map(RigidBodyId)
     }
 
     /// The particles, in the order they were added.
     pub fn particles(&self) -> impl Iterator<Item = ParticleId> + '_ {
-        self.model
-            .bodies
-            .iter()
-            .enumerate()
-            .filter_map(|(i, b)| match b.as_ref()?.kind {
-                BodyKind::Particle => Some(ParticleId(BodyId(i))),
-                _ => None,
-            })
+        self.bodies_where(|k| matches!(k, BodyKind::Particle))
+            .map(ParticleId)
     }
 
     /// A body's generalized coordinates (a particle's position; a rigid body's `[x, y, θ]`).
@@ -807,4 +781,20 @@ impl<'a> From<&'a System> for View<'a> {
     fn from(system: &'a System) -> View<'a> {
         system.view()
     }
+}
+
+impl System {
+    /// The bodies whose kind `pick` accepts, in the order they were added.
+    fn bodies_where<'a>(
+        &'a self,
+        pick: impl Fn(&BodyKind) -> bool + 'a,
+    ) -> impl Iterator<Item = BodyId> + 'a {
+        let bodies = self.model.bodies.iter().enumerate();
+        bodies.filter_map(move |(i, b)| pick(&b.as_ref()?.kind).then_some(BodyId(i)))
+    }
+}
+
+/// A 3D body handle this system did not hand out.
+fn foreign<T>(body: RigidBody3dId) -> T {
+    panic!("{body:?} is not a 3D rigid body of this system")
 }

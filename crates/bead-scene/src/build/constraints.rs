@@ -58,7 +58,12 @@ pub(super) fn add_constraints(
             names,
             system: &*system,
         };
-        let constraint = make_constraint(&mut resolved.constraints[i], &entry, friction)?;
+        let constraint = make_constraint(
+            &mut resolved.constraints[i],
+            &entry,
+            friction,
+            &file.constraints,
+        )?;
         let rows = constraint.rows(dim);
         let inequality = constraint.kind() == ConstraintKind::Inequality;
         let active_rows = if inequality {
@@ -114,6 +119,7 @@ fn make_constraint(
     spec: &mut ConstraintSpec,
     entry: &Entry<'_>,
     friction: f64,
+    all: &[ConstraintSpec],
 ) -> Result<Box<dyn Constraint>> {
     let mu = super::friction::of_constraint(spec).unwrap_or(friction);
     match spec {
@@ -176,6 +182,17 @@ fn make_constraint(
             angle,
             ..
         } => joints::angle(entry, between, body, angle),
+        ConstraintSpec::Motor {
+            joint: Some(joint),
+            speed,
+            max_torque,
+            ..
+        } => joints::hinge_motor(entry, all, joint, *speed, *max_torque),
+        ConstraintSpec::Motor { .. } if entry.dim() == 3 => {
+            Err(SceneError::at(entry.field("joint"), "missing").hint(
+                "a 3D motor drives a revolute joint: joint = \"NAME\" of a revolute with an axis",
+            ))
+        }
         ConstraintSpec::Motor {
             between,
             body,

@@ -3,17 +3,17 @@
 //! constants from where they stand.
 
 use bead::constraint::{
-    Angle, AngleLimit, Constraint, Gear, Hinge, Motor, Prismatic, RackAndPinion, Weld,
+    Angle, AngleLimit, Constraint, Gear, Hinge, HingeMotor, Motor, Prismatic, RackAndPinion, Weld,
 };
 
-use bead::{ModelError, Point};
+use bead::{BodyId, ModelError, Point};
 
 use super::Result;
 use super::check::{refused, vector};
 use super::initial::angle_or_initial;
 use super::names::Entry;
 use crate::error::SceneError;
-use crate::format::PointRef;
+use crate::format::{ConstraintSpec, PointRef};
 
 /// `weld`: two bodies' points joined, at the angle between them (by default the initial one).
 pub(super) fn weld(
@@ -153,6 +153,15 @@ pub(super) fn hinge(
     between: &[PointRef; 2],
     axis: &[f64],
 ) -> Result<Box<dyn Constraint>> {
+    let (a, b, pivots, axes) = hinge_frames(entry, between, axis)?;
+    Ok(Box::new(Hinge::new(a, b, pivots, axes)))
+}
+
+/// Pivots and axes in a hinge's two bodies' frames
+type Frames = (BodyId, BodyId, ([f64; 3], [f64; 3]), ([f64; 3], [f64; 3]));
+
+/// The bodies of a hinge's two points, its pivots and `axis` (world, at t = 0) in their frames.
+fn hinge_frames(entry: &Entry<'_>, between: &[PointRef; 2], axis: &[f64]) -> Result<Frames> {
     let [a, b] = entry.pair(between)?;
     let axis = vector(&entry.field("axis"), axis, 3)?;
     let length = axis.iter().map(|x| x * x).sum::<f64>().sqrt();
@@ -175,12 +184,51 @@ pub(super) fn hinge(
     };
     let ((pa, qa), (pb, qb)) = (frame(0, &a)?, frame(1, &b)?);
     let world = [axis[0], axis[1], axis[2]];
-    Ok(Box::new(Hinge::new(
+    Ok((
         a.body(),
         b.body(),
         (pa, pb),
         (rotate_back(qa, world), rotate_back(qb, world)),
-    )))
+    ))
+}
+
+/// `motor` in 3D: drives the relative angular speed about its axis of the `revolute` joint
+/// named `joint` (found among `all`, the file's constraints).
+pub(super) fn hinge_motor(
+    entry: &Entry<'_>,
+    all: &[ConstraintSpec],
+    joint: &str,
+    speed: f64,
+    max_torque: Option<f64>,
+) -> Result<Box<dyn Constraint>> {
+    if entry.dim() != 3 {
+        return Err(
+            SceneError::at(entry.field("joint"), "a 2D motor names its bodies")
+                .hint("between = [\"a\", \"b\"], or body = \"wheel\" against the world"),
+        );
+    }
+    let found = all.iter().find(|c| c.name() == Some(joint));
+    let Some(ConstraintSpec::Revolute {
+        between,
+        axis: Some(axis),
+        ..
+    }) = found
+    else {
+        return Err(SceneError::at(
+            entry.field("joint"),
+            match found {
+                Some(_) => format!("'{joint}' is not a revolute joint with an axis"),
+                None => format!("no constraint is called '{joint}'"),
+            },
+        )
+        .hint("name a [[constraints]] entry of kind = \"revolute\" with its axis"));
+    };
+    let (a, b, pivots, axes) = hinge_frames(entry, between, axis)?;
+    let motor = HingeMotor::new(a, b, pivots, axes, speed);
+    Ok(Box::new(match max_torque {
+        Some(limit) => motor.max_torque(limit),
+        None => motor,
+    }))
 }
 
 /// A world vector `v` in the frame of a body turned by the unit quaternion `q`: `R(q)ᵀ v`.

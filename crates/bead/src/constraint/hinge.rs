@@ -22,6 +22,7 @@
 use super::{Constraint, ConstraintError, ConstraintEval, HessianEval, InvalidParameter};
 use crate::draw::{Canvas, Element};
 use crate::ids::BodyId;
+use crate::math::vector::{dot, normalized, orthonormal_pair, sub as diff};
 use crate::point::{Operand, Point};
 use crate::view::View;
 
@@ -55,12 +56,9 @@ impl Hinge {
         pivots: ([f64; 3], [f64; 3]),
         axes: ([f64; 3], [f64; 3]),
     ) -> Self {
-        let unit = |v: [f64; 3]| {
-            let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
-            if n > 0.0 { v.map(|x| x / n) } else { v }
-        };
-        let (ua, ub) = (unit(axes.0), unit(axes.1));
-        let (e1, e2) = across(ua);
+        let unit = |v: [f64; 3]| normalized(&v).unwrap_or(v);
+        let ub = unit(axes.1);
+        let (e1, e2) = Hinge::across_axis(axes.0);
         let plus = |p: [f64; 3], d: [f64; 3]| [p[0] + d[0], p[1] + d[1], p[2] + d[2]];
         let (pa, pb) = pivots;
         Hinge {
@@ -79,34 +77,12 @@ impl Hinge {
     pub fn pivots(&self) -> [Point; 2] {
         [self.points[0], self.points[1]]
     }
-}
 
-/// Two unit vectors across the unit vector `u`, with `e₁ × e₂ = u`.
-fn across(u: [f64; 3]) -> ([f64; 3], [f64; 3]) {
-    // The world axis least along u, made perpendicular to it.
-    let k = (0..3)
-        .min_by(|&i, &j| u[i].abs().total_cmp(&u[j].abs()))
-        .unwrap_or(0);
-    let mut e = [0.0; 3];
-    e[k] = 1.0;
-    let d = e[0] * u[0] + e[1] * u[1] + e[2] * u[2];
-    let mut e1 = [e[0] - d * u[0], e[1] - d * u[1], e[2] - d * u[2]];
-    let n = (e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]).sqrt();
-    e1 = e1.map(|x| x / n);
-    let e2 = [
-        u[1] * e1[2] - u[2] * e1[1],
-        u[2] * e1[0] - u[0] * e1[2],
-        u[0] * e1[1] - u[1] * e1[0],
-    ];
-    (e1, e2)
-}
-
-fn diff(a: &[f64], b: &[f64]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    /// Two unit vectors across `axis` (any nonzero length), with `e₁ × e₂` along it: the
+    /// directions the hinge and its motor read a body's turn by.
+    pub(crate) fn across_axis(axis: [f64; 3]) -> ([f64; 3], [f64; 3]) {
+        orthonormal_pair(&normalized(&axis).unwrap_or([0.0, 0.0, 1.0]))
+    }
 }
 
 impl Constraint for Hinge {
@@ -143,10 +119,14 @@ impl Constraint for Hinge {
         Ok(())
     }
 
+    /// The pivot, and the axis through it 5 cm either way (its point `A_b` is a metre out,
+    /// which would dwarf a small mechanism).
     fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
         let pivot = view.position(&self.points[1]);
+        let along = diff(&view.position(&self.points[2]), &pivot);
+        let end = |s: f64| [0, 1, 2].map(|k| pivot[k] + s * along[k]);
         canvas.marker(pivot, Element::Joint);
-        canvas.line(pivot, view.position(&self.points[2]), Element::Rod);
+        canvas.line(end(-0.05), end(0.05), Element::Rod);
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
@@ -282,7 +262,7 @@ mod tests {
             [0.6, 0.0, 0.8],
             [0.48, 0.6, 0.64],
         ] {
-            let (e1, e2) = across(u);
+            let (e1, e2) = Hinge::across_axis(u);
             assert!((dot(&e1, &e1) - 1.0).abs() < 1e-15 && (dot(&e2, &e2) - 1.0).abs() < 1e-15);
             assert!(dot(&e1, &u).abs() < 1e-15 && dot(&e2, &u).abs() < 1e-15);
             let c = [

@@ -1,5 +1,5 @@
-//! How bodies look: particles as discs, anchors as markers, rigid bodies by their shape, and
-//! parametric objects by the curves and surfaces their points move on.
+//! How bodies look: particles as discs, anchors as markers, rigid bodies by their shape (3D ones
+//! in [`super::solids`]), and parametric objects by the curves and surfaces their points move on.
 
 use super::{Canvas, Element, Item};
 use crate::body::{Body, BodyId, BodyKind, MassPoint, Shape};
@@ -14,6 +14,15 @@ pub(crate) fn draw_bodies(view: &View<'_>, canvas: &mut dyn Canvas) {
         let at = view.position(&center(i, body));
         if let BodyKind::Rigid2d { shape, .. } = &body.kind {
             draw_rigid(view, i, shape.as_ref(), canvas);
+            continue;
+        }
+        if let BodyKind::Rigid3d { shape, .. } = &body.kind {
+            if !body.mass.is_finite() && shape.is_none() {
+                // A fixed frame with no solid: where it is.
+                canvas.marker(at, Element::Anchor);
+            } else {
+                super::solids::draw_solid(view, i, shape.as_ref(), canvas);
+            }
             continue;
         }
         if let BodyKind::Parametric { points, trace, .. } = &body.kind {

@@ -12,6 +12,7 @@
 
 mod bodies;
 pub mod projection;
+mod solids;
 
 pub(crate) use bodies::draw_bodies;
 

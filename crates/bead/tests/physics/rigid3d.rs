@@ -704,3 +704,59 @@ fn a_cardan_joint_follows_its_kinematics() {
         assert!(worst < 1e-8, "{worst:e}");
     }
 }
+
+/// An arm on a horizontal hinge held level by its motor at speed 0: the motor's torque is the
+/// arm's weight times its lever, `m g l`, by hand statics; with a smaller torque limit the arm
+/// sags and the motor gives exactly its limit.
+#[test]
+fn a_hinge_motor_holds_an_arm_against_its_weight() {
+    use bead::constraint::{Hinge, HingeMotor};
+    let (m, l) = (1.5, 0.4);
+    for limit in [None, Some(2.0)] {
+        let mut sys = System::new(3).unwrap();
+        let base = sys
+            .add_rigid_body_3d(RigidBody3d::new([0.0; 3]).fixed())
+            .unwrap();
+        let arm = sys
+            .add_rigid_body_3d(
+                RigidBody3d::new([l, 0.0, 0.0])
+                    .mass(m)
+                    .principal_inertia([0.001, 0.08, 0.08]),
+            )
+            .unwrap();
+        let frames = (
+            ([0.0; 3], [-l, 0.0, 0.0]),
+            ([0.0, 1.0, 0.0], [0.0, 1.0, 0.0]),
+        );
+        sys.add_constraint(Hinge::new(base.body(), arm.body(), frames.0, frames.1))
+            .unwrap();
+        let motor = HingeMotor::new(base.body(), arm.body(), frames.0, frames.1, 0.0);
+        let motor = match limit {
+            Some(t) => motor.max_torque(t),
+            None => motor,
+        };
+        let id = sys.add_constraint(motor).unwrap();
+        sys.add_force(Gravity::new(&[0.0, 0.0, -9.81])).unwrap();
+        sys.set_integrator(ImplicitEuler::default());
+        for k in 1..=20 {
+            sys.step_to(k as f64 * 1e-3).unwrap();
+        }
+        let report = sys.diagnostics().unwrap();
+        let torque = report.constraint(id).unwrap().lambda[0];
+        let w = sys.angular_velocity(arm);
+        match limit {
+            // The weight turns the arm about +y (x̂ × −ẑ = +ŷ): the motor pushes back.
+            None => {
+                assert!((torque + m * 9.81 * l).abs() < 1e-6, "torque {torque}");
+                assert!(w.iter().all(|x| x.abs() < 1e-9), "{w:?}");
+            }
+            Some(t) => {
+                assert!(
+                    (torque + t).abs() < 1e-9,
+                    "torque {torque} against the limit {t}"
+                );
+                assert!(w[1] > 0.0, "the arm does not sag: {w:?}");
+            }
+        }
+    }
+}
