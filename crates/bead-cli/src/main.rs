@@ -74,7 +74,8 @@ enum Command {
         size: (u32, u32),
     },
     /// Measure the engine: `chain` is N particles of 1 kg on rigid rods, 1 m in all, swinging
-    /// at 1 rad/s (the scene `scripts/compare` builds in pymunk and MuJoCo); `cloth` an N × N
+    /// at 1 rad/s (the scene `scripts/compare` builds in pymunk and MuJoCo); `chain3d` N 3D rods
+    /// on spherical joints, 1 m in all, swinging and spinning; `cloth` an N × N
     /// cloth hanging from a rail; `pile` N balls of 2 cm landing in a box; `pyramid` N rows of
     /// boxes on a floor; `large-pyramid`, `many-pyramids` and `tumbler` Box2D v3's benchmark
     /// scenes (the scenes of `scripts/compare/run piles`).

@@ -1003,6 +1003,23 @@ fn bdf2_runs_the_cloth_through_its_whip() {
     assert!(summary["max_abs_C"].as_f64().unwrap() <= 1e-10, "{summary}");
 }
 
+/// `bead bench chain3d` runs the 3D chain with its joints exact, in the same columns.
+#[test]
+fn bench_runs_the_3d_chain() {
+    let output = bead()
+        .args(["bench", "chain3d", "--n", "5", "--steps", "20", "--csv"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let line = stdout.lines().nth(1).unwrap_or_default();
+    let fields: Vec<&str> = line.split(',').collect();
+    assert_eq!(fields.len(), 5, "{stdout}");
+    assert_eq!(fields[1], "5");
+    assert!(fields[3].parse::<f64>().unwrap() <= 1e-10, "{line}");
+    assert_eq!(fields[4], "ok");
+}
+
 /// `bead bench chain --csv` prints the comparison script's columns, one row per size, and bad
 /// names are input errors (exit 2).
 #[test]

@@ -484,7 +484,8 @@ pub enum EvalError {
     /// iterate, where its step's coordinates are singular.
     #[error(
         "3D rigid body {body:?} turned by {turn:.3} rad within one step, where its rotation's \
-         coordinates are singular (2π); take a smaller step, or start the model on its joints"
+         coordinates are singular (2π): the step diverged or the body spins too fast for it; take a \
+         smaller step or an implicit stepper, or start the model on its joints"
     )]
     WholeTurn {
         /// The body.

@@ -5,6 +5,10 @@
 //!   an anchor and given a rigid swing of 1 rad/s about it. The same scene is built in pymunk and
 //!   MuJoCo by `scripts/compare/chain_swing.py`, which prints the same CSV columns, so the
 //!   engines can be compared in one run (`scripts/compare/run`).
+//! - `chain3d`: N 3D bars of 1 kg, half as thick as long, on spherical joints, 1 m in all,
+//!   hanging from a fixed point
+//!   and turning rigidly at ω = (1, 0, 0.5) rad/s about it, so that they swing and spin
+//!   ([`bead::models::chain_3d`]); its link error is the largest joint gap.
 //! - `cloth`: an N × N cloth, 1 m wide and 1 kg, hanging from a rail along its top edge and
 //!   released flat ([`bead::models::cloth`]).
 //! - `pile`, `pyramid`: contact-rich scenes, measured against pymunk and Box2D ([`contact`]).
@@ -23,6 +27,8 @@ use anyhow::{Context, Result, bail};
 pub enum BenchScene {
     /// The chain-swing scene: N links.
     Chain,
+    /// A 3D chain of N rods on spherical joints, swinging and spinning.
+    Chain3d,
     /// The hanging cloth: N × N particles.
     Cloth,
     /// A pile of N balls of 2 cm landing in a box.
@@ -40,13 +46,17 @@ pub enum BenchScene {
 impl BenchScene {
     /// Whether this is one of the contact scenes, measured by [`contact`].
     pub fn contact(self) -> bool {
-        !matches!(self, BenchScene::Chain | BenchScene::Cloth)
+        !matches!(
+            self,
+            BenchScene::Chain | BenchScene::Chain3d | BenchScene::Cloth
+        )
     }
 
     /// The scene's name in tables and CSV, as `scripts/compare` names it.
     pub fn name(self) -> &'static str {
         match self {
             BenchScene::Chain => "chain",
+            BenchScene::Chain3d => "chain3d",
             BenchScene::Cloth => "cloth",
             BenchScene::Pile => "pile",
             BenchScene::Pyramid => "pyramid",
@@ -95,6 +105,7 @@ struct Row {
 fn measure(request: &BenchRequest, n: usize) -> Result<Row> {
     let mut sys = match request.scene {
         BenchScene::Chain => bead::models::chain_swing(n, 1.0)?.system,
+        BenchScene::Chain3d => bead::models::chain_3d(n, [1.0, 0.0, 0.5])?.0,
         BenchScene::Cloth => bead::models::cloth(n, 1.0, 1.0)?.0,
         _ => bail!("a contact scene"),
     };
