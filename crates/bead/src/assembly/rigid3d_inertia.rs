@@ -12,8 +12,10 @@
 //!
 //! `L_b` combining the past states' momenta by the stepper's weights `b_k`. The gyroscopic term
 //! is in `L(θ, θ̇)` and nothing of it is left explicit; its derivative goes into the Newton
-//! matrix by its symmetric part (the antisymmetric rest, `ĥ [ω]×`-sized, costs iterations where
-//! `ĥ |ω|` is large, never the answer).
+//! matrix by its symmetric part. The antisymmetric rest costs iterations where it is large,
+//! never the answer. It has two parts: the gyroscopic one, `ĥ [ω]× I` in size, and the chart's
+//! `½ [ĥ (L − L_b)]×` from the turn of `J_lᵀ`, which for small bodies under large joint torques
+//! is many times their inertia (the 3D chain of docs/performance.md).
 
 use crate::body::{Body, BodyKind, chart::Chart};
 use crate::math::bands::Bands;
