@@ -69,8 +69,11 @@ class Scene:
         return name
 
     def body(self, name: str, position: Any, **fields: Any) -> str:
-        """Adds a ``[[bodies]]`` entry, a 2D rigid body (``angle``, ``mass``, ``inertia``,
-        ``shape``, ``velocity``, ``omega``); returns its name."""
+        """Adds a ``[[bodies]]`` entry: a 2D rigid body (``angle``, ``mass``, ``inertia``,
+        ``shape``, ``velocity``, ``angular_velocity``), or in a ``dimension=3`` scene a 3D one
+        (``orientation`` as a quaternion ``[w, x, y, z]``, ``angular_velocity`` a world vector,
+        ``inertia`` principal moments or a 3 × 3 tensor, or a ``shape`` with a ``density``);
+        returns its name."""
         self._append("bodies", {"name": name, "position": position, **fields})
         return name
 

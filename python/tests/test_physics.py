@@ -83,3 +83,33 @@ def test_steps_and_state_follow_the_equations_of_motion() -> None:
     # RK4 integrates a constant acceleration exactly.
     assert np.allclose(state.q, [0.5, 10.0 - 0.5 * G * 0.25], rtol=0, atol=1e-12)
     assert np.allclose(state.v, [1.0, -G * 0.5], rtol=0, atol=1e-12)
+
+
+def test_a_free_3d_body_keeps_its_angular_momentum_through_the_flip() -> None:
+    # A box spinning near its middle axis turns over (the Dzhanibekov flip); the columns give its
+    # quaternion and world angular velocity, from which its world angular momentum is
+    # R I Rᵀ ω, constant without torques.
+    inertia = np.array([1.0, 2.0, 3.0])
+    scene = bead.Scene("flip", dimension=3, dt=1e-3, duration=3.0, integrator="rk4", output_every=10)
+    scene.body("box", [0.0, 0.0, 0.0], mass=1.0, inertia=list(inertia),
+               angular_velocity=[0.01, 5.0, 0.02])
+    run = scene.build().run()
+    tr = run.trajectory
+
+    def momentum(k: int) -> npt.NDArray[np.float64]:
+        w, x, y, z = (tr[f"box.q{c}"][k] for c in "wxyz")
+        r = np.array([
+            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+        ])
+        omega = np.array([tr[f"box.w{c}"][k] for c in "xyz"])
+        return np.asarray(r @ np.diag(inertia) @ r.T @ omega, dtype=np.float64)
+
+    first, last = momentum(0), momentum(len(tr["t"]) - 1)
+    assert np.linalg.norm(last - first) < 1e-8 * np.linalg.norm(first)
+    # It flipped: ω along the body's middle axis reversed.
+    w, x, y, z = (tr[f"box.q{c}"][-1] for c in "wxyz")
+    body_y = np.array([2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)])
+    omega = np.array([tr[f"box.w{c}"][-1] for c in "xyz"])
+    assert float(body_y @ omega) < -4.0

@@ -245,13 +245,24 @@ impl System {
             .map(RigidBodyId)
     }
 
+    /// The bodies whose kind `pick` accepts, in the order they were added.
+    fn bodies_where<'a>(
+        &'a self,
+        pick: impl Fn(&BodyKind) -> bool + 'a,
+    ) -> impl Iterator<Item = BodyId> + 'a {
+        let bodies = self.model.bodies.iter().enumerate();
+        bodies.filter_map(move |(i, b)| pick(&b.as_ref()?.kind).then_some(BodyId(i)))
+    }
+
     /// The particles, in the order they were added.
     pub fn particles(&self) -> impl Iterator<Item = ParticleId> + '_ {
         self.bodies_where(|k| matches!(k, BodyKind::Particle))
             .map(ParticleId)
     }
 
-    /// A body's generalized coordinates (a particle's position; a rigid body's `[x, y, θ]`).
+    /// A body's generalized coordinates (a particle's position; a rigid body's `[x, y, θ]`; a 3D
+    /// body's centre and the rotation vector of its turn from a reference that follows it, zero
+    /// between steps: read its orientation with [`System::orientation`]).
     ///
     /// # Panics
     /// If `body` is a handle of another system.
@@ -267,7 +278,7 @@ impl System {
         self.model.body(body.into().0).slice(global)
     }
 
-    /// A body's generalized velocities (a rigid body's `[vx, vy, ω]`).
+    /// A body's generalized velocities (`[vx, vy, ω]` of a rigid body; `[v, ω]`, world, of a 3D one).
     ///
     /// # Panics
     /// If `body` is a handle of another system.
@@ -780,17 +791,6 @@ impl<'a> From<&'a System> for View<'a> {
     /// The system's current state, as [`System::view`] gives it.
     fn from(system: &'a System) -> View<'a> {
         system.view()
-    }
-}
-
-impl System {
-    /// The bodies whose kind `pick` accepts, in the order they were added.
-    fn bodies_where<'a>(
-        &'a self,
-        pick: impl Fn(&BodyKind) -> bool + 'a,
-    ) -> impl Iterator<Item = BodyId> + 'a {
-        let bodies = self.model.bodies.iter().enumerate();
-        bodies.filter_map(move |(i, b)| pick(&b.as_ref()?.kind).then_some(BodyId(i)))
     }
 }
 
