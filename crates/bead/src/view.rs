@@ -1,6 +1,7 @@
 //! [`View`]: the state at one instant as forces and constraints read it (time, point positions
 //! and velocities, masses), and as they draw themselves.
 
+use crate::body::chart::Chart;
 use crate::body::{Body, BodyId, BodyKind, ParticleId};
 use crate::error::ModelError;
 use crate::point::{Point, point_position, point_velocity};
@@ -71,40 +72,24 @@ impl View<'_> {
     /// A 3D rigid body's orientation, a unit quaternion `[w, x, y, z]`; `None` for other
     /// bodies.
     pub fn orientation(&self, body: BodyId) -> Option<[f64; 4]> {
-        match self.bodies.get(body.0) {
-            Some(Some(b)) => match &b.kind {
-                BodyKind::Rigid3d { chart, .. } => {
-                    let q = b.slice(self.q);
-                    Some(chart.orientation(&[q[3], q[4], q[5]]))
-                }
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
-    /// A 3D rigid body's solid shape, if it has one.
-    pub fn shape_3d(&self, body: BodyId) -> Option<&crate::body::Shape3d> {
-        match self.bodies.get(body.0) {
-            Some(Some(Body {
-                kind: BodyKind::Rigid3d { shape, .. },
-                ..
-            })) => shape.as_ref(),
-            _ => None,
-        }
+        let (b, chart) = self.rigid_3d(body)?;
+        let q = b.slice(self.q);
+        Some(chart.orientation(&[q[3], q[4], q[5]]))
     }
 
     /// A 3D rigid body's angular velocity ω and angular momentum `I_w ω` about its centre of
     /// mass, world frame (rad/s, kg·m²/s); `None` for other bodies.
     pub fn spin(&self, body: BodyId) -> Option<([f64; 3], [f64; 3])> {
-        match self.bodies.get(body.0) {
-            Some(Some(b)) => match &b.kind {
-                BodyKind::Rigid3d { chart, .. } => {
-                    let (l, w) = chart.angular_state(b.slice(self.q), b.slice(self.v));
-                    Some((w, l))
-                }
-                _ => None,
-            },
+        let (b, chart) = self.rigid_3d(body)?;
+        let (l, w) = chart.angular_state(b.slice(self.q), b.slice(self.v));
+        Some((w, l))
+    }
+
+    /// Body `body` and its chart, if it is a 3D rigid body.
+    fn rigid_3d(&self, body: BodyId) -> Option<(&Body, &Chart)> {
+        let b = self.bodies.get(body.0)?.as_ref()?;
+        match &b.kind {
+            BodyKind::Rigid3d { chart, .. } => Some((b, chart)),
             _ => None,
         }
     }

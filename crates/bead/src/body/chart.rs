@@ -65,6 +65,13 @@ fn angular(s: &[f64]) -> [f64; 3] {
     [s[3], s[4], s[5]]
 }
 
+/// `ω = J_l(θ) θ̇` and `J̇_l θ̇`, by a dual number along `θ̇`.
+fn rates(theta: &[f64; 3], rate: &[f64; 3]) -> ([f64; 3], [f64; 3]) {
+    let moving: V3<Dual64> = [0, 1, 2].map(|i| Dual64::new(theta[i], rate[i]));
+    let omega = left_jacobian(&moving, &rate.map(Dual64::from));
+    (omega.map(|w| w.re), omega.map(|w| w.eps))
+}
+
 impl Chart {
     /// A chart at the unit quaternion `reference` for the body-frame `inertia`.
     pub(crate) fn new(reference: [f64; 4], inertia: [[f64; 3]; 3]) -> Chart {
@@ -132,10 +139,7 @@ impl Chart {
     /// The generalized inertial force on `θ`, `J_lᵀ (−ω × I_w ω − I_w J̇_l θ̇)`.
     pub(crate) fn inertial_force(&self, qb: &[f64], vb: &[f64]) -> [f64; 3] {
         let (theta, rate) = (angular(qb), angular(vb));
-        let moving: V3<Dual64> = [0, 1, 2].map(|i| Dual64::new(theta[i], rate[i]));
-        let omega_d = left_jacobian(&moving, &rate.map(Dual64::from));
-        let omega = omega_d.map(|w| w.re);
-        let chart_rate = omega_d.map(|w| w.eps);
+        let (omega, chart_rate) = rates(&theta, &rate);
         let gyro = cross(&omega, &self.world_inertia(&theta, &omega));
         let chart = self.world_inertia(&theta, &chart_rate);
         let torque = [0, 1, 2].map(|i| -gyro[i] - chart[i]);
@@ -147,10 +151,7 @@ impl Chart {
         let (theta, rate) = (angular(qb), angular(vb));
         let d0 = apply(&self.reference_rotation, local);
         let d = rotate(&theta, &d0);
-        let moving: V3<Dual64> = [0, 1, 2].map(|i| Dual64::new(theta[i], rate[i]));
-        let omega_d = left_jacobian(&moving, &rate.map(Dual64::from));
-        let omega = omega_d.map(|w| w.re);
-        let chart_rate = omega_d.map(|w| w.eps);
+        let (omega, chart_rate) = rates(&theta, &rate);
         let wd = cross(&omega, &d);
         let wwd = cross(&omega, &wd);
         let ad = cross(&chart_rate, &d);

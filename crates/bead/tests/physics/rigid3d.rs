@@ -142,12 +142,14 @@ fn the_dzhanibekov_flip_follows_eulers_equations_at_fourth_order() {
         .collect();
     eprintln!("rk4 errors {errors:?}");
     assert!(errors[2] < 1e-6, "{errors:?}");
+    assert_ratios(&errors, 12.0..20.0, "order-4");
+}
+
+/// Each error over the next (dt halved) lies in `range`.
+fn assert_ratios(errors: &[f64], range: std::ops::Range<f64>, what: &str) {
     for pair in errors.windows(2) {
         let ratio = pair[0] / pair[1];
-        assert!(
-            (12.0..20.0).contains(&ratio),
-            "order-4 ratio {ratio}: {errors:?}"
-        );
+        assert!(range.contains(&ratio), "{what} ratio {ratio}: {errors:?}");
     }
 }
 
@@ -165,20 +167,8 @@ fn the_implicit_steppers_converge_at_their_orders() {
         .map(|&dt| free_body_error(Bdf2::default(), dt, t_end))
         .collect();
     eprintln!("implicit euler {euler:?}\nbdf2 {bdf2:?}");
-    for pair in euler.windows(2) {
-        let ratio = pair[0] / pair[1];
-        assert!(
-            (1.8..2.2).contains(&ratio),
-            "order-1 ratio {ratio}: {euler:?}"
-        );
-    }
-    for pair in bdf2.windows(2) {
-        let ratio = pair[0] / pair[1];
-        assert!(
-            (3.5..4.5).contains(&ratio),
-            "order-2 ratio {ratio}: {bdf2:?}"
-        );
-    }
+    assert_ratios(&euler, 1.8..2.2, "order-1");
+    assert_ratios(&bdf2, 3.5..4.5, "order-2");
 }
 
 /// A fast asymmetric spin at a large step under implicit Euler: world angular momentum is
