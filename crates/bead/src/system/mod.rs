@@ -7,18 +7,20 @@
 //! layer that does the work. A step either succeeds, or returns a [`StepError`] and leaves the
 //! last good state untouched.
 
+mod contacts;
+mod rigid3d;
+
 use std::any::Any;
 
 use crate::body::{
     BodyId, BodyKind, Parametric, ParametricId, Particle, ParticleId, Placed, RigidBody,
-    RigidBody3d, RigidBody3dId, RigidBodyId, check_vector,
+    RigidBodyId, check_vector,
 };
 use crate::constraint::{Constraint, ConstraintId};
 use crate::diagnostics::{AssemblyReport, Diagnostics};
 use crate::draw::Canvas;
 use crate::error::{AssemblyError, ModelError, StepError, Violation};
 use crate::force::{Force, ForceId};
-use crate::ids::ContactGroupId;
 use crate::integrate::Integrator;
 use crate::model::Model;
 use crate::point::{Point, point_position};
@@ -163,43 +165,6 @@ impl System {
     pub fn add_rigid_body(&mut self, body: RigidBody) -> Result<RigidBodyId, ModelError> {
         let placed = body.place(self.model.dim, self.state.q.len())?;
         Ok(RigidBodyId(self.push_body(placed)))
-    }
-
-    /// Adds a 3D rigid body (3D systems only): see [`RigidBody3d`] for what it checks.
-    pub fn add_rigid_body_3d(&mut self, body: RigidBody3d) -> Result<RigidBody3dId, ModelError> {
-        let placed = body.place(self.model.dim, self.state.q.len())?;
-        Ok(RigidBody3dId(self.push_body(placed)))
-    }
-
-    /// A 3D rigid body's orientation, a unit quaternion `[w, x, y, z]`.
-    ///
-    /// # Panics
-    /// If `body` is a handle of another system.
-    pub fn orientation(&self, body: RigidBody3dId) -> [f64; 4] {
-        let view = self.view();
-        view.orientation(body.0).unwrap_or_else(|| foreign(body))
-    }
-
-    /// A 3D rigid body's angular velocity, world frame, rad/s.
-    ///
-    /// # Panics
-    /// If `body` is a handle of another system.
-    pub fn angular_velocity(&self, body: RigidBody3dId) -> [f64; 3] {
-        self.view().spin(body.0).unwrap_or_else(|| foreign(body)).0
-    }
-
-    /// A 3D rigid body's angular momentum about its centre of mass, world frame, kg·m²/s.
-    ///
-    /// # Panics
-    /// If `body` is a handle of another system.
-    pub fn angular_momentum(&self, body: RigidBody3dId) -> [f64; 3] {
-        self.view().spin(body.0).unwrap_or_else(|| foreign(body)).1
-    }
-
-    /// The 3D rigid bodies, in the order they were added.
-    pub fn rigid_bodies_3d(&self) -> impl Iterator<Item = RigidBody3dId> + '_ {
-        self.bodies_where(|k| matches!(k, BodyKind::Rigid3d { .. }))
-            .map(RigidBody3dId)
     }
 
     /// Adds a parametric object (seed 000 §5): its coordinates `u`, rates `u̇` and mass points.
@@ -489,124 +454,6 @@ impl System {
         self.model.constraints.iter().map(|(_, e)| e.rows).sum()
     }
 
-    /// Makes every pair of `particles` non-penetrating (radii from the particles), generating the
-    /// constraints for nearby pairs only, step by step. `restitution` defaults to the system's.
-    ///
-    /// ```
-    /// use bead::{Particle, System};
-    /// let mut sys = System::new(2)?;
-    /// let balls: Vec<_> = (0..3)
-    ///     .map(|k| sys.add_particle(Particle::new(&[k as f64 * 0.3, 0.0]).radius(0.1)))
-    ///     .collect::<Result<_, _>>()?;
-    /// sys.add_contacts(&balls, None)?;
-    /// # Ok::<(), bead::ModelError>(())
-    /// ```
-    pub fn add_contacts(
-        &mut self,
-        particles: &[ParticleId],
-        restitution: Option<f64>,
-    ) -> Result<ContactGroupId, ModelError> {
-        let group = self
-            .pipeline
-            .add_contacts(&self.model, particles, restitution)?;
-        Ok(ContactGroupId(group))
-    }
-
-    /// Makes the shapes of a group of bodies and particles collide, with Coulomb friction
-    /// (see [`ShapeContacts`](crate::contact::ShapeContacts)): a broad and a narrow phase find
-    /// the touching features before each step and keep one
-    /// [`ShapeContact`](crate::constraint::ShapeContact) constraint per point.
-    ///
-    /// ```
-    /// use bead::contact::ShapeContacts;
-    /// use bead::{Particle, RigidBody, Shape, System};
-    /// let mut sys = System::new(2)?;
-    /// let wall = sys.add_rigid_body(RigidBody::new(&[0.0, 0.0], 0.0).fixed())?;
-    /// let ball = sys.add_particle(Particle::new(&[1.0, 0.0]).radius(0.1))?;
-    /// // A body without a shape cannot collide: the error says which.
-    /// let err = sys.add_shape_contacts(ShapeContacts::new().body(wall, 0.5).body(ball, 0.5));
-    /// assert!(err.unwrap_err().to_string().contains("has no shape"));
-    /// # Ok::<(), bead::ModelError>(())
-    /// ```
-    pub fn add_shape_contacts(
-        &mut self,
-        group: crate::contact::ShapeContacts,
-    ) -> Result<crate::contact::ShapeGroupId, ModelError> {
-        let index = self
-            .pipeline
-            .add_shape_contacts(&mut self.model, &self.state, &group)?;
-        Ok(crate::contact::ShapeGroupId(index))
-    }
-
-    /// Gives every contact of shape group `group` the Coulomb coefficient `mu` from now on (as
-    /// [`ShapeContacts::friction`](crate::contact::ShapeContacts::friction) would have): for a
-    /// viewer's μ control, or a sweep that changes it mid-run.
-    ///
-    /// ```
-    /// use bead::contact::ShapeContacts;
-    /// use bead::{force::Gravity, RigidBody, Shape, System};
-    /// let mut sys = System::new(2)?;
-    /// let a = 0.3_f64; // an incline of 0.3 rad: tan 0.3 = 0.31
-    /// let slope = sys.add_rigid_body(
-    ///     RigidBody::new(&[0.5 * a.sin(), -0.5 * a.cos()], a).fixed().outline(Shape::Box { width: 10.0, height: 1.0 }),
-    /// )?;
-    /// let crate_ = sys.add_rigid_body(
-    ///     RigidBody::new(&[-0.25 * a.sin(), 0.25 * a.cos()], a).shape(Shape::Box { width: 0.5, height: 0.5 }, 100.0),
-    /// )?;
-    /// let group = sys.add_shape_contacts(ShapeContacts::new().body(slope, 0.5).body(crate_, 0.5))?;
-    /// sys.add_force(Gravity::new(&[0.0, -9.81]))?;
-    /// sys.step(1e-3).unwrap();
-    /// assert!(sys.coordinate_velocities(crate_.body())[0].abs() < 1e-12); // μ = 0.5 holds it
-    /// sys.set_contact_friction(group, 0.2)?;
-    /// sys.step(1e-3).unwrap();
-    /// assert!(sys.coordinate_velocities(crate_.body())[0] < -1e-4); // μ = 0.2 lets it slide
-    /// # Ok::<(), bead::ModelError>(())
-    /// ```
-    pub fn set_contact_friction(
-        &mut self,
-        group: crate::contact::ShapeGroupId,
-        mu: f64,
-    ) -> Result<(), ModelError> {
-        self.pipeline
-            .set_contact_friction(&mut self.model, &self.state, group.0, mu)
-    }
-
-    /// What a shape contact group's contacts do in `diagnostics` (of the current state, from
-    /// [`System::diagnostics`]): touching pairs, the sums of their normal and friction forces,
-    /// the deepest penetration (`None` for an unknown group).
-    pub fn contact_summary(
-        &self,
-        group: crate::contact::ShapeGroupId,
-        diagnostics: &Diagnostics,
-    ) -> Option<crate::contact::ContactSummary> {
-        let tolerance = self.settings.contact_tolerance;
-        let pairs = self.pipeline.shape_groups().get(group.0)?.contact_pairs();
-        let mut summary = crate::contact::ContactSummary::default();
-        let mut touching = std::collections::HashSet::new();
-        for (pair, id) in pairs {
-            let Some(report) = diagnostics.constraint(id) else {
-                continue;
-            };
-            let (g, lambda) = (report.c[0], &report.lambda);
-            if g <= tolerance || lambda[0] > 0.0 {
-                touching.insert(pair);
-            }
-            summary.normal_force += lambda[0];
-            summary.friction_force += lambda.get(1).map_or(0.0, |l| l.abs());
-            summary.max_penetration = summary.max_penetration.max(-g);
-        }
-        summary.contacts = touching.len();
-        Some(summary)
-    }
-
-    /// Number of pair constraints a contact group currently holds.
-    pub fn contact_pairs(&self, group: ContactGroupId) -> usize {
-        self.pipeline
-            .contact_groups()
-            .get(group.0)
-            .map_or(0, |g| g.pairs())
-    }
-
     // ----- stepping -----
 
     /// Advances the state by `dt` seconds with the integrator.
@@ -792,9 +639,4 @@ impl<'a> From<&'a System> for View<'a> {
     fn from(system: &'a System) -> View<'a> {
         system.view()
     }
-}
-
-/// A 3D body handle this system did not hand out.
-fn foreign<T>(body: RigidBody3dId) -> T {
-    panic!("{body:?} is not a 3D rigid body of this system")
 }
