@@ -19,10 +19,11 @@
 //! axes together, and each body's reported reaction (`Jᵀλ`) gives the joint's whole force and
 //! torque on it.
 
+use super::dot_rows::{Chords, add_hessians, write_rows};
 use super::{Constraint, ConstraintError, ConstraintEval, HessianEval, InvalidParameter};
 use crate::draw::{Canvas, Element};
 use crate::ids::BodyId;
-use crate::math::vector::{dot, normalized, orthonormal_pair, sub as diff};
+use crate::math::vector::{normalized, orthonormal_pair, sub as diff};
 use crate::point::{Operand, Point};
 use crate::view::View;
 
@@ -85,6 +86,10 @@ impl Hinge {
     }
 }
 
+/// Rows 3 and 4, `(A_b − P_b)·(E₁ − P_a)` and `(A_b − P_b)·(E₂ − P_a)`, over the points
+/// `P_a, P_b, A_b, E₁, E₂`.
+const AXIS_ROWS: [Chords; 2] = [Chords::new([2, 1], [3, 0]), Chords::new([2, 1], [4, 0])];
+
 impl Constraint for Hinge {
     fn rows(&self, _dim: usize) -> usize {
         5
@@ -95,28 +100,10 @@ impl Constraint for Hinge {
     }
 
     fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
-        if dim != 3 {
-            return Err(InvalidParameter::new(
-                "dimension",
-                "a hinge with an axis joins 3D bodies",
-            ));
-        }
-        for (k, axis) in self.axes.iter().enumerate() {
-            let n = dot(axis, axis).sqrt();
-            if !(n > 0.0 && n.is_finite()) {
-                return Err(InvalidParameter::new(
-                    format!("axes[{k}]"),
-                    format!("an axis must have a finite, nonzero length, got {axis:?}"),
-                ));
-            }
-        }
-        if self.points[0].body() == self.points[1].body() {
-            return Err(InvalidParameter::new(
-                "between",
-                "a hinge joins two different bodies",
-            ));
-        }
-        Ok(())
+        let (a, b) = (self.points[0].body(), self.points[1].body());
+        super::check_3d_pair(dim, a, b, "a hinge")?;
+        super::check_direction("axes[0]", &self.axes[0])?;
+        super::check_direction("axes[1]", &self.axes[1])
     }
 
     /// The pivot, and the axis through it 5 cm either way (its point `A_b` is a metre out,
@@ -130,27 +117,8 @@ impl Constraint for Hinge {
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
-        let mut e = [0.0; 3];
-        for r in 0..3 {
-            eval.set_value(r, eval.x(0)[r] - eval.x(1)[r]);
-            e.fill(0.0);
-            e[r] = 1.0;
-            eval.set_gradient(r, 0, &e);
-            e[r] = -1.0;
-            eval.set_gradient(r, 1, &e);
-        }
-        let axis = diff(eval.x(2), eval.x(1));
-        let axis_rate = diff(eval.v(2), eval.v(1));
-        for (row, across) in [(3, 3), (4, 4)] {
-            let d = diff(eval.x(across), eval.x(0));
-            let d_rate = diff(eval.v(across), eval.v(0));
-            eval.set_value(row, dot(&axis, &d));
-            eval.set_gradient(row, 2, &d);
-            eval.set_gradient(row, 1, &d.map(|x| -x));
-            eval.set_gradient(row, across, &axis);
-            eval.set_gradient(row, 0, &axis.map(|x| -x));
-            eval.set_jdot_xdot(row, 2.0 * dot(&axis_rate, &d_rate));
-        }
+        super::revolute::coincide(eval);
+        write_rows(eval, 5, 3, &AXIS_ROWS);
         Ok(())
     }
 
@@ -160,24 +128,7 @@ impl Constraint for Hinge {
         weights: &[f64],
         hessian: &mut [f64],
     ) -> Result<(), ConstraintError> {
-        let n = at.len();
-        // w (A_b − P_b)·(E − P_a): +w between (A_b, E) and (P_b, P_a), −w between (A_b, P_a)
-        // and (P_b, E), each pair both ways.
-        for (row, across) in [(3, 3), (4, 4)] {
-            let w = weights[row];
-            for (i, j, sign) in [
-                (2, across, 1.0),
-                (1, 0, 1.0),
-                (2, 0, -1.0),
-                (1, across, -1.0),
-            ] {
-                let (oi, oj) = (at.offset(i), at.offset(j));
-                for k in 0..3 {
-                    hessian[(oi + k) * n + oj + k] += sign * w;
-                    hessian[(oj + k) * n + oi + k] += sign * w;
-                }
-            }
-        }
+        add_hessians(at, weights, 3, &AXIS_ROWS, hessian);
         Ok(())
     }
 }

@@ -24,10 +24,13 @@
 
 mod angle;
 mod angle_limit;
+mod cone_limit;
 mod distance;
+mod dot_rows;
 mod gear;
 mod half_plane;
 mod hinge;
+mod hinge_limit;
 mod hinge_motor;
 mod linear;
 mod motor;
@@ -37,20 +40,26 @@ mod on_circle;
 mod on_line;
 mod on_plane;
 mod on_sphere;
+mod orientation_lock;
 mod polarization;
 mod prismatic;
+mod prismatic_3d;
 mod rack_and_pinion;
 mod revolute;
 mod shape_contact;
+mod twist;
 mod weld;
+mod weld_3d;
 
 pub use angle::Angle;
 pub use angle_limit::AngleLimit;
+pub use cone_limit::ConeLimit;
 pub use distance::Distance;
 pub(crate) use distance::{add_separation_hessian, separation, separation_along};
 pub use gear::Gear;
 pub use half_plane::HalfPlane;
 pub use hinge::Hinge;
+pub use hinge_limit::HingeLimit;
 pub use hinge_motor::HingeMotor;
 pub use linear::Linear;
 pub use motor::Motor;
@@ -63,10 +72,12 @@ pub use on_sphere::OnSphere;
 pub(crate) use polarization::polarize_quadratic;
 pub use polarization::polarized_hessian;
 pub use prismatic::Prismatic;
+pub use prismatic_3d::Prismatic3d;
 pub use rack_and_pinion::{PinionSide, RackAndPinion};
 pub use revolute::Revolute;
 pub use shape_contact::{ContactBody, Gap, ShapeContact};
 pub use weld::Weld;
+pub use weld_3d::Weld3d;
 
 use std::any::Any;
 use std::fmt::Debug;
@@ -549,6 +560,41 @@ pub(crate) fn body_operands(
         .chain(b)
         .map(Operand::Coordinates)
         .collect()
+}
+
+/// The bodies of a joint between 3D bodies, `what` naming it ("a hinge"): the system is 3D,
+/// and the two are different bodies.
+fn check_3d_pair(
+    dim: usize,
+    a: crate::ids::BodyId,
+    b: crate::ids::BodyId,
+    what: &str,
+) -> Result<(), InvalidParameter> {
+    if dim != 3 {
+        return Err(InvalidParameter::new(
+            "dimension",
+            format!("{what} joins 3D bodies"),
+        ));
+    }
+    if a == b {
+        return Err(InvalidParameter::new(
+            "between",
+            format!("{what} joins two different bodies"),
+        ));
+    }
+    Ok(())
+}
+
+/// Parameter `name`, a direction `v`: finite, of nonzero length.
+fn check_direction(name: &str, v: &[f64]) -> Result<(), InvalidParameter> {
+    let n = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    if n > 0.0 && n.is_finite() {
+        return Ok(());
+    }
+    Err(InvalidParameter::new(
+        name,
+        format!("must have a finite, nonzero length, got {v:?}"),
+    ))
 }
 
 /// The bodies of a joint between rigid bodies (`b` `None`: against the world): the system is

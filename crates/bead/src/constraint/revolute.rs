@@ -62,20 +62,27 @@ impl Constraint for Revolute {
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
-        let mut e = [0.0; 3];
-        for r in 0..eval.dim() {
-            eval.set_value(r, eval.x(0)[r] - eval.x(1)[r]);
-            e.fill(0.0);
-            e[r] = 1.0;
-            eval.set_gradient(r, 0, &e[..eval.dim()]);
-            e[r] = -1.0;
-            eval.set_gradient(r, 1, &e[..eval.dim()]);
-        }
+        coincide(eval);
         Ok(())
     }
 
     /// Linear in its operands: no geometric stiffness.
     fn linear(&self) -> bool {
         true
+    }
+}
+
+/// Writes rows `0..dim`, `x₀ − x₁`, of a constraint whose operands 0 and 1 are two points that
+/// coincide: a pin, and the pivots of the 3D joints.
+pub(crate) fn coincide(eval: &mut ConstraintEval<'_>) {
+    let dim = eval.dim();
+    let mut e = [0.0; 3];
+    for r in 0..dim {
+        eval.set_value(r, eval.x(0)[r] - eval.x(1)[r]);
+        e.fill(0.0);
+        e[r] = 1.0;
+        eval.set_gradient(r, 0, &e[..dim]);
+        e[r] = -1.0;
+        eval.set_gradient(r, 1, &e[..dim]);
     }
 }

@@ -21,6 +21,7 @@ mod implicit;
 mod implicit_accuracy;
 mod implicit_forces;
 mod jacobians;
+mod joints3d;
 mod large_steps;
 mod motors;
 mod moving_contact;
