@@ -550,24 +550,26 @@ pub enum ConstraintSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
-    /// Two bodies glued at two coinciding points.
+    /// Two bodies glued at two coinciding points. In 3D the bodies' relative orientation is
+    /// held where it starts.
     Weld {
         /// The two points, on two bodies.
         between: [PointRef; 2],
-        /// θ_b − θ_a, rad (default: the initial value).
+        /// θ_b − θ_a, rad (2D; default: the initial value).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         angle: Option<f64>,
         /// Name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
-    /// A slider: the second point's body moves along an axis of the first point's body.
+    /// A slider: the second point's body moves along an axis of the first point's body, without
+    /// turning against it (in 3D its relative orientation is held where it starts).
     Prismatic {
         /// A point of the axis (on body a), and a point of the slider (on body b).
         between: [PointRef; 2],
-        /// Direction of the axis in body a's frame.
+        /// Direction of the axis: in 2D in body a's frame; in 3D in the world at t = 0.
         axis: Vec<f64>,
-        /// θ_b − θ_a, rad (default: the initial value).
+        /// θ_b − θ_a, rad (2D; default: the initial value).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         angle: Option<f64>,
         /// Name.
@@ -716,18 +718,42 @@ pub enum ConstraintSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
-    /// A joint limit: `min ≤ θ_b − θ_a ≤ max` (`between`), or `min ≤ θ ≤ max` (`body`).
+    /// A joint limit: `min ≤ θ_b − θ_a ≤ max` (`between`), or `min ≤ θ ≤ max` (`body`); in 3D
+    /// the angle of the `revolute` joint named `joint` about its axis, 0 where it starts.
     AngleLimit {
-        /// Two bodies.
+        /// Two bodies (2D).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         between: Option<[String; 2]>,
-        /// One body, against the world.
+        /// One body, against the world (2D).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         body: Option<String>,
+        /// In 3D: the name of the `revolute` joint (with its `axis`) whose angle is limited.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        joint: Option<String>,
         /// Lower limit, rad.
         min: f64,
         /// Upper limit, rad.
         max: f64,
+        /// Coefficient of restitution of its impacts, 0 to 1 (default: `[simulation] restitution`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(range(min = 0.0, max = 1.0))]
+        restitution: Option<f64>,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A 3D ball joint's cone-twist limit: the second body's `axis` kept within `cone` radians
+    /// of the first body's, and optionally its twist about the axis within `twist`.
+    ConeLimit {
+        /// The name of the `spherical` joint it limits.
+        joint: String,
+        /// The axis of the cone, in the world at t = 0 (carried by each body from there).
+        axis: Vec<f64>,
+        /// The cone's half-angle, rad, in (0, π).
+        cone: f64,
+        /// `[min, max]` of the twist about the axis, rad, 0 where it starts (default: free).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        twist: Option<[f64; 2]>,
         /// Coefficient of restitution of its impacts, 0 to 1 (default: `[simulation] restitution`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schemars(range(min = 0.0, max = 1.0))]
@@ -960,6 +986,7 @@ macro_rules! every_constraint {
             | ConstraintSpec::Rope { name: $name, .. }
             | ConstraintSpec::Linear { name: $name, .. }
             | ConstraintSpec::AngleLimit { name: $name, .. }
+            | ConstraintSpec::ConeLimit { name: $name, .. }
             | ConstraintSpec::Revolute { name: $name, .. }
             | ConstraintSpec::Spherical { name: $name, .. }
             | ConstraintSpec::Weld { name: $name, .. }
@@ -984,7 +1011,8 @@ impl ConstraintSpec {
         every_constraint!(self, name => name)
     }
 
-    /// The particles and bodies it holds, by name.
+    /// The particles and bodies it holds, by name (none for a limit on a named joint, which
+    /// holds that joint's).
     pub fn references(&self) -> Vec<&str> {
         match self {
             ConstraintSpec::Nail { point, .. }
@@ -1006,6 +1034,7 @@ impl ConstraintSpec {
             | ConstraintSpec::AngleLimit { between, body, .. } => one_or_two(between, body),
             ConstraintSpec::Gear { between, .. } => between.iter().map(String::as_str).collect(),
             ConstraintSpec::RackAndPinion { rack, pinion, .. } => vec![rack, pinion],
+            ConstraintSpec::ConeLimit { .. } => Vec::new(),
             ConstraintSpec::Expression { points, .. } => {
                 points.values().map(PointRef::owner).collect()
             }

@@ -313,7 +313,7 @@ pub fn summary_json(model: &Model, r: &RunReport) -> serde_json::Value {
         "scene": model.name,
         "dimension": model.system.dim(),
         "particles": model.particles.len(),
-        "bodies": model.bodies.len(),
+        "bodies": model.bodies.len() + model.bodies_3d.len(),
         "parametric": model.objects.len(),
         "constraints": model.constraints.len(),
         "constraint_rows": model.system.constraint_rows(),

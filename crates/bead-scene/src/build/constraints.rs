@@ -13,7 +13,7 @@ use bead::{BodyId, Motion, Point, System};
 use super::check::{location, refused, vector};
 use super::initial::{distance, position, radius_or_initial};
 use super::names::{Entry, Names};
-use super::{NamedConstraint, Result, expression, joints};
+use super::{NamedConstraint, Result, expression, joints, joints_3d};
 use crate::error::SceneError;
 use crate::format::{ConstraintSpec, Location, PointRef, SceneFile};
 
@@ -153,7 +153,7 @@ fn make_constraint(
             ..
         } => on_plane(entry, point, through, normal),
         ConstraintSpec::Revolute { between, axis, .. } => match (entry.dim(), axis) {
-            (3, Some(axis)) => joints::hinge(entry, between, axis),
+            (3, Some(axis)) => joints_3d::hinge(entry, between, axis),
             (3, None) => Err(SceneError::at(entry.field("axis"), "missing")
                 .hint("a revolute joint in 3D turns about an axis: axis = [x, y, z] in the world; kind = \"spherical\" turns every way")),
             (_, Some(_)) => Err(SceneError::at(entry.field("axis"), "a 2D revolute joint has no axis")
@@ -169,7 +169,16 @@ fn make_constraint(
             }
             revolute(entry, between)
         }
+        ConstraintSpec::Weld { between, angle, .. } if entry.dim() == 3 => {
+            joints_3d::weld(entry, between, angle)
+        }
         ConstraintSpec::Weld { between, angle, .. } => joints::weld(entry, between, angle),
+        ConstraintSpec::Prismatic {
+            between,
+            axis,
+            angle,
+            ..
+        } if entry.dim() == 3 => joints_3d::prismatic(entry, between, axis, angle),
         ConstraintSpec::Prismatic {
             between,
             axis,
@@ -187,7 +196,7 @@ fn make_constraint(
             speed,
             max_torque,
             ..
-        } => joints::hinge_motor(entry, all, joint, *speed, *max_torque),
+        } => joints_3d::hinge_motor(entry, all, joint, *speed, *max_torque),
         ConstraintSpec::Motor { .. } if entry.dim() == 3 => {
             Err(SceneError::at(entry.field("joint"), "missing").hint(
                 "a 3D motor drives a revolute joint: joint = \"NAME\" of a revolute with an axis",
@@ -211,10 +220,26 @@ fn make_constraint(
         ConstraintSpec::AngleLimit {
             between,
             body,
+            joint,
             min,
             max,
             ..
-        } => joints::angle_limit(entry, between, body, *min, *max),
+        } => match (entry.dim(), joint) {
+            (3, Some(joint)) => joints_3d::hinge_limit(entry, all, joint, *min, *max),
+            (3, None) => Err(SceneError::at(entry.field("joint"), "missing").hint(
+                "a 3D angle limit stops a revolute joint: joint = \"NAME\" of a revolute with an axis",
+            )),
+            (_, Some(_)) => Err(SceneError::at(entry.field("joint"), "a 2D angle limit names its bodies")
+                .hint("between = [\"a\", \"b\"], or body = \"arm\" against the world")),
+            (_, None) => joints::angle_limit(entry, between, body, *min, *max),
+        },
+        ConstraintSpec::ConeLimit {
+            joint,
+            axis,
+            cone,
+            twist,
+            ..
+        } => joints_3d::cone_limit(entry, all, joint, axis, *cone, *twist),
         ConstraintSpec::HalfPlane {
             point,
             through,
@@ -245,6 +270,7 @@ fn restitution(spec: &ConstraintSpec) -> Option<f64> {
         | ConstraintSpec::Rope { restitution, .. }
         | ConstraintSpec::Linear { restitution, .. }
         | ConstraintSpec::AngleLimit { restitution, .. }
+        | ConstraintSpec::ConeLimit { restitution, .. }
         | ConstraintSpec::Expression { restitution, .. } => *restitution,
         _ => None,
     }

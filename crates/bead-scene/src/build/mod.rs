@@ -15,6 +15,7 @@ mod forces;
 mod friction;
 mod initial;
 mod joints;
+mod joints_3d;
 mod names;
 mod parametric;
 mod settings;

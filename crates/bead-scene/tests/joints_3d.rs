@@ -1,0 +1,200 @@
+//! 3D welds, sliders and limits read from scene files: the piston scene against the crank-slider's
+//! closed form, the ragdoll arm held by its cone-twist and hinge limits and its weld, and errors
+//! that name the field.
+
+#![allow(clippy::unwrap_used)]
+// SceneError is returned by value once per failed load, as in the library.
+#![allow(clippy::result_large_err)]
+
+use std::path::Path;
+
+use bead_scene::{Format, Model, Scene};
+
+fn scene(name: &str) -> Model {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../scenes/{name}.toml"));
+    Scene::load(&path)
+        .and_then(|s| s.build())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn error(text: &str) -> String {
+    match Scene::parse(text, Format::Toml, "bad.toml").and_then(|s| s.build()) {
+        Ok(_) => panic!("the scene built"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// The rotation matrix of a unit quaternion `[w, x, y, z]`.
+fn rotation(q: [f64; 4]) -> [[f64; 3]; 3] {
+    let [w, x, y, z] = q;
+    [
+        [
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y - w * z),
+            2.0 * (x * z + w * y),
+        ],
+        [
+            2.0 * (x * y + w * z),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z - w * x),
+        ],
+        [
+            2.0 * (x * z - w * y),
+            2.0 * (y * z + w * x),
+            1.0 - 2.0 * (x * x + y * y),
+        ],
+    ]
+}
+
+/// The piston follows the crank: `x = r cos θ + √(L² − r² sin² θ)` at every step, the crank
+/// turning at its motor's speed, the piston on its axis.
+#[test]
+fn the_piston_scene_follows_the_crank_slider_kinematics() {
+    let mut m = scene("piston");
+    let id = |name: &str| m.bodies_3d.iter().find(|(n, _)| n == name).unwrap().1;
+    let (crank, piston) = (id("crank"), id("piston"));
+    let (r, l, dt) = (0.1_f64, 0.3_f64, m.run.dt);
+    let mut worst = 0.0_f64;
+    for k in 1..=500 {
+        m.system.step_to(k as f64 * dt).unwrap();
+        let q = m.system.orientation(crank);
+        let theta = 2.0 * q[2].atan2(q[0]);
+        let x = r * theta.cos() + (l * l - (r * theta.sin()).powi(2)).sqrt();
+        let p = m.system.coordinates(piston.body());
+        worst = worst.max((p[0] - x).abs()).max(p[1].abs()).max(p[2].abs());
+    }
+    assert!(worst < 1e-12, "{worst:e}");
+    assert!((m.system.angular_velocity(crank)[1] - 5.0).abs() < 1e-9);
+}
+
+/// The ragdoll arm falls and swings: its upper arm never leaves its 0.8 rad cone nor its ±0.3
+/// rad twist, the elbow bends within [−0.05, 1.6], and the hand stays welded at its 0.3 rad.
+#[test]
+fn the_ragdoll_arm_stays_within_its_limits() {
+    let mut m = scene("ragdoll_arm");
+    let id = |name: &str| m.bodies_3d.iter().find(|(n, _)| n == name).unwrap().1;
+    let (upper, fore, hand) = (id("upper_arm"), id("forearm"), id("hand"));
+    let dt = m.run.dt;
+    let tol = 1e-8;
+    let (mut swing, mut elbow_range) = (0.0_f64, (f64::INFINITY, f64::NEG_INFINITY));
+    for k in 1..=1500 {
+        m.system.step_to(k as f64 * dt).unwrap();
+        let (ru, rf) = (
+            rotation(m.system.orientation(upper)),
+            rotation(m.system.orientation(fore)),
+        );
+        // The upper arm's long axis (its body z) started along world x.
+        swing = swing.max(ru[0][2].clamp(-1.0, 1.0).acos());
+        // The elbow's angle about the upper arm's hinge axis (its body y... the world y it
+        // started along, carried): the forearm's z against the upper arm's, about that axis.
+        let axis = [ru[0][1], ru[1][1], ru[2][1]];
+        let (zu, zf) = (
+            [ru[0][2], ru[1][2], ru[2][2]],
+            [rf[0][2], rf[1][2], rf[2][2]],
+        );
+        let cross = [
+            zu[1] * zf[2] - zu[2] * zf[1],
+            zu[2] * zf[0] - zu[0] * zf[2],
+            zu[0] * zf[1] - zu[1] * zf[0],
+        ];
+        let sin: f64 = (0..3).map(|k| cross[k] * axis[k]).sum();
+        let cos: f64 = (0..3).map(|k| zu[k] * zf[k]).sum();
+        let angle = sin.atan2(cos);
+        elbow_range = (elbow_range.0.min(angle), elbow_range.1.max(angle));
+    }
+    assert!(swing <= 0.8 + tol, "swing {swing}");
+    assert!(swing > 0.79, "the arm fell to its cone: {swing}");
+    assert!(
+        elbow_range.0 >= -0.05 - tol && elbow_range.1 <= 1.6 + tol,
+        "{elbow_range:?}"
+    );
+    // The weld: the hand keeps its 0.3 rad about the forearm's (world x) long axis.
+    let (qf, qh) = (m.system.orientation(fore), m.system.orientation(hand));
+    let (rf, rh) = (rotation(qf), rotation(qh));
+    // Hand's y in the forearm's frame: (cos 0.3, sin 0.3) in the forearm's (−x... ) plane.
+    let hy = [rh[0][1], rh[1][1], rh[2][1]];
+    let local: Vec<f64> = (0..3)
+        .map(|j| (0..3).map(|i| rf[i][j] * hy[i]).sum())
+        .collect();
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    let start = rotation([h, 0.0, h, 0.0]);
+    let hy0 = rotation([0.9887710779360422, 0.14943813247359922, 0.0, 0.0]);
+    let expected: Vec<f64> = (0..3)
+        .map(|j| (0..3).map(|i| start[i][j] * hy0[i][1]).sum())
+        .collect();
+    let off = local
+        .iter()
+        .zip(&expected)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(off < 1e-9, "{local:?} vs {expected:?}");
+    assert!(m.system.constraint_error().unwrap().0 < 1e-9);
+}
+
+const HEADER: &str = "format = 1\n[simulation]\ndimension = 3\ndt = 0.001\nduration = 1\n\
+    [[bodies]]\nname = \"a\"\nposition = [0, 0, 0]\nmass = 1\ninertia = [1, 1, 1]\n\
+    [[bodies]]\nname = \"b\"\nposition = [1, 0, 0]\nmass = 1\ninertia = [1, 1, 1]\n";
+
+const BALL: &str = "[[constraints]]\nkind = \"spherical\"\nbetween = [{ body = \"a\", local = [0.5, 0, 0] }, { body = \"b\", local = [-0.5, 0, 0] }]\nname = \"ball\"\n";
+
+/// Bad 3D joints and limits are errors naming the field.
+#[test]
+fn bad_3d_joints_name_the_field() {
+    let weld = "[[constraints]]\nkind = \"weld\"\nbetween = [{ body = \"a\", local = [0.5, 0, 0] }, { body = \"b\", local = [-0.5, 0, 0] }]\n";
+    let cases = [
+        (
+            format!("{weld}angle = 0.3\n"),
+            "constraints[0].angle: a 3D joint has no angle",
+        ),
+        (
+            "[[constraints]]\nkind = \"prismatic\"\nbetween = [\"a\", \"b\"]\naxis = [0, 0, 0]\n"
+                .to_string(),
+            "constraints[0].axis: an axis must have a nonzero length",
+        ),
+        (
+            "[[constraints]]\nkind = \"prismatic\"\nbetween = [\"a\", \"b\"]\naxis = [1, 0]\n"
+                .to_string(),
+            "constraints[0].axis",
+        ),
+        (
+            format!("{BALL}[[constraints]]\nkind = \"angle-limit\"\nmin = 0\nmax = 1\n"),
+            "constraints[1].joint: missing",
+        ),
+        (
+            format!(
+                "{BALL}[[constraints]]\nkind = \"angle-limit\"\njoint = \"ball\"\nmin = 0\nmax = 1\n"
+            ),
+            "'ball' is not a revolute joint with an axis",
+        ),
+        (
+            format!(
+                "{BALL}[[constraints]]\nkind = \"cone-limit\"\njoint = \"nothing\"\naxis = [1, 0, 0]\ncone = 0.5\n"
+            ),
+            "no constraint is called 'nothing'",
+        ),
+        (
+            format!(
+                "{BALL}[[constraints]]\nkind = \"cone-limit\"\njoint = \"ball\"\naxis = [1, 0, 0]\ncone = 4\n"
+            ),
+            "half-angle must be in (0, π)",
+        ),
+        (
+            format!(
+                "{BALL}[[constraints]]\nkind = \"cone-limit\"\njoint = \"ball\"\naxis = [1, 0, 0]\ncone = 0.5\ntwist = [1, -1]\n"
+            ),
+            "min ≤ max",
+        ),
+    ];
+    for (constraints, expected) in cases {
+        let e = error(&format!("{HEADER}{constraints}"));
+        assert!(e.contains(expected), "expected «{expected}» in: {e}");
+    }
+    let e = error(
+        "format = 1\n[simulation]\ndimension = 2\ndt = 0.01\nduration = 1\n\
+         [[bodies]]\nname = \"a\"\nposition = [0, 0]\nmass = 1\ninertia = 0.1\n\
+         [[bodies]]\nname = \"b\"\nposition = [1, 0]\nmass = 1\ninertia = 0.1\n\
+         [[constraints]]\nkind = \"revolute\"\nbetween = [\"a\", \"b\"]\nname = \"pin\"\n\
+         [[constraints]]\nkind = \"cone-limit\"\njoint = \"pin\"\naxis = [1, 0, 0]\ncone = 0.5\n",
+    );
+    assert!(e.contains("constraints[1].kind: a cone limit is 3D"), "{e}");
+}
