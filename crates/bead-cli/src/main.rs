@@ -75,23 +75,25 @@ enum Command {
     },
     /// Measure the engine: `chain` is N particles of 1 kg on rigid rods, 1 m in all, swinging
     /// at 1 rad/s (the scene `scripts/compare` builds in pymunk and MuJoCo); `chain3d` N 3D rods
-    /// on spherical joints, 1 m in all, swinging and spinning; `cloth` an N × N
-    /// cloth hanging from a rail; `pile` N balls of 2 cm landing in a box; `pyramid` N rows of
+    /// on spherical joints, 1 m in all, swinging and spinning; `joint-grid` Box3D's N × N
+    /// spheres on spherical joints (these two are the scenes of `scripts/compare/run chain3d`
+    /// and `joint-grid`, against MuJoCo and pybullet); `cloth` an N × N cloth hanging from a
+    /// rail; `pile` N balls of 2 cm landing in a box; `pyramid` N rows of
     /// boxes on a floor; `large-pyramid`, `many-pyramids` and `tumbler` Box2D v3's benchmark
     /// scenes (the scenes of `scripts/compare/run piles`).
     Bench {
         /// The benchmark scene.
         #[arg(value_enum)]
         scene: bench::BenchScene,
-        /// Sizes, comma-separated: links of the chain, particles along the cloth's side, balls
-        /// of the pile, rows of the pyramids, floors of many-pyramids, boxes along the tumbler's
-        /// grid [default: 100,300,1000; pile 500; pyramid 20; large-pyramid 100; many-pyramids
-        /// 20; tumbler 45].
+        /// Sizes, comma-separated: links of the chains, particles along the cloth's side,
+        /// spheres along the joint grid's, balls of the pile, rows of the pyramids, floors of
+        /// many-pyramids, boxes along the tumbler's grid [default: 100,300,1000; joint-grid
+        /// 10,30,100; pile 500; pyramid 20; large-pyramid 100; many-pyramids 20; tumbler 45].
         #[arg(long, value_parser = bench::parse_sizes)]
         n: Option<std::vec::Vec<usize>>,
-        /// Steps per run (chain, cloth).
-        #[arg(long, default_value_t = 2000)]
-        steps: usize,
+        /// Steps per run (chains, cloth, joint grid) [default: 2000; joint-grid 100, Box3D's].
+        #[arg(long)]
+        steps: Option<usize>,
         /// Simulated seconds per run (contact scenes) [default: pyramid 10; others 5].
         #[arg(long)]
         seconds: Option<f64>,
@@ -101,10 +103,11 @@ enum Command {
         /// Runs per size (contact scenes); the best time counts.
         #[arg(long, default_value_t = 1)]
         repeat: usize,
-        /// Wall seconds of stepping after which a run stops, reported as such (contact scenes).
+        /// Wall seconds of stepping after which a run stops, reported as such (contact scenes,
+        /// chain3d, joint-grid).
         #[arg(long, default_value_t = 300.0)]
         budget: f64,
-        /// Time step, s [default: 0.001; contact scenes 1/60].
+        /// Time step, s [default: 0.001; contact scenes and joint-grid 1/60].
         #[arg(long)]
         dt: Option<f64>,
         /// Integrator.
@@ -114,7 +117,8 @@ enum Command {
         #[arg(long, default_value = "sparse")]
         solver: String,
         /// Print CSV rather than a table: chain and cloth engine,n,s_per_step,link_error,status;
-        /// pile and pyramid engine,scene,n,dt,s_per_step,cpu_s_per_sim_s,max_penetration,creep,
+        /// chain3d and joint-grid engine,n,s_per_step,link_error,energy_drift,status; contact
+        /// scenes engine,scene,n,dt,s_per_step,cpu_s_per_sim_s,max_penetration,creep,
         /// energy_drift,status.
         #[arg(long)]
         csv: bool,
@@ -422,9 +426,12 @@ fn execute(command: Command) -> Result<(), Failure> {
                 BenchScene::Pyramid | BenchScene::ManyPyramids => vec![20],
                 BenchScene::LargePyramid => vec![100],
                 BenchScene::Tumbler => vec![45],
+                BenchScene::JointGrid => vec![10, 30, 100],
                 _ => vec![100, 300, 1000],
             });
-            let dt = dt.unwrap_or(if contact { 1.0 / 60.0 } else { 1e-3 });
+            let grid = scene == BenchScene::JointGrid;
+            let steps = steps.unwrap_or(if grid { 100 } else { 2000 });
+            let dt = dt.unwrap_or(if contact || grid { 1.0 / 60.0 } else { 1e-3 });
             let seconds = seconds.unwrap_or(if scene == BenchScene::Pyramid {
                 10.0
             } else {
@@ -444,14 +451,17 @@ fn execute(command: Command) -> Result<(), Failure> {
                     Some(format!("--friction must be zero or more, got {friction}"))
                 } else if repeat == 0 {
                     Some("--repeat must be at least 1".to_string())
-                } else if !(budget > 0.0) {
-                    Some(format!("--budget must be positive, got {budget}"))
                 } else {
                     None
                 };
                 if let Some(message) = bad {
                     return Err(Failure::Input(anyhow::anyhow!(message)));
                 }
+            }
+            if !(budget > 0.0) {
+                return Err(Failure::Input(anyhow::anyhow!(
+                    "--budget must be positive, got {budget}"
+                )));
             }
             if bead::integrate::by_name(&integrator).is_none() {
                 return Err(Failure::Input(anyhow::anyhow!(

@@ -1014,10 +1014,47 @@ fn bench_runs_the_3d_chain() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let line = stdout.lines().nth(1).unwrap_or_default();
     let fields: Vec<&str> = line.split(',').collect();
-    assert_eq!(fields.len(), 5, "{stdout}");
+    assert_eq!(fields.len(), 6, "{stdout}");
     assert_eq!(fields[1], "5");
     assert!(fields[3].parse::<f64>().unwrap() <= 1e-10, "{line}");
-    assert_eq!(fields[4], "ok");
+    // Implicit Euler loses a little energy, and never gains any.
+    let drift = fields[4].parse::<f64>().unwrap();
+    assert!(drift <= 0.0 && drift > -1e-2, "{line}");
+    assert_eq!(fields[5], "ok");
+}
+
+/// `bead bench joint-grid` runs Box3D's grid of spheres on spherical joints at Box3D's step of
+/// 1/60 s, every joint closed to 1e-9 m, in the columns of `scripts/compare/joint_grid.py`; a
+/// grid of one sphere is an error.
+#[test]
+fn bench_runs_the_joint_grid() {
+    let output = bead()
+        .args(["bench", "joint-grid", "--n", "2,4", "--steps", "5", "--csv"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "engine,n,s_per_step,link_error,energy_drift,status"
+    );
+    assert_eq!(lines.len(), 3, "{stdout}");
+    for (line, n) in lines[1..].iter().zip(["2", "4"]) {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields[0], "bead implicit-euler");
+        assert_eq!(fields[1], n);
+        assert!(fields[2].parse::<f64>().unwrap() > 0.0, "{line}");
+        assert!(fields[3].parse::<f64>().unwrap() <= 1e-9, "{line}");
+        assert!(fields[4].parse::<f64>().unwrap().abs() <= 1e-9, "{line}");
+        assert_eq!(fields[5], "ok");
+    }
+    let output = bead()
+        .args(["bench", "joint-grid", "--n", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("at least 2 × 2"));
 }
 
 /// `bead bench chain --csv` prints the comparison script's columns, one row per size, and bad

@@ -340,3 +340,104 @@ pub fn chain_3d(
     }
     Ok((system, rods))
 }
+
+/// Gravity of Box3D's default world, in m/s², along −y: the joint grid's.
+///
+/// ```
+/// let grid = bead::models::joint_grid(2)?;
+/// let m = grid.system.mass(grid.spheres[1].into())?;
+/// // The joint above the hanging sphere holds up its weight.
+/// assert!((m * bead::models::BOX3D_G - 2680.8).abs() < 0.1);
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+pub const BOX3D_G: f64 = 10.0;
+
+/// Box3D's benchmark grid of spheres on spherical joints (see [`joint_grid`]).
+///
+/// ```
+/// let grid = bead::models::joint_grid(4)?;
+/// // Sphere (k, i) = (2, 3): column 2, row 3, at (2, −3, 0) m.
+/// let x = grid.system.coordinates(grid.spheres[2 * 4 + 3]);
+/// assert_eq!(&x[..3], &[2.0, -3.0, 0.0]);
+/// // Every joint starts closed.
+/// for [a, b] in &grid.joints {
+///     let (a, b) = (grid.system.point_position(a)?, grid.system.point_position(b)?);
+///     assert!((0..3).all(|i| (a[i] - b[i]).abs() < 1e-15));
+/// }
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+#[derive(Debug)]
+pub struct JointGrid {
+    /// The system (3D, gravity 10 m/s² along −y, as in Box3D's default world).
+    pub system: System,
+    /// The spheres, column by column: sphere (k, i) of column k (at x = k m) and row i (at
+    /// y = −i m) is `spheres[k * n + i]`. Those of row 0 are fixed.
+    pub spheres: Vec<crate::RigidBody3dId>,
+    /// Every joint's two points (it holds them together), the first on the upper (or left)
+    /// sphere: what the joints' gaps are measured between.
+    pub joints: Vec<[crate::Point; 2]>,
+}
+
+/// Box3D's benchmark `joint_grid` (`CreateJointGrid` in `shared/benchmarks.c` of
+/// erincatto/box3d, where n = 100): an `n × n` grid of spheres of radius 0.4 m and density
+/// 1000 kg/m³ (Box3D's default: 268 kg, inertia ⅖ m r²), sphere (k, i) at (k, −i, 0) m, joined
+/// by spherical joints ([`Revolute`](crate::constraint::Revolute) between body points) to its
+/// neighbours below and to the right, halfway between their centres. The top row (i = 0) is
+/// fixed (Box3D's static bodies; the joints between two of them hold nothing and are left
+/// out). Gravity is 10 m/s² along −y, Box3D's default. It starts at rest, hanging: each
+/// column is a chain straight down, and the joints across carry nothing, so an exact solver
+/// keeps it where it is while the joints down hold up to 99 spheres. Box3D steps it at 1/60 s
+/// with 4 substeps, 100 times; `bead bench joint-grid` and `scripts/compare/run joint-grid` run
+/// it. Needs `n ≥ 2`.
+///
+/// ```
+/// let grid = bead::models::joint_grid(3)?;
+/// assert_eq!(grid.spheres.len(), 9);
+/// // 2 joints down in each of 3 columns, 2 across in each of the 2 lower rows.
+/// assert_eq!(grid.joints.len(), 10);
+/// assert_eq!(grid.system.constraint_rows(), 30);
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+pub fn joint_grid(n: usize) -> Result<JointGrid, ModelError> {
+    use crate::constraint::Revolute;
+    use crate::{Point, RigidBody3d, Shape3d};
+    if n < 2 {
+        return Err(ModelError::Setting(format!(
+            "a joint grid needs at least 2 × 2 spheres, got {n}"
+        )));
+    }
+    let mut system = System::new(3)?;
+    system.add_force(Gravity::new(&[0.0, -BOX3D_G, 0.0]))?;
+    let ball = Shape3d::Sphere { radius: 0.4 };
+    let mut spheres = Vec::with_capacity(n * n);
+    let mut joints = Vec::with_capacity(2 * n * (n - 1));
+    for k in 0..n {
+        for i in 0..n {
+            let body = RigidBody3d::new([k as f64, -(i as f64), 0.0]).shape(ball.clone(), 1000.0);
+            let body = system.add_rigid_body_3d(if i == 0 { body.fixed() } else { body })?;
+            if i > 0 {
+                let above = spheres[k * n + i - 1];
+                joints.push([
+                    Point::on_body_3d(above, [0.0, -0.5, 0.0]),
+                    Point::on_body_3d(body, [0.0, 0.5, 0.0]),
+                ]);
+            }
+            if k > 0 && i > 0 {
+                let left = spheres[(k - 1) * n + i];
+                joints.push([
+                    Point::on_body_3d(left, [0.5, 0.0, 0.0]),
+                    Point::on_body_3d(body, [-0.5, 0.0, 0.0]),
+                ]);
+            }
+            spheres.push(body);
+        }
+    }
+    for &[a, b] in &joints {
+        system.add_constraint(Revolute::new(a, b))?;
+    }
+    Ok(JointGrid {
+        system,
+        spheres,
+        joints,
+    })
+}

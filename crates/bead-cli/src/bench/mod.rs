@@ -8,7 +8,11 @@
 //! - `chain3d`: N 3D bars of 1 kg, half as thick as long, on spherical joints, 1 m in all,
 //!   hanging from a fixed point
 //!   and turning rigidly at ω = (1, 0, 0.5) rad/s about it, so that they swing and spin
-//!   ([`bead::models::chain_3d`]); its link error is the largest joint gap.
+//!   ([`bead::models::chain_3d`]); its link error is the largest joint gap, measured with the
+//!   energy drift as `scripts/compare/chain3d.py` measures them in MuJoCo and pybullet
+//!   ([`joints`]).
+//! - `joint-grid`: Box3D's benchmark `joint_grid`, N × N spheres on spherical joints hanging from
+//!   a fixed top row ([`bead::models::joint_grid`]), measured as `chain3d` is.
 //! - `cloth`: an N × N cloth, 1 m wide and 1 kg, hanging from a rail along its top edge and
 //!   released flat ([`bead::models::cloth`]).
 //! - `pile`, `pyramid`: contact-rich scenes, measured against pymunk and Box2D ([`contact`]).
@@ -17,6 +21,7 @@
 
 mod box2d;
 mod contact;
+mod joints;
 
 use std::time::{Duration, Instant};
 
@@ -29,6 +34,8 @@ pub enum BenchScene {
     Chain,
     /// A 3D chain of N rods on spherical joints, swinging and spinning.
     Chain3d,
+    /// Box3D's benchmark `joint_grid`: N × N spheres on spherical joints, hanging.
+    JointGrid,
     /// The hanging cloth: N × N particles.
     Cloth,
     /// A pile of N balls of 2 cm landing in a box.
@@ -48,7 +55,7 @@ impl BenchScene {
     pub fn contact(self) -> bool {
         !matches!(
             self,
-            BenchScene::Chain | BenchScene::Chain3d | BenchScene::Cloth
+            BenchScene::Chain | BenchScene::Chain3d | BenchScene::JointGrid | BenchScene::Cloth
         )
     }
 
@@ -57,6 +64,7 @@ impl BenchScene {
         match self {
             BenchScene::Chain => "chain",
             BenchScene::Chain3d => "chain3d",
+            BenchScene::JointGrid => "joint-grid",
             BenchScene::Cloth => "cloth",
             BenchScene::Pile => "pile",
             BenchScene::Pyramid => "pyramid",
@@ -71,9 +79,10 @@ impl BenchScene {
 pub struct BenchRequest {
     /// The scene.
     pub scene: BenchScene,
-    /// Sizes: links of the chain, particles along the cloth's side.
+    /// Sizes: links of the chains, particles along the cloth's side, spheres along the joint
+    /// grid's.
     pub sizes: Vec<usize>,
-    /// Steps per run (the chain and the cloth).
+    /// Steps per run (the chains, the cloth and the joint grid).
     pub steps: usize,
     /// Simulated seconds per run (the pile and the pyramid).
     pub seconds: f64,
@@ -81,7 +90,8 @@ pub struct BenchRequest {
     pub friction: f64,
     /// Runs per size (the pile and the pyramid): the best time counts.
     pub repeat: usize,
-    /// Wall seconds of stepping after which a run of the pile or the pyramid stops.
+    /// Wall seconds of stepping after which a run of a contact scene, the 3D chain or the joint
+    /// grid stops.
     pub budget: f64,
     /// Step, s.
     pub dt: f64,
@@ -105,7 +115,6 @@ struct Row {
 fn measure(request: &BenchRequest, n: usize) -> Result<Row> {
     let mut sys = match request.scene {
         BenchScene::Chain => bead::models::chain_swing(n, 1.0)?.system,
-        BenchScene::Chain3d => bead::models::chain_3d(n, [1.0, 0.0, 0.5])?.0,
         BenchScene::Cloth => bead::models::cloth(n, 1.0, 1.0)?.0,
         _ => bail!("a contact scene"),
     };
@@ -159,6 +168,9 @@ pub fn bench(request: &BenchRequest) -> Result<()> {
     if request.scene.contact() {
         // `--seconds`, `--friction` and `--repeat` are checked where they are read (main).
         return contact::print(request);
+    }
+    if matches!(request.scene, BenchScene::Chain3d | BenchScene::JointGrid) {
+        return joints::print(request);
     }
     if request.scene == BenchScene::Cloth && request.sizes.contains(&1) {
         bail!("a cloth needs at least 2 × 2 particles");

@@ -21,6 +21,7 @@ mod implicit;
 mod implicit_accuracy;
 mod implicit_forces;
 mod jacobians;
+mod joint_grid;
 mod joints3d;
 mod large_steps;
 mod motors;
