@@ -139,6 +139,21 @@ enum Command {
         /// Draw constraint forces as arrows.
         #[arg(long)]
         forces: bool,
+        /// How a 3D scene is seen: `cabinet` (x to the right, z up, depth receding up and to the
+        /// right at 30°, at half length), or YAW,PITCH in degrees, an orthographic view from that
+        /// side (yaw about the vertical z, 0 looking along +y; pitch above the horizon);
+        /// -23.4,12.9 looks along the cabinet's direction.
+        #[arg(
+            long,
+            default_value = "cabinet",
+            value_parser = render::parse_view,
+            allow_hyphen_values = true
+        )]
+        view: bead::draw::projection::Camera,
+        /// Draw 3D bodies as shaded solids, their faces in depth order, instead of by their
+        /// edges.
+        #[arg(long)]
+        solid: bool,
         #[command(flatten)]
         overrides: Overrides,
     },
@@ -496,6 +511,8 @@ fn execute(command: Command) -> Result<(), Failure> {
             fps,
             size,
             forces,
+            view,
+            solid,
             overrides,
         } => {
             let mut model = load(&scene, &overrides)?;
@@ -507,6 +524,8 @@ fn execute(command: Command) -> Result<(), Failure> {
                 width: size.0,
                 height: size.1,
                 show_forces: forces,
+                camera: view,
+                solid,
             };
             let summary = render::render(&mut model, &options, &output)
                 .with_context(|| format!("rendering {}", scene.display()))

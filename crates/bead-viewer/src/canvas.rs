@@ -1,110 +1,23 @@
 //! Drawing the engine's primitives with egui's painter — the viewer's [`bead::draw::Canvas`] —
 //! and remembering where each piece of the model was drawn, so that a click can be turned back
-//! into the particle, rod or spring under it.
+//! into the particle, rod or spring under it, or the point of a 3D solid under it (solids come
+//! as faces, which faces.rs paints in depth order).
 //!
 //! Rods are coloured by their load (red for tension, blue for compression, λ < 0 being tension
 //! for a rod), and force arrows are scaled so that the largest is a fixed length on screen: both
 //! scales come from the previous frame, so they follow the model without a flicker.
 
-use bead::draw::projection::{self, Bounds, Fit};
-use bead::draw::{Canvas, Element, Item};
+use bead::draw::projection::circle_points;
+use bead::draw::{Canvas, Element, Face, Item};
 use bead::force::ForceId;
-use bead::{BodyId, ConstraintId, System};
-use eframe::egui::{self, Color32, Pos2, Stroke, Vec2};
+use bead::{BodyId, ConstraintId};
+use eframe::egui::{self, Color32, Pos2, Stroke};
+
+use crate::faces::FaceLayer;
+use crate::view::View;
 
 /// On-screen length of the largest force arrow, in points.
 pub(crate) const ARROW_LENGTH: f32 = 60.0;
-
-/// World metres ↔ screen points: 3D scenes in the cabinet projection of
-/// [`bead::draw::projection`] (the one `bead render` draws with), then a uniform scale about a
-/// centre (y up), which the user pans and zooms.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct View {
-    dim: usize,
-    /// The projected point at the centre of the screen rectangle.
-    center: [f64; 2],
-    /// Points per metre.
-    pub(crate) scale: f64,
-    /// The screen rectangle's centre.
-    screen_center: Pos2,
-}
-
-impl View {
-    /// Fits the system's particles and bodies (with a margin) into `rect`.
-    pub(crate) fn fit(system: &System, rect: egui::Rect) -> View {
-        let dim = system.dim();
-        let mut bounds = Bounds::EMPTY;
-        for p in system.particles() {
-            let x = system.position(p);
-            let x = [x[0], x[1], x.get(2).copied().unwrap_or(0.0)];
-            bounds.include(projection::project(dim, x), 0.0);
-        }
-        for b in system.rigid_bodies() {
-            let q = system.coordinates(b);
-            bounds.include(projection::project(dim, [q[0], q[1], 0.0]), 0.3);
-        }
-        // Nothing to fit: a 2 m square about the origin.
-        let (center, size) = if bounds.is_empty() {
-            ([0.0; 2], [2.0; 2])
-        } else {
-            (bounds.center(), bounds.size())
-        };
-        // Twice the model's extent (a quarter of the picture free on each side): a pendulum
-        // released sideways swings as far below its pivot as it starts beside it. The largest
-        // square in the window holds it, so that the view does not depend on the window's shape,
-        // and at least half a metre.
-        let size = size.map(|s| s.max(0.5));
-        let side = f64::from(rect.width().min(rect.height()));
-        let fit = Fit::new(center, size, side, side, 0.25);
-        View {
-            dim,
-            center: fit.center,
-            scale: fit.scale.max(1e-6),
-            screen_center: rect.center(),
-        }
-    }
-
-    /// Where world point `x` is drawn.
-    pub(crate) fn to_screen(self, x: [f64; 3]) -> Pos2 {
-        let p = projection::project(self.dim, x);
-        Pos2::new(
-            self.screen_center.x + ((p[0] - self.center[0]) * self.scale) as f32,
-            self.screen_center.y - ((p[1] - self.center[1]) * self.scale) as f32,
-        )
-    }
-
-    /// The world point drawn at `p`. In 3D the screen is a projection, so a depth (y, metres)
-    /// must be chosen: a dragged particle keeps its own.
-    pub(crate) fn to_world(self, p: Pos2, depth: f64) -> [f64; 3] {
-        let u = self.center[0] + f64::from(p.x - self.screen_center.x) / self.scale;
-        let v = self.center[1] - f64::from(p.y - self.screen_center.y) / self.scale;
-        projection::unproject(self.dim, [u, v], depth)
-    }
-
-    /// Keeps the world centre in the middle of `rect` when the window is resized.
-    pub(crate) fn place(&mut self, rect: egui::Rect) {
-        self.screen_center = rect.center();
-    }
-
-    /// Moves the picture by `delta` points.
-    pub(crate) fn pan(&mut self, delta: Vec2) {
-        self.center[0] -= f64::from(delta.x) / self.scale;
-        self.center[1] += f64::from(delta.y) / self.scale;
-    }
-
-    /// Zooms by `factor` about the screen point `about`, which stays over the same world point.
-    pub(crate) fn zoom(&mut self, factor: f64, about: Pos2) {
-        let before = self.to_world(about, 0.0);
-        self.scale = (self.scale * factor).clamp(1e-3, 1e9);
-        let after = self.to_world(about, 0.0);
-        let (b, a) = (
-            projection::project(self.dim, before),
-            projection::project(self.dim, after),
-        );
-        self.center[0] += b[0] - a[0];
-        self.center[1] += b[1] - a[1];
-    }
-}
 
 /// Which piece of the model a drawn shape belongs to.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -119,43 +32,100 @@ pub(crate) enum Owner {
 
 /// Where something was drawn, in screen points.
 #[derive(Clone, Debug)]
-enum HitShape {
+pub(crate) enum HitShape {
     Disc(Pos2, f32),
     Segment(Pos2, Pos2),
+    /// A filled outline: a press inside picks it.
     Polygon(Vec<Pos2>),
+    /// A closed line that only a press on the line picks (a 3D circle).
+    Outline(Vec<Pos2>),
     Ring(Pos2, f32),
+    /// A face of a 3D solid: its outline on screen, its depth along the view (larger is
+    /// farther) and its plane in the world (a point of it and its normal).
+    Face {
+        outline: Vec<Pos2>,
+        depth: f64,
+        point: [f64; 3],
+        normal: [f64; 3],
+    },
 }
 
 /// One drawn shape and its owner.
 #[derive(Clone, Debug)]
 pub(crate) struct Hit {
-    owner: Owner,
-    shape: HitShape,
+    pub(crate) owner: Owner,
+    pub(crate) shape: HitShape,
 }
+
+/// Points on a 3D circle's drawn outline.
+const CIRCLE_POINTS: usize = 48;
 
 /// Radius within which a click means a particle however small it is drawn, points.
 const PARTICLE_TARGET: f32 = 4.0;
 
+/// Points from `p` to the closed outline `v` (0 inside it).
+fn polygon_distance(p: Pos2, v: &[Pos2]) -> f32 {
+    if inside(p, v) {
+        0.0
+    } else {
+        outline_distance(p, v)
+    }
+}
+
+/// Points from `p` to the line of the closed outline `v`.
+fn outline_distance(p: Pos2, v: &[Pos2]) -> f32 {
+    (0..v.len())
+        .map(|k| segment_distance(p, v[k], v[(k + 1) % v.len()]))
+        .fold(f32::INFINITY, f32::min)
+}
+
 /// The piece of the model drawn nearest to `p`, within `tolerance` points. A click inside a body
 /// means the body, even on a rod that ends there; anywhere else the nearest piece wins, so the
-/// rods between the particles of a dense mesh can be picked too.
+/// rods between the particles of a dense mesh can be picked too. Among solids' faces under `p`,
+/// the nearest to the viewer wins; everything else is drawn over the faces and wins over them.
 pub(crate) fn pick(hits: &[Hit], p: Pos2, tolerance: f32) -> Option<Owner> {
     hits.iter()
         .filter_map(|hit| {
-            let d = match &hit.shape {
-                HitShape::Disc(c, r) => (p.distance(*c) - r.max(PARTICLE_TARGET)).max(0.0),
-                HitShape::Segment(a, b) => segment_distance(p, *a, *b),
-                HitShape::Ring(c, r) => (p.distance(*c) - r).abs(),
-                HitShape::Polygon(v) if inside(p, v) => 0.0,
-                HitShape::Polygon(v) => (0..v.len())
-                    .map(|k| segment_distance(p, v[k], v[(k + 1) % v.len()]))
-                    .fold(f32::INFINITY, f32::min),
+            let (d, depth) = match &hit.shape {
+                HitShape::Disc(c, r) => ((p.distance(*c) - r.max(PARTICLE_TARGET)).max(0.0), None),
+                HitShape::Segment(a, b) => (segment_distance(p, *a, *b), None),
+                HitShape::Ring(c, r) => ((p.distance(*c) - r).abs(), None),
+                HitShape::Polygon(v) => (polygon_distance(p, v), None),
+                HitShape::Outline(v) => (outline_distance(p, v), None),
+                HitShape::Face { outline, depth, .. } => {
+                    (polygon_distance(p, outline), Some(*depth))
+                }
             };
             let outside_body = !(d == 0.0 && matches!(hit.owner, Owner::Body(_)));
-            (d <= tolerance).then_some((hit.owner, (outside_body, d)))
+            let depth = depth.unwrap_or(f64::NEG_INFINITY);
+            (d <= tolerance).then_some((hit.owner, (outside_body, d, depth)))
         })
-        .min_by(|a, b| a.1.0.cmp(&b.1.0).then(a.1.1.total_cmp(&b.1.1)))
+        .min_by(|a, b| {
+            let (a, b) = (a.1, b.1);
+            a.0.cmp(&b.0)
+                .then(a.1.total_cmp(&b.1))
+                .then(a.2.total_cmp(&b.2))
+        })
         .map(|(owner, _)| owner)
+}
+
+/// The world point under `p` on the solid `owner` drew as faces: on the nearest of its faces
+/// under `p` (or, within the pick tolerance outside them, the one drawn nearest `p`), in that
+/// face's plane. `None` if `owner` drew no face.
+pub(crate) fn surface_point(hits: &[Hit], owner: Owner, p: Pos2, view: &View) -> Option<[f64; 3]> {
+    hits.iter()
+        .filter(|hit| hit.owner == owner)
+        .filter_map(|hit| match &hit.shape {
+            HitShape::Face {
+                outline,
+                depth,
+                point,
+                normal,
+            } => Some((polygon_distance(p, outline), *depth, *point, *normal)),
+            _ => None,
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)))
+        .and_then(|(_, _, point, normal)| view.on_plane(p, point, normal))
 }
 
 fn segment_distance(p: Pos2, a: Pos2, b: Pos2) -> f32 {
@@ -204,7 +174,8 @@ pub(crate) struct Loads {
     pub(crate) arrow: f64,
 }
 
-/// An egui painter seen through a [`View`], recording where it drew what.
+/// An egui painter seen through a [`View`], recording where it drew what. 3D solids come as
+/// faces, painted under the rest in depth order when the drawing is done ([`Self::finish`]).
 pub(crate) struct WorldPainter<'a> {
     pub(crate) painter: &'a egui::Painter,
     pub(crate) view: View,
@@ -213,6 +184,7 @@ pub(crate) struct WorldPainter<'a> {
     pub(crate) loads: Loads,
     owner: Option<Owner>,
     lambda: Option<f64>,
+    faces: FaceLayer,
 }
 
 impl<'a> WorldPainter<'a> {
@@ -231,7 +203,15 @@ impl<'a> WorldPainter<'a> {
             loads: Loads::default(),
             owner: None,
             lambda: None,
+            faces: FaceLayer::new(painter),
         }
+    }
+
+    /// Paints the solids' faces, back to front under everything else drawn, and hands back the
+    /// loads seen: the next frame's scales.
+    pub(crate) fn finish(self) -> Loads {
+        self.faces.paint(self.painter, &self.view, self.hits);
+        self.loads
     }
 
     fn hit(&mut self, shape: HitShape) {
@@ -347,7 +327,23 @@ impl Canvas for WorldPainter<'_> {
         self.hit(HitShape::Segment(pa, pb));
     }
 
-    fn circle(&mut self, center: [f64; 3], radius: f64, _normal: [f64; 3], element: Element) {
+    fn circle(&mut self, center: [f64; 3], radius: f64, normal: [f64; 3], element: Element) {
+        if self.view.is_3d() {
+            // Seen obliquely: its projected outline.
+            let points: Vec<Pos2> = circle_points(center, radius, normal, CIRCLE_POINTS)
+                .map(|x| self.view.to_screen(x))
+                .collect();
+            self.painter.add(egui::Shape::closed_line(
+                points.clone(),
+                self.stroke(element),
+            ));
+            self.hit(if element == Element::Body {
+                HitShape::Polygon(points)
+            } else {
+                HitShape::Outline(points)
+            });
+            return;
+        }
         let c = self.view.to_screen(center);
         let r = (radius * self.view.scale) as f32;
         self.painter.circle_stroke(c, r, self.stroke(element));
@@ -386,6 +382,15 @@ impl Canvas for WorldPainter<'_> {
             .arrow(a, direction * length, Stroke::new(2.0, color(element).0));
     }
 
+    fn draws_faces(&self) -> bool {
+        self.view.is_3d()
+    }
+
+    fn face(&mut self, face: &Face<'_>, _: Element) {
+        let selected = self.selected();
+        self.faces.push(face, &self.view, self.owner, selected);
+    }
+
     fn polygon(&mut self, vertices: &[[f64; 3]], element: Element) {
         let points: Vec<Pos2> = vertices.iter().map(|v| self.view.to_screen(*v)).collect();
         self.painter.add(egui::Shape::closed_line(
@@ -399,33 +404,6 @@ impl Canvas for WorldPainter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Screen and world agree both ways, in 2D and (at the chosen depth) in 3D, and zooming
-    /// keeps the point under the pointer.
-    #[test]
-    fn the_view_inverts() {
-        let rect = egui::Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0));
-        for dim in [2, 3] {
-            let mut view = View::fit(&System::new(dim).unwrap(), rect);
-            let x = if dim == 3 {
-                [0.3, -0.2, 0.7]
-            } else {
-                [0.3, 0.7, 0.0]
-            };
-            let depth = x[1];
-            let back = view.to_world(view.to_screen(x), depth);
-            for k in 0..3 {
-                assert!((back[k] - x[k]).abs() < 1e-5, "{dim}D: {x:?} → {back:?}");
-            }
-            let about = Pos2::new(500.0, 200.0);
-            let under = view.to_world(about, 0.0);
-            view.zoom(2.5, about);
-            let still = view.to_world(about, 0.0);
-            assert!((under[0] - still[0]).abs() < 1e-5 && (under[2] - still[2]).abs() < 1e-5);
-            view.pan(egui::vec2(10.0, 0.0));
-            assert!(view.to_screen(x).x > view.to_screen([x[0] - 1e-3, x[1], x[2]]).x);
-        }
-    }
 
     /// A click picks the nearest thing drawn; inside a particle, the particle.
     #[test]
@@ -454,5 +432,69 @@ mod tests {
             "beside the bob"
         );
         assert_eq!(pick(&hits, Pos2::new(50.0, 30.0), 6.0), None);
+    }
+
+    /// Of two solids' faces under the pointer the nearer is picked, and the point under the
+    /// pointer is found on its plane; a particle drawn over them wins over both.
+    #[test]
+    fn the_nearest_face_is_picked_with_the_point_under_the_pointer() {
+        use bead::draw::projection::Camera;
+        let mut sys = bead::System::new(3).unwrap();
+        let ids: Vec<Owner> = (0..3)
+            .map(|k| {
+                let p = sys.add_particle(bead::Particle::new(&[k as f64, 0.0, 0.0]));
+                Owner::Body(p.unwrap().body())
+            })
+            .collect();
+        let rect = egui::Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0));
+        let view = View::fit(&sys, rect, Camera::orbit(0.3, 0.2));
+        let normal = view.camera().view_direction().map(|c| -c);
+        // A square across the view at depth `depth`, a metre wide about the origin's ray.
+        let square = |depth: f64| {
+            let [right, up, forward] = view.camera().frame();
+            let corner = |a: f64, b: f64| -> [f64; 3] {
+                std::array::from_fn(|i| a * right[i] + b * up[i] + depth * forward[i])
+            };
+            let outline = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
+                .map(|(a, b)| view.to_screen(corner(a, b)))
+                .to_vec();
+            HitShape::Face {
+                outline,
+                depth,
+                point: corner(0.0, 0.0),
+                normal,
+            }
+        };
+        let (far, near) = (ids[0], ids[1]);
+        let mut hits = vec![
+            Hit {
+                owner: near,
+                shape: square(-1.0),
+            },
+            Hit {
+                owner: far,
+                shape: square(2.0),
+            },
+        ];
+        let at = view.to_screen([0.1, 0.0, 0.2]);
+        assert_eq!(pick(&hits, at, 6.0), Some(near));
+        hits.reverse();
+        assert_eq!(pick(&hits, at, 6.0), Some(near), "whatever the order drawn");
+        let x = surface_point(&hits, far, at, &view).unwrap();
+        assert!(
+            (view.camera().depth(x) - 2.0).abs() < 1e-9,
+            "on the far face"
+        );
+        assert!(view.to_screen(x).distance(at) < 1e-3);
+        assert_eq!(surface_point(&hits, ids[2], at, &view), None);
+        hits.push(Hit {
+            owner: ids[2],
+            shape: HitShape::Disc(at, 3.0),
+        });
+        assert_eq!(
+            pick(&hits, at, 6.0),
+            Some(ids[2]),
+            "a particle over the faces"
+        );
     }
 }

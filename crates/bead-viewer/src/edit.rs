@@ -118,6 +118,11 @@ pub fn toggle_nail(file: &mut SceneFile, point: &PointRef, at: Vec<f64>) -> Resu
         {
             Some((x[0] - y[0]).hypot(x[1] - y[1]))
         }
+        (PointRef::OnBody3d { body: a, local: x }, PointRef::OnBody3d { body: b, local: y })
+            if a == b =>
+        {
+            Some((0..3).map(|k| (x[k] - y[k]).powi(2)).sum::<f64>().sqrt())
+        }
         _ => None,
     };
     let nearest = file

@@ -265,6 +265,26 @@ impl App {
 
     fn body(&mut self, ui: &mut egui::Ui, name: &str) -> bool {
         let model = self.doc.model();
+        if let Some((_, id)) = model.bodies_3d.iter().find(|(n, _)| n == name) {
+            let system = &model.system;
+            let (q, v) = (system.coordinates(*id), system.coordinate_velocities(*id));
+            ui.label(format!("rigid body {name}"));
+            ui.label(format!("x = {} m", vector(&q[..3])));
+            ui.label(format!(
+                "q = {} (w, x, y, z)",
+                vector(&system.orientation(*id))
+            ));
+            ui.label(format!("v = {} m/s", vector(&v[..3])));
+            ui.label(format!(
+                "ω = {} rad/s",
+                vector(&system.angular_velocity(*id))
+            ));
+            ui.label(format!(
+                "mass {:.4} kg",
+                system.mass(id.body()).unwrap_or(f64::NAN)
+            ));
+            return true;
+        }
         let Some((_, id)) = model.bodies.iter().find(|(n, _)| n == name) else {
             return false;
         };

@@ -13,7 +13,8 @@
 //! - [`Document`] (document.rs): the scene file being edited and the model running from it;
 //!   every edit rebuilds the model from the file ([`edit`] has the edits themselves);
 //! - viewport.rs: the central canvas — stepping in real time, drawing through the engine's
-//!   [`bead::draw::Canvas`] (canvas.rs), and what the mouse does with each tool;
+//!   [`bead::draw::Canvas`] (canvas.rs; 3D solids' faces in depth order, faces.rs), and what the
+//!   mouse does with each tool; view.rs: the camera, zoom, pan and orbit;
 //! - inspector.rs, toolbar.rs, files.rs: the panels around it; plots.rs: the live plots;
 //!   timing.rs: the frame times.
 //!
@@ -28,13 +29,16 @@ mod canvas;
 mod document;
 pub mod drag;
 pub mod edit;
+mod faces;
 mod files;
 mod inspector;
 mod plots;
 mod timing;
 mod toolbar;
+mod view;
 mod viewport;
 
+use bead::draw::projection::Camera;
 use bead::force::ForceId;
 use bead::{Diagnostics, ParticleId, Point};
 use bead_scene::Format;
@@ -45,7 +49,8 @@ pub use edit::Selection;
 pub use plots::History;
 pub use timing::{FrameTimes, Series};
 
-use canvas::{Hit, Loads, View};
+use canvas::{Hit, Loads};
+use view::View;
 
 /// What a press on the canvas does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,8 +136,10 @@ struct Grab {
     point: Point,
     /// The mouse spring, or `None` for an anchor, which is moved where the mouse is.
     spring: Option<ForceId>,
-    /// Depth (y, m) the point is dragged at in 3D.
-    depth: f64,
+    /// Where the point is pulled to (m): where it was grabbed, then the last target. In 3D the
+    /// target moves in the plane through it across the camera's view, so that turning the
+    /// camera mid-drag turns the plane with it.
+    through: [f64; 3],
     /// Held by `--drag`'s script, not the mouse: the pointer leaves it alone.
     scripted: bool,
 }
@@ -166,6 +173,8 @@ pub struct App {
     tool: Tool,
     selection: Option<Selection>,
     view: Option<View>,
+    /// The camera a fitted view starts with: the cabinet, or the turned camera kept by Fit.
+    camera: Camera,
     /// Where the canvas was on the last frame.
     canvas: Option<egui::Rect>,
     grab: Option<Grab>,
@@ -228,6 +237,7 @@ impl App {
             tool: Tool::Grab,
             selection: None,
             view: None,
+            camera: Camera::default(),
             canvas: None,
             grab: None,
             gesture: None,
@@ -359,6 +369,50 @@ impl App {
         self.grab.map(|g| g.point)
     }
 
+    /// Where the mouse pulls the point it holds (world metres), if it holds one.
+    ///
+    /// ```
+    /// assert_eq!(bead_viewer::App::default().grab_target(), None);
+    /// ```
+    pub fn grab_target(&self) -> Option<[f64; 3]> {
+        self.grab.map(|g| g.through)
+    }
+
+    /// The camera the model is seen through (once a frame has been laid out): in 3D the
+    /// cabinet projection `bead render` draws with until the user turns it.
+    ///
+    /// ```
+    /// // No frame has been laid out: no view yet.
+    /// assert_eq!(bead_viewer::App::default().camera(), None);
+    /// ```
+    pub fn camera(&self) -> Option<Camera> {
+        self.view.map(|v| v.camera())
+    }
+
+    /// Refits the view to the model, keeping the camera as it is turned (Fit).
+    ///
+    /// ```
+    /// let mut app = bead_viewer::App::default();
+    /// app.fit_view(); // takes effect on the next frame
+    /// ```
+    pub fn fit_view(&mut self) {
+        if let Some(view) = self.view {
+            self.camera = view.camera();
+        }
+        self.view = None;
+    }
+
+    /// Back to the default camera, the cabinet projection, refitted (Reset view, the Home key).
+    ///
+    /// ```
+    /// let mut app = bead_viewer::App::default();
+    /// app.reset_view(); // takes effect on the next frame
+    /// ```
+    pub fn reset_view(&mut self) {
+        self.camera = Camera::default();
+        self.view = None;
+    }
+
     fn info(&mut self, text: impl Into<String>) {
         self.status = Status {
             text: text.into(),
@@ -380,6 +434,7 @@ impl App {
         self.running = false;
         self.selection = None;
         self.view = None;
+        self.camera = Camera::default();
         self.grab = None;
         self.gesture = None;
         self.history.clear();
@@ -536,7 +591,7 @@ impl App {
         if ui.ctx().egui_wants_keyboard_input() {
             return;
         }
-        let (space, delete, escape, keys) = ui.input(|i| {
+        let (space, delete, escape, home, keys) = ui.input(|i| {
             let keys = [
                 egui::Key::Num1,
                 egui::Key::Num2,
@@ -549,9 +604,13 @@ impl App {
                 i.key_pressed(egui::Key::Space),
                 i.key_pressed(egui::Key::Delete) || i.key_pressed(egui::Key::Backspace),
                 i.key_pressed(egui::Key::Escape),
+                i.key_pressed(egui::Key::Home),
                 keys,
             )
         });
+        if home {
+            self.reset_view();
+        }
         if space {
             self.set_running(!self.running);
         }

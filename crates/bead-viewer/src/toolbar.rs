@@ -66,7 +66,18 @@ impl App {
                 .on_hover_text("fit the model in the view")
                 .clicked()
             {
-                self.view = None;
+                self.fit_view();
+            }
+            if self.doc.model().system.dim() == 3
+                && ui
+                    .button("Reset view")
+                    .on_hover_text(
+                        "back to the cabinet projection bead render draws with, fitted (Home); \
+                         the right button turns the camera",
+                    )
+                    .clicked()
+            {
+                self.reset_view();
             }
             ui.checkbox(&mut self.show_forces, "forces")
                 .on_hover_text("each constraint's force Jᵀλ on each body, as arrows");

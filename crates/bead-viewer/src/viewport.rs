@@ -12,7 +12,8 @@ use bead::{Point, System};
 use bead_scene::format::PointRef;
 use eframe::egui::{self, Color32, PointerButton, Pos2, Sense, Stroke};
 
-use crate::canvas::{ARROW_LENGTH, Owner, Style, View, WorldPainter, pick};
+use crate::canvas::{ARROW_LENGTH, Owner, Style, WorldPainter, pick, surface_point};
+use crate::view::View;
 use crate::{App, Gesture, Grab, Selection, Tool, edit};
 
 /// Stiffness of the mouse spring per kilogram of the model's moving mass, N/m per kg: a point
@@ -34,7 +35,7 @@ impl App {
         self.canvas = Some(rect);
         let mut view = match self.view {
             Some(view) => view,
-            None => View::fit(&self.doc.model().system, rect),
+            None => View::fit(&self.doc.model().system, rect, self.camera),
         };
         view.place(rect);
         zoom_and_pan(ui, &response, &mut view);
@@ -126,10 +127,10 @@ impl App {
         let system = &self.doc.model().system;
         let mut canvas = WorldPainter::new(painter, *view, style, &mut self.hits);
         let diagnostics = self.diagnostics.as_ref();
-        self.timing
-            .draw
-            .time(|| system.draw(&mut canvas, diagnostics));
-        self.loads = canvas.loads;
+        self.timing.draw.time(|| {
+            system.draw(&mut canvas, diagnostics);
+            self.loads = canvas.finish();
+        });
     }
 
     fn overlays(&self, ui: &egui::Ui, painter: &egui::Painter, rect: egui::Rect, view: &View) {
@@ -167,8 +168,10 @@ impl App {
                 text,
             );
         }
-        if self.doc.model().system.particles().next().is_none()
-            && self.doc.model().system.rigid_bodies().next().is_none()
+        let system = &self.doc.model().system;
+        if system.particles().next().is_none()
+            && system.rigid_bodies().next().is_none()
+            && system.rigid_bodies_3d().next().is_none()
         {
             painter.text(
                 rect.center(),
@@ -249,7 +252,8 @@ impl App {
         match (self.tool, owner, at) {
             (Tool::Particle, None, Some(p)) => {
                 let dim = self.doc.model().system.dim();
-                let x = view.to_world(p, 0.0)[..dim].to_vec();
+                // In 3D, in the plane through the origin across the view.
+                let x = view.to_world(p, [0.0; 3])[..dim].to_vec();
                 let (mass, radius) = (self.new.mass, self.new.radius);
                 if let Some(name) = self.apply("added a particle", |file| {
                     Ok(edit::add_particle(file, x, mass, radius))
@@ -304,7 +308,6 @@ impl App {
         let (Ok(mass), Ok(x)) = (system.mass(point.body()), system.point_position(&point)) else {
             return false;
         };
-        let depth = x[1];
         let spring = if mass.is_finite() {
             let moving: f64 = system.view().masses().map(|(_, m)| m).sum();
             let k = (GRAB_STIFFNESS * moving).min(mass * (GRAB_OMEGA_DT / dt).powi(2));
@@ -324,18 +327,23 @@ impl App {
         self.grab = Some(Grab {
             point,
             spring,
-            depth,
+            through: x,
             scripted: false,
         });
         true
     }
 
+    /// Moves the target under the pointer, in the plane through the last target across the
+    /// view.
     fn move_grab(&mut self, grab: &Grab, p: Pos2, view: &View) {
-        self.set_grab_target(grab, &view.to_world(p, grab.depth));
+        self.set_grab_target(grab, &view.to_world(p, grab.through));
     }
 
     /// Moves what `grab` holds towards `target` (world coordinates; a 2D model reads x and y).
     pub(crate) fn set_grab_target(&mut self, grab: &Grab, target: &[f64]) {
+        if let Some(held) = &mut self.grab {
+            held.through = std::array::from_fn(|k| target.get(k).copied().unwrap_or(0.0));
+        }
         let system = &mut self.doc.model_mut().system;
         let dim = system.dim();
         match (grab.spring, grab.point) {
@@ -361,7 +369,7 @@ impl App {
         let to = owner.and_then(|o| self.point_at(o, p, view));
         let end = match &to {
             Some((_, point)) => system.point_position(point).ok(),
-            None => Some(view.to_world(p, start[1])),
+            None => Some(view.to_world(p, start)),
         };
         let Some(end) = end else { return };
         let length = (0..3)
@@ -432,8 +440,26 @@ impl App {
                 Point::OfObject { body, index },
             ));
         }
+        if let Some((name, id)) = model.bodies_3d.iter().find(|(_, b)| b.body() == body) {
+            // The point of the face under the pointer, or, off its faces, the point in the plane
+            // across the view through the body's centre.
+            let centre = model
+                .system
+                .point_position(&Point::on_body_3d(*id, [0.0; 3]))
+                .ok()?;
+            let x = surface_point(&self.hits, owner, at, view)
+                .unwrap_or_else(|| view.to_world(at, centre));
+            let local = body_local_3d(model.system.orientation(*id), centre, x);
+            return Some((
+                PointRef::OnBody3d {
+                    body: name.clone(),
+                    local,
+                },
+                Point::on_body_3d(*id, local),
+            ));
+        }
         let (name, id) = model.bodies.iter().find(|(_, b)| b.body() == body)?;
-        let local = body_local(&model.system, *id, view.to_world(at, 0.0));
+        let local = body_local(&model.system, *id, view.to_world(at, [0.0; 3]));
         Some((
             PointRef::OnBody {
                 body: name.clone(),
@@ -454,6 +480,13 @@ impl App {
                 .or_else(|| {
                     model
                         .bodies
+                        .iter()
+                        .find(|(_, r)| r.body() == b)
+                        .map(|(n, _)| Selection::Body(n.clone()))
+                })
+                .or_else(|| {
+                    model
+                        .bodies_3d
                         .iter()
                         .find(|(_, r)| r.body() == b)
                         .map(|(n, _)| Selection::Body(n.clone()))
@@ -483,7 +516,12 @@ impl App {
                 .bodies
                 .iter()
                 .find(|(m, _)| m == n)
-                .map(|(_, b)| Owner::Body(b.body())),
+                .map(|(_, b)| b.body())
+                .or_else(|| {
+                    let mut bodies = model.bodies_3d.iter();
+                    bodies.find(|(m, _)| m == n).map(|(_, b)| b.body())
+                })
+                .map(Owner::Body),
             Selection::Constraint(name) => model
                 .constraints
                 .iter()
@@ -502,7 +540,35 @@ fn body_local(system: &System, body: bead::RigidBodyId, x: [f64; 3]) -> [f64; 2]
     [c * dx + s * dy, -s * dx + c * dy]
 }
 
-/// Scrolling zooms about the pointer; dragging with the right or middle button pans.
+/// The body-frame coordinates of world point `x` on a 3D body turned by the unit quaternion
+/// `q` (`[w, x, y, z]`) about its centre `centre`: `Rᵀ (x − centre)`.
+fn body_local_3d(q: [f64; 4], centre: [f64; 3], x: [f64; 3]) -> [f64; 3] {
+    let [w, a, b, c] = q;
+    // The rows of R(q), body to world; Rᵀ d is their dot products with the columns.
+    let r = [
+        [
+            1.0 - 2.0 * (b * b + c * c),
+            2.0 * (a * b - w * c),
+            2.0 * (a * c + w * b),
+        ],
+        [
+            2.0 * (a * b + w * c),
+            1.0 - 2.0 * (a * a + c * c),
+            2.0 * (b * c - w * a),
+        ],
+        [
+            2.0 * (a * c - w * b),
+            2.0 * (b * c + w * a),
+            1.0 - 2.0 * (a * a + b * b),
+        ],
+    ];
+    let d: [f64; 3] = std::array::from_fn(|k| x[k] - centre[k]);
+    std::array::from_fn(|col| (0..3).map(|row| r[row][col] * d[row]).sum())
+}
+
+/// Scrolling zooms about the pointer. The right button pans a 2D model and turns the camera
+/// about the middle of the screen in 3D, where Shift with the right button pans; the middle
+/// button always pans.
 fn zoom_and_pan(ui: &egui::Ui, response: &egui::Response, view: &mut View) {
     if let Some(p) = response.hover_pos() {
         let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
@@ -511,7 +577,11 @@ fn zoom_and_pan(ui: &egui::Ui, response: &egui::Response, view: &mut View) {
             view.zoom(factor, p);
         }
     }
-    if response.dragged_by(PointerButton::Secondary) || response.dragged_by(PointerButton::Middle) {
+    let shift = ui.input(|i| i.modifiers.shift);
+    let right = response.dragged_by(PointerButton::Secondary);
+    if right && view.is_3d() && !shift {
+        view.orbit(response.drag_delta());
+    } else if right || response.dragged_by(PointerButton::Middle) {
         view.pan(response.drag_delta());
     }
 }

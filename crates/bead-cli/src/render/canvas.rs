@@ -1,10 +1,12 @@
 //! The recording [`Canvas`]: what the model draws at one instant, kept as primitives projected
-//! onto the picture plane (world metres, y up), so that the view can be fitted to the whole run
-//! before any pixel is drawn.
+//! onto the picture plane (world metres, y up) by the render's camera, so that the view can be
+//! fitted to the whole run before any pixel is drawn. With `--solid`, 3D solids come as faces,
+//! kept lit and sorted back to front.
 
 use bead::System;
-use bead::draw::projection::project;
-use bead::draw::{Canvas, Element};
+use bead::draw::faces::{Shaded, back_to_front};
+use bead::draw::projection::{Camera, circle_points};
+use bead::draw::{Canvas, Element, Face};
 
 /// A 2D point on the projection plane, in world metres.
 pub(super) type P2 = [f64; 2];
@@ -41,6 +43,13 @@ pub(super) enum Shape {
         vector: P2,
         magnitude: f64,
     },
+    /// A face of a 3D solid, turned to the camera: its corners, the light on it (0 to 1) and
+    /// its sides drawn as lines (as [`Face::edges`]).
+    Face {
+        points: Vec<P2>,
+        light: f64,
+        edges: u32,
+    },
 }
 
 /// What was drawn at one captured instant.
@@ -51,10 +60,23 @@ pub(super) struct Snapshot {
     pub(super) shapes: Vec<(Shape, Element)>,
 }
 
+/// How a snapshot is drawn: the constraint forces or not, the camera, and 3D solids filled or
+/// as their edges.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct Look {
+    pub(super) show_forces: bool,
+    pub(super) camera: Camera,
+    pub(super) solid: bool,
+}
+
 /// A [`Canvas`] that keeps the primitives, projected, for fitting the view after the run.
 struct Recorder {
     dim: usize,
+    camera: Camera,
+    solid: bool,
     shapes: Vec<(Shape, Element)>,
+    /// The solids' faces turned to the camera, in the order they came; sorted at the end.
+    faces: Vec<(Shaded, Element)>,
 }
 
 /// Points on the outline of a 3D circle; enough that the projected polygon looks round.
@@ -64,98 +86,93 @@ fn norm3(v: [f64; 3]) -> f64 {
     (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
 }
 
-/// Two unit vectors spanning the plane normal to `normal` (z when the normal is unusable).
-fn plane_basis(normal: [f64; 3]) -> ([f64; 3], [f64; 3]) {
-    let len = norm3(normal);
-    let n = if len > 0.0 && len.is_finite() {
-        normal.map(|c| c / len)
-    } else {
-        [0.0, 0.0, 1.0]
-    };
-    // Crossing with the axis least aligned with n keeps the result well conditioned.
-    let axis = if n[0].abs() <= n[1].abs() && n[0].abs() <= n[2].abs() {
-        [1.0, 0.0, 0.0]
-    } else if n[1].abs() <= n[2].abs() {
-        [0.0, 1.0, 0.0]
-    } else {
-        [0.0, 0.0, 1.0]
-    };
-    let cross = |a: [f64; 3], b: [f64; 3]| {
-        [
-            a[1] * b[2] - a[2] * b[1],
-            a[2] * b[0] - a[0] * b[2],
-            a[0] * b[1] - a[1] * b[0],
-        ]
-    };
-    let u = cross(n, axis);
-    let u_len = norm3(u);
-    let u = u.map(|c| c / u_len);
-    (u, cross(n, u))
+impl Recorder {
+    fn project(&self, p: [f64; 3]) -> P2 {
+        self.camera.project(self.dim, p)
+    }
 }
 
 impl Canvas for Recorder {
     fn disc(&mut self, center: [f64; 3], radius: f64, element: Element) {
-        let center = project(self.dim, center);
+        let center = self.project(center);
         self.shapes.push((Shape::Disc { center, radius }, element));
     }
 
     fn line(&mut self, a: [f64; 3], b: [f64; 3], element: Element) {
-        let (a, b) = (project(self.dim, a), project(self.dim, b));
+        let (a, b) = (self.project(a), self.project(b));
         self.shapes.push((Shape::Line { a, b }, element));
     }
 
     fn zigzag(&mut self, a: [f64; 3], b: [f64; 3], element: Element) {
-        let (a, b) = (project(self.dim, a), project(self.dim, b));
+        let (a, b) = (self.project(a), self.project(b));
         self.shapes.push((Shape::Zigzag { a, b }, element));
     }
 
     fn circle(&mut self, center: [f64; 3], radius: f64, normal: [f64; 3], element: Element) {
         if self.dim != 3 {
-            let center = project(self.dim, center);
+            let center = self.project(center);
             self.shapes
                 .push((Shape::Circle { center, radius }, element));
             return;
         }
-        let (u, v) = plane_basis(normal);
-        let points = (0..CIRCLE_POINTS)
-            .map(|k| {
-                let angle = std::f64::consts::TAU * k as f64 / CIRCLE_POINTS as f64;
-                let (s, c) = angle.sin_cos();
-                let p = std::array::from_fn(|i| center[i] + radius * (c * u[i] + s * v[i]));
-                project(self.dim, p)
-            })
+        let points = circle_points(center, radius, normal, CIRCLE_POINTS)
+            .map(|p| self.project(p))
             .collect();
         self.shapes.push((Shape::Polyline(points), element));
     }
 
     fn marker(&mut self, at: [f64; 3], element: Element) {
-        let at = project(self.dim, at);
+        let at = self.project(at);
         self.shapes.push((Shape::Marker { at }, element));
     }
 
     fn arrow(&mut self, from: [f64; 3], vector: [f64; 3], element: Element) {
         let shape = Shape::Arrow {
-            from: project(self.dim, from),
-            vector: project(self.dim, vector),
+            from: self.project(from),
+            vector: self.project(vector),
             magnitude: norm3(vector),
         };
         self.shapes.push((shape, element));
     }
+
+    fn draws_faces(&self) -> bool {
+        self.solid && self.dim == 3
+    }
+
+    fn face(&mut self, face: &Face<'_>, element: Element) {
+        if let Some(shaded) = face.shade(&self.camera, self.dim) {
+            self.faces.push((shaded, element));
+        }
+    }
 }
 
-/// Draws the system's current state into a [`Snapshot`].
-pub(super) fn snapshot(system: &mut System, show_forces: bool) -> Snapshot {
+/// Draws the system's current state into a [`Snapshot`], as `look` says.
+pub(super) fn snapshot(system: &mut System, look: &Look) -> Snapshot {
     // A state where λ cannot be solved still has a picture; the next step reports the failure.
-    let diagnostics = if show_forces {
+    let diagnostics = if look.show_forces {
         system.diagnostics().ok()
     } else {
         None
     };
     let mut recorder = Recorder {
         dim: system.dim(),
+        camera: look.camera,
+        solid: look.solid,
         shapes: Vec::new(),
+        faces: Vec::new(),
     };
     system.draw(&mut recorder, diagnostics.as_ref());
+    // The painter's algorithm: the rasteriser draws faces in the order kept here.
+    back_to_front(&mut recorder.faces, |(face, _)| face.depth);
+    let faces = recorder.faces.into_iter().map(|(face, element)| {
+        let shape = Shape::Face {
+            points: face.points,
+            light: face.light,
+            edges: face.edges,
+        };
+        (shape, element)
+    });
+    recorder.shapes.extend(faces);
     Snapshot {
         time: system.time(),
         shapes: recorder.shapes,

@@ -6,7 +6,7 @@ use bead::{Diagnostics, System};
 use bead_scene::Model;
 use bead_scene::run::{Sink, run};
 
-use super::canvas::{Snapshot, snapshot};
+use super::canvas::{Look, Snapshot, snapshot};
 
 /// Slack on frame times, so that a frame due at exactly `duration` is not lost to rounding.
 const TIME_TOLERANCE: f64 = 1e-9;
@@ -23,16 +23,16 @@ struct Frames {
     /// Frames due in the whole run.
     count: usize,
     fps: u32,
-    show_forces: bool,
+    look: Look,
     snapshots: Vec<Snapshot>,
 }
 
 impl Frames {
-    fn new(count: usize, fps: u32, show_forces: bool) -> Frames {
+    fn new(count: usize, fps: u32, look: Look) -> Frames {
         Frames {
             count,
             fps,
-            show_forces,
+            look,
             // The capacity is only a hint; a huge frame count must not reserve memory up front.
             snapshots: Vec::with_capacity(count.min(1024)),
         }
@@ -44,7 +44,7 @@ impl Frames {
     fn take_due(&mut self, system: &mut System, elapsed: f64) {
         let due = |frame: usize| frame as f64 / f64::from(self.fps) - TIME_TOLERANCE;
         while self.snapshots.len() < self.count && elapsed >= due(self.snapshots.len()) {
-            self.snapshots.push(snapshot(system, self.show_forces));
+            self.snapshots.push(snapshot(system, &self.look));
         }
     }
 
@@ -52,7 +52,7 @@ impl Frames {
     /// rounding can leave one behind, which the last state stands for.
     fn finish(mut self, system: &mut System) -> Vec<Snapshot> {
         while self.snapshots.len() < self.count {
-            self.snapshots.push(snapshot(system, self.show_forces));
+            self.snapshots.push(snapshot(system, &self.look));
         }
         self.snapshots
     }
@@ -72,10 +72,11 @@ impl Sink for Frames {
     }
 }
 
-/// Runs the model to its duration and captures a snapshot whenever it first reaches a frame
-/// time. A failed step fails the render, naming the time of the last good state.
-pub(super) fn simulate(model: &mut Model, fps: u32, show_forces: bool) -> Result<Vec<Snapshot>> {
-    let mut frames = Frames::new(frame_count(model.run.duration, fps), fps, show_forces);
+/// Runs the model to its duration and captures a snapshot, drawn as `look` says, whenever it
+/// first reaches a frame time. A failed step fails the render, naming the time of the last good
+/// state.
+pub(super) fn simulate(model: &mut Model, fps: u32, look: Look) -> Result<Vec<Snapshot>> {
+    let mut frames = Frames::new(frame_count(model.run.duration, fps), fps, look);
     // The only errors besides a failed step: a row whose state cannot be evaluated.
     let report = run(model, &mut frames, |_, _, _| {})
         .with_context(|| format!("simulation failed at t = {} s", model.system.time()))?;

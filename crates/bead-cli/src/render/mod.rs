@@ -27,8 +27,8 @@ use bead_scene::Model;
 
 use encode::encode;
 use frames::simulate;
-pub use options::RenderOptions;
 use options::validate;
+pub use options::{RenderOptions, parse_view};
 use viewport::Viewport;
 
 /// What was written.
@@ -46,7 +46,12 @@ pub struct RenderSummary {
 /// are invalid or the simulation fails.
 pub fn render(model: &mut Model, options: &RenderOptions, output: &Path) -> Result<RenderSummary> {
     validate(model.run.dt, model.run.duration, options)?;
-    let snapshots = simulate(model, options.fps, options.show_forces)?;
+    let look = canvas::Look {
+        show_forces: options.show_forces,
+        camera: options.camera,
+        solid: options.solid,
+    };
+    let snapshots = simulate(model, options.fps, look)?;
     let view = Viewport::fit(&snapshots, options.width, options.height);
     encode(&snapshots, &view, options, output)?;
     Ok(RenderSummary {

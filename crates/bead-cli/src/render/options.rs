@@ -2,6 +2,7 @@
 //! or is written.
 
 use anyhow::{Result, ensure};
+use bead::draw::projection::Camera;
 
 /// How to draw the animation.
 #[derive(Clone, Debug, PartialEq)]
@@ -14,6 +15,40 @@ pub struct RenderOptions {
     pub height: u32,
     /// Draw each constraint force `Jᵀλ` as an arrow on the body it acts on.
     pub show_forces: bool,
+    /// How 3D scenes are seen (`--view`); the default is the cabinet projection.
+    pub camera: Camera,
+    /// Draw 3D solids filled and shaded, their faces in depth order (`--solid`), rather than by
+    /// their edges.
+    pub solid: bool,
+}
+
+/// The camera of `--view`: `cabinet`, or `YAW,PITCH` in degrees for an orthographic view from
+/// that side (yaw about the vertical z axis, 0 looking along +y; pitch above the horizon,
+/// −90 to 90).
+///
+/// ```text
+/// parse_view("cabinet") == Ok(Camera::Cabinet)
+/// parse_view("-30,20")  == Ok(Camera::orbit(-30°, 20°))
+/// ```
+pub fn parse_view(text: &str) -> Result<Camera, String> {
+    if text.trim().eq_ignore_ascii_case("cabinet") {
+        return Ok(Camera::Cabinet);
+    }
+    let angles: Option<Vec<f64>> = text
+        .split(',')
+        .map(|a| a.trim().parse::<f64>().ok().filter(|a| a.is_finite()))
+        .collect();
+    match angles.as_deref() {
+        Some(&[yaw, pitch]) if (-90.0..=90.0).contains(&pitch) => {
+            Ok(Camera::orbit(yaw.to_radians(), pitch.to_radians()))
+        }
+        Some(&[_, pitch]) => Err(format!(
+            "the pitch must be between -90 and 90 degrees, got {pitch}"
+        )),
+        _ => Err(format!(
+            "expected `cabinet` or YAW,PITCH in degrees (such as -30,20), got '{text}'"
+        )),
+    }
 }
 
 /// Smallest and largest image side, in pixels (4096 also keeps sides within GIF's u16).

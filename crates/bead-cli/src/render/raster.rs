@@ -1,5 +1,6 @@
 //! The rasteriser: draws a snapshot's shapes into a tiny-skia pixmap through a [`Viewport`], one
-//! style per element, wires under everything and arrows over everything.
+//! style per element: wires under everything, then the faces of solids (in the depth order the
+//! snapshot keeps), then the rest, and arrows over everything.
 
 use bead::draw::Element;
 use tiny_skia::{
@@ -34,14 +35,21 @@ fn style(element: Element) -> Style {
     Style { rgb, width }
 }
 
-/// Drawing order: wires under everything, arrows over everything.
+/// Drawing order: wires under everything, then solids' faces, then the rest (joints and nails
+/// show on a solid's surface), arrows over everything.
 fn layer(shape: &Shape, element: Element) -> u8 {
     match (shape, element) {
         (_, Element::Wire) => 0,
-        (Shape::Arrow { .. }, _) => 2,
-        _ => 1,
+        (Shape::Face { .. }, _) => 1,
+        (Shape::Arrow { .. }, _) => 3,
+        _ => 2,
     }
 }
+
+/// The fully lit colour of a solid's face; shading scales it (see [`bead::draw::faces`]).
+const FACE_RGB: [u8; 3] = [150, 205, 165];
+/// Width of a solid's drawn edges, pixels (finer than a wireframe's, which has nothing else).
+const FACE_EDGE_WIDTH: f32 = 1.5;
 
 /// Smallest radius of a drawn disc, in pixels, so that point masses stay visible.
 const MIN_DISC_PX: f64 = 3.0;
@@ -283,6 +291,11 @@ fn draw_shape(pixmap: &mut Pixmap, shape: &Shape, element: Element, view: &Viewp
             stroke_polyline(pixmap, &points, true, style);
         }
         Shape::Marker { at } => draw_marker(pixmap, view.px(*at), element),
+        Shape::Face {
+            points,
+            light,
+            edges,
+        } => draw_face(pixmap, points, *light, *edges, style, view),
         Shape::Arrow { from, vector, .. } => {
             let k = view.arrow_scale;
             draw_arrow(
@@ -295,10 +308,36 @@ fn draw_shape(pixmap: &mut Pixmap, shape: &Shape, element: Element, view: &Viewp
     }
 }
 
+/// A solid's face: filled in its shade, outlined in the same colour so that no seam shows
+/// between facets, then the sides it draws as edges.
+fn draw_face(
+    pixmap: &mut Pixmap,
+    points: &[P2],
+    light: f64,
+    edges: u32,
+    style: Style,
+    view: &Viewport,
+) {
+    let points: Vec<P2> = points.iter().map(|p| view.px(*p)).collect();
+    let rgb = FACE_RGB.map(|c| (f64::from(c) * light.clamp(0.0, 1.0)).round() as u8);
+    fill_polygon(pixmap, &points, rgb);
+    stroke_polyline(pixmap, &points, true, Style { rgb, width: 1.0 });
+    let edge = Style {
+        width: FACE_EDGE_WIDTH,
+        ..style
+    };
+    for k in 0..points.len() {
+        if bead::draw::Face::edge(edges, k) {
+            let (a, b) = (points[k], points[(k + 1) % points.len()]);
+            stroke_polyline(pixmap, &[a, b], false, edge);
+        }
+    }
+}
+
 /// Draws one snapshot over a white background.
 pub(super) fn rasterise(pixmap: &mut Pixmap, snapshot: &Snapshot, view: &Viewport) {
     pixmap.fill(Color::WHITE);
-    for current in 0..=2 {
+    for current in 0..=3 {
         for (shape, element) in &snapshot.shapes {
             if layer(shape, *element) == current {
                 draw_shape(pixmap, shape, *element, view);

@@ -7,17 +7,18 @@ use std::path::Path;
 use anyhow::Result;
 use bead::constraint::{Distance, OnLine, OnSphere};
 use bead::draw::Element;
+use bead::draw::projection::Camera;
 use bead::force::Gravity;
-use bead::{Motion, Particle, System};
+use bead::{Motion, Particle, RigidBody3d, Shape3d, System};
 use bead_scene::Model;
 use bead_scene::run::{RecordError, Sink};
 
-use super::canvas::{P2, Shape, Snapshot};
+use super::canvas::{Look, P2, Shape, Snapshot};
 use super::encode::frame_delay;
 use super::frames::simulate;
 use super::raster::clip;
 use super::viewport::Viewport;
-use super::{RenderOptions, RenderSummary, render};
+use super::{RenderOptions, RenderSummary, parse_view, render};
 
 /// A decoded GIF: its size, repeat mode, and each frame's RGBA pixels and delay.
 struct Decoded {
@@ -91,9 +92,11 @@ fn simulate_system(
     fps: u32,
     show_forces: bool,
 ) -> Result<Vec<Snapshot>> {
-    with_model(system, dt, duration, |model| {
-        simulate(model, fps, show_forces)
-    })
+    let look = Look {
+        show_forces,
+        ..Look::default()
+    };
+    with_model(system, dt, duration, |model| simulate(model, fps, look))
 }
 
 fn options(fps: u32, width: u32, height: u32, show_forces: bool) -> RenderOptions {
@@ -102,6 +105,8 @@ fn options(fps: u32, width: u32, height: u32, show_forces: bool) -> RenderOption
         width,
         height,
         show_forces,
+        camera: Camera::default(),
+        solid: false,
     }
 }
 
@@ -333,7 +338,7 @@ fn frames_show_the_trajectory_a_run_records() {
     };
     let mut rows = Rows(Vec::new());
     bead_scene::run::run(&mut load(), &mut rows, |_, _, _| {}).unwrap();
-    let snapshots = simulate(&mut load(), 10, false).unwrap();
+    let snapshots = simulate(&mut load(), 10, Look::default()).unwrap();
     assert_eq!(snapshots.len(), 11);
     for snapshot in &snapshots {
         let row = rows.0.iter().find(|(t, _)| *t == snapshot.time);
@@ -421,4 +426,121 @@ fn frame_delays_are_whole_centiseconds() {
     assert_eq!(frame_delay(30), 3);
     assert_eq!(frame_delay(25), 4);
     assert_eq!(frame_delay(1000), 1);
+}
+
+/// Two cubes, one 3 m behind the other along the camera's view direction and 3 m to the right,
+/// at rest in space; and where each is drawn.
+fn two_cubes(camera: &Camera) -> (System, [P2; 2]) {
+    let mut sys = System::new(3).unwrap();
+    let (right, d) = (camera.frame()[0], camera.view_direction());
+    let mut drawn = [[0.0; 2]; 2];
+    for (k, centre) in [
+        [0.0; 3],
+        std::array::from_fn(|i| 3.0 * d[i] + 3.0 * right[i]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        sys.add_rigid_body_3d(RigidBody3d::new(centre).shape(Shape3d::Box { size: [1.0; 3] }, 1.0))
+            .unwrap();
+        drawn[k] = camera.project(3, centre);
+    }
+    (sys, drawn)
+}
+
+/// With `--solid`, a 3D solid is drawn by the faces it turns to the camera (three of a cube's
+/// six), lit, the far cube's before the near one's, so that the near one covers it; without it,
+/// by its twelve edges and its axes, as it always was.
+#[test]
+fn solids_are_drawn_filled_in_depth_order_when_asked() {
+    for camera in [
+        Camera::Cabinet,
+        Camera::orbit(0.6, 0.4),
+        Camera::orbit(-2.0, -0.5),
+    ] {
+        let look = Look {
+            camera,
+            solid: true,
+            ..Look::default()
+        };
+        let (mut sys, [near, far]) = two_cubes(&camera);
+        let snapshots = with_model(&mut sys, 0.01, 0.0, |model| simulate(model, 10, look)).unwrap();
+        let faces: Vec<(P2, f64)> = snapshots[0]
+            .shapes
+            .iter()
+            .filter_map(|(shape, _)| match shape {
+                Shape::Face { points, light, .. } => {
+                    let n = points.len() as f64;
+                    let c = [0, 1].map(|k| points.iter().map(|p| p[k]).sum::<f64>() / n);
+                    Some((c, *light))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(faces.len(), 6, "{camera:?}: three faces of each cube");
+        assert!(faces.iter().all(|(_, light)| *light > 0.3 && *light <= 1.0));
+        let to = |c: P2, p: P2| (c[0] - p[0]).hypot(c[1] - p[1]);
+        for (k, (c, _)) in faces.iter().enumerate() {
+            let of_far = to(*c, far) < to(*c, near);
+            assert_eq!(
+                of_far,
+                k < 3,
+                "{camera:?}: face {k} drawn out of depth order"
+            );
+        }
+        let (mut sys, _) = two_cubes(&camera);
+        let wires = with_model(&mut sys, 0.01, 0.0, |model| {
+            let look = Look {
+                camera,
+                ..Look::default()
+            };
+            simulate(model, 10, look)
+        })
+        .unwrap();
+        assert!(
+            wires[0]
+                .shapes
+                .iter()
+                .all(|(s, _)| matches!(s, Shape::Line { .. }))
+        );
+        assert_eq!(wires[0].shapes.len(), 2 * (12 + 3));
+    }
+}
+
+/// A solid render has filled faces in the face colour's shades; the default has none.
+#[test]
+fn a_solid_render_fills_its_faces() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cubes.gif");
+    let greenish = |p: [u8; 4]| {
+        let [r, g, b] = [p[0], p[1], p[2]].map(i32::from);
+        // Lit faces, lighter than the wireframe's dark green.
+        g > r + 20 && g > b + 10 && g > 120
+    };
+    let count = |solid: bool| {
+        let (mut sys, _) = two_cubes(&Camera::Cabinet);
+        let opts = RenderOptions {
+            solid,
+            ..options(10, 200, 150, false)
+        };
+        render_system(&mut sys, 0.01, 0.0, &opts, &path).unwrap();
+        count_pixels(&decode(&path).frames[0], greenish)
+    };
+    let (filled, wire) = (count(true), count(false));
+    assert!(filled > 1000, "{filled} shaded pixels");
+    assert!(wire < filled / 4, "{wire} against {filled}");
+}
+
+/// `--view` takes `cabinet` or yaw and pitch in degrees, and says what is wrong otherwise.
+#[test]
+fn views_parse() {
+    assert_eq!(parse_view("cabinet"), Ok(Camera::Cabinet));
+    assert_eq!(
+        parse_view(" -30, 20 "),
+        Ok(Camera::orbit(-30f64.to_radians(), 20f64.to_radians()))
+    );
+    assert!(parse_view("0,95").unwrap_err().contains("pitch"));
+    for bad in ["", "30", "a,b", "1,2,3", "nan,0"] {
+        assert!(parse_view(bad).unwrap_err().contains("YAW,PITCH"), "{bad}");
+    }
 }

@@ -40,7 +40,7 @@ fn bounds(snapshots: &[Snapshot]) -> Bounds {
                 bounds.include(*a, 0.0);
                 bounds.include(*b, 0.0);
             }
-            Shape::Polyline(points) => {
+            Shape::Polyline(points) | Shape::Face { points, .. } => {
                 for p in points {
                     bounds.include(*p, 0.0);
                 }

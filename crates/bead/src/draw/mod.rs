@@ -7,14 +7,18 @@
 //! [`crate::Constraint::draw`]); a renderer (the CLI's GIF frames, the viewer) only implements the
 //! primitives, so a new constraint type shows up in every renderer without touching any of them.
 //! Coordinates are world metres with 3 components (z = 0 in 2D). Renderers that draw a picture
-//! share [`projection`]: the cabinet projection of 3D points onto the picture plane and the fit
-//! of a view to what is drawn.
+//! share [`projection`]: the camera that projects 3D points onto the picture plane and the fit
+//! of a view to what is drawn. 3D solids come as their edges, or, to a renderer that fills them
+//! ([`Canvas::draws_faces`]), as flat [`Face`]s that [`faces`] shades and sorts by depth.
 
 mod bodies;
+pub mod faces;
 pub mod projection;
 mod solids;
+mod surfaces;
 
 pub(crate) use bodies::draw_bodies;
+pub use faces::Face;
 
 use crate::ids::{BodyId, ConstraintId, ForceId};
 
@@ -127,6 +131,17 @@ pub trait Canvas {
         for (k, a) in vertices.iter().enumerate() {
             self.line(*a, vertices[(k + 1) % vertices.len()], element);
         }
+    }
+    /// Whether 3D solids come to this canvas as their flat faces, through [`Canvas::face`], to
+    /// be filled in depth order (see [`faces`]). By default they come as their edges and
+    /// circles, and their body axes.
+    fn draws_faces(&self) -> bool {
+        false
+    }
+    /// One flat face of a 3D solid, to a canvas whose [`Canvas::draws_faces`] is true; ignored
+    /// by default. A renderer keeps the faces of a whole drawing and draws them back to front.
+    fn face(&mut self, face: &Face<'_>, element: Element) {
+        let _ = (face, element);
     }
 }
 

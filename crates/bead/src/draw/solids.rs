@@ -3,7 +3,8 @@
 //!
 //! The primitives are world segments and circles ([`Canvas`]); each renderer projects them
 //! ([`super::projection`]). Outlines need no depth order, so a body never hides what is behind
-//! it.
+//! it. A renderer that fills solids in depth order ([`Canvas::draws_faces`]) gets their faces
+//! instead ([`super::surfaces`]); a body without a solid is drawn by its axes either way.
 
 use super::{Canvas, Element};
 use crate::body::{BodyId, Shape3d};
@@ -20,6 +21,12 @@ pub(crate) fn draw_solid(
     shape: Option<&Shape3d>,
     canvas: &mut dyn Canvas,
 ) {
+    if canvas.draws_faces()
+        && let Some(shape) = shape
+        && super::surfaces::draw_faces(view, i, shape, canvas)
+    {
+        return;
+    }
     let world = |local: [f64; 3]| view.position(&Point::on_body_3d(BodyId(i), local));
     let centre = world([0.0; 3]);
     // A body direction in the world: the difference of two of its points.
