@@ -153,6 +153,14 @@ pub trait ConstrainedModel {
         dmu: &mut [f64],
     ) -> Result<bool, EvalError>;
 
+    /// Adds `E v` into `out`, `E` the part of the exact Newton matrix that the last factored
+    /// one left out (geometric stiffness bounded to keep it definite); returns `false`, adding
+    /// nothing, where it left out none (the default).
+    fn stiffness_correction(&self, v: &[f64], out: &mut [f64]) -> bool {
+        let _ = (v, out);
+        false
+    }
+
     /// The largest ratio, over the coordinates, of the stiffness on the diagonal of the last
     /// factored Newton matrix to the mass there (0 by default): the rounding of `q` moves the
     /// momentum residual by `ε |q|` times one plus this, which no iteration can remove.

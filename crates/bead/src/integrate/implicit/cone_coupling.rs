@@ -67,35 +67,28 @@ pub(super) fn coupled_step(
         return Ok(factored);
     }
     let uncoupled: Vec<f64> = normals.iter().map(|&n| w.dmu[n]).collect();
-    let rows = std::mem::take(&mut w.rows);
-    let momentum = std::mem::take(&mut w.momentum);
-    let proximal = w.proximal;
     // The products `(I − L) v`: the solve of the coupling's right-hand side alone (the proximal
     // term, a constant of the right-hand side, left out).
-    w.rows = vec![0.0; rows.len()];
-    w.momentum = vec![0.0; momentum.len()];
-    w.proximal = 0.0;
     let mut z = vec![0.0; normals.len()];
-    let solved = gmres(
-        |v: &[f64], out: &mut [f64]| -> Result<(), EvalError> {
-            w.rows.fill(0.0);
-            for &(t, i, e) in &coupling {
-                w.rows[t] = e * v[i];
-            }
-            w.newton_step(model, Factorization::Reuse, h2)?;
-            for (o, (vi, &n)) in out.iter_mut().zip(v.iter().zip(&normals)) {
-                *o = vi - w.dmu[n];
-            }
-            Ok(())
-        },
-        &uncoupled,
-        &mut z,
-        COUPLING_RELATIVE,
-        COUPLING_ITERATIONS,
-    );
-    w.rows = rows;
-    w.momentum = momentum;
-    w.proximal = proximal;
+    let solved = w.bare(|w| {
+        gmres(
+            |v: &[f64], out: &mut [f64]| -> Result<(), EvalError> {
+                w.rows.fill(0.0);
+                for &(t, i, e) in &coupling {
+                    w.rows[t] = e * v[i];
+                }
+                w.newton_step(model, Factorization::Reuse, h2)?;
+                for (o, (vi, &n)) in out.iter_mut().zip(v.iter().zip(&normals)) {
+                    *o = vi - w.dmu[n];
+                }
+                Ok(())
+            },
+            &uncoupled,
+            &mut z,
+            COUPLING_RELATIVE,
+            COUPLING_ITERATIONS,
+        )
+    });
     solved?;
     // The step itself, with the coupling's term at the normals found.
     let uncoupled_rows: Vec<f64> = coupling.iter().map(|&(t, _, _)| w.rows[t]).collect();

@@ -81,6 +81,7 @@ mod cone_coupling;
 mod contact_lcp;
 mod contact_problem;
 mod delassus;
+mod exact_step;
 mod halving;
 mod implicit_euler;
 mod interior_point;

@@ -7,6 +7,7 @@
 
 use super::cone_coupling::coupled_step;
 use super::contact_lcp::{contact_step, split_at_end};
+use super::exact_step::exact_step;
 use super::interior_point::{
     CONTACT_COMPLIANCE, HOT_BLOCKED, HOT_ITERATIONS, HOT_START, INTERIOR_AFTER, RETRY_ACTIVE_SET,
     barrier_rows, centering, compliant_contact, cone_gaps, count_interior_steps, interior_row,
@@ -710,7 +711,7 @@ fn step(
     let factored = if w.interior {
         coupled_step(model, w, factorization, h2)?
     } else {
-        w.newton_step(model, factorization, h2)?
+        exact_step(model, w, factorization, h2)?
     };
     w.refactor = false;
     w.factorizations += usize::from(factored);

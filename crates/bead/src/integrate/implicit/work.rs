@@ -150,6 +150,23 @@ impl Work {
         model.newton_step(factorization, system, &mut self.dq, &mut self.dmu)
     }
 
+    /// Runs `f` with the residuals and the proximal term set aside (all zero), so that each
+    /// [`Work::newton_step`] inside solves for the right-hand side `f` writes alone: the
+    /// products of the Krylov iterations around the factor. Restores them after.
+    pub(super) fn bare<T>(&mut self, f: impl FnOnce(&mut Work) -> T) -> T {
+        let rows = std::mem::take(&mut self.rows);
+        let momentum = std::mem::take(&mut self.momentum);
+        let proximal = self.proximal;
+        self.rows = vec![0.0; rows.len()];
+        self.momentum = vec![0.0; momentum.len()];
+        self.proximal = 0.0;
+        let out = f(self);
+        self.rows = rows;
+        self.momentum = momentum;
+        self.proximal = proximal;
+        out
+    }
+
     /// Back to where this step started, `q` and `μ` (and `λ = μ/ĥ²`): a new iteration begins.
     pub(super) fn restart(&mut self, q: &mut [f64], h2: f64) {
         q.copy_from_slice(&self.start_q);

@@ -36,6 +36,7 @@
 //! pivots of comparable size; redundant rows then show as vanishing λ pivots, which the
 //! factorization replaces by huge ones (the row drops out, as in [`super::SparseLdlt`]).
 
+mod correction;
 mod dense;
 mod pattern;
 mod stiffness;
@@ -50,6 +51,7 @@ use crate::math::bands::Bands;
 use crate::math::components::Components;
 use crate::math::inverse_mass::InverseMass;
 use crate::math::sparse::BlockSparse;
+use correction::Correction;
 use dense::DenseFactor;
 use pattern::Pattern;
 pub(crate) use stiffness::positive_semidefinite;
@@ -119,6 +121,10 @@ pub(crate) struct Kkt {
     reduced: bool,
     /// The bands of `stiffness` whose `−h² K_c` is not positive semi-definite (scratch).
     indefinite: Vec<usize>,
+    /// `stiffness` before the indefinite bands were bounded (scratch).
+    exact: Vec<f64>,
+    /// What the last factorization left out of the exact stiffness.
+    correction: Correction,
     /// The added blocks of the factorization under way, bounded where not definite.
     added: Vec<f64>,
     /// Each unknown's diagonal of the mass alone, in the factorization under way (scratch).
@@ -194,6 +200,16 @@ impl Kkt {
         self.stiffness_ratio
     }
 
+    /// Adds `E v` into `out`, `E` the geometric stiffness the last factorization left out
+    /// (see [`correction`]); returns `false`, adding nothing, when it left out none.
+    pub(crate) fn add_correction(&self, v: &[f64], out: &mut [f64]) -> bool {
+        if self.correction.is_empty() {
+            return false;
+        }
+        self.correction.apply(v, out);
+        true
+    }
+
     /// Whether a factor exists for a matrix of `j`'s structure and these movable coordinates,
     /// dense or not as `dense` says: a chord iteration may reuse it (with the added blocks of
     /// the last factorization, which only a fresh one brings up to date).
@@ -241,6 +257,7 @@ impl Kkt {
                 bands.push((band, start));
             })?;
         }
+        self.exact.clone_from(&self.stiffness);
         if finite {
             // A matrix asked for because the iteration was slow bounds every compressed part:
             // kept as they are, heavy compressions short of the dominance's share (a whipping
@@ -284,6 +301,12 @@ impl Kkt {
         } else {
             self.choose_reduced(j, system.inv_mass.diagonal())
         };
+        self.correction.record(
+            j,
+            (&self.exact, &self.stiffness),
+            &self.stiffness_bands,
+            reduced,
+        );
         let additions = system.additions.structure();
         let fits = |p: &Option<Pattern>| {
             p.as_ref().is_some_and(|p| {
