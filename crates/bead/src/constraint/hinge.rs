@@ -136,8 +136,8 @@ impl Constraint for Hinge {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::vector::dot;
     use crate::constraint::{evaluate_at, hessian_at, polarized_hessian};
+    use crate::math::vector::dot;
     use crate::{RigidBody3d, System};
 
     fn hinge() -> Hinge {
