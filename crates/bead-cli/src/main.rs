@@ -359,7 +359,10 @@ fn execute(command: Command) -> Result<(), Failure> {
                 "ok: {} — {}D, {} bodies, {} degrees of freedom, {} constraints ({} rows), {} steps of {} s",
                 model.name,
                 sys.dim(),
-                model.particles.len() + model.bodies.len() + model.objects.len(),
+                model.particles.len()
+                    + model.bodies.len()
+                    + model.bodies_3d.len()
+                    + model.objects.len(),
                 sys.q().len(),
                 model.constraints.len(),
                 sys.constraint_rows(),

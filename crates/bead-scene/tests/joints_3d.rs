@@ -182,7 +182,7 @@ fn bad_3d_joints_name_the_field() {
             format!(
                 "{BALL}[[constraints]]\nkind = \"cone-limit\"\njoint = \"ball\"\naxis = [1, 0, 0]\ncone = 0.5\ntwist = [1, -1]\n"
             ),
-            "min ≤ max",
+            "constraints[1].twist: the range [1, -1] must have min ≤ max",
         ),
     ];
     for (constraints, expected) in cases {

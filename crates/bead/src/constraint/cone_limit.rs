@@ -130,7 +130,7 @@ impl Constraint for ConeLimit {
                 format!("the cone's half-angle must be in (0, π) radians, got {alpha}"),
             ));
         }
-        self.twist.as_ref().map_or(Ok(()), Twist::check)
+        self.twist.as_ref().map_or(Ok(()), |t| t.check("twist"))
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

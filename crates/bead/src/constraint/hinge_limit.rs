@@ -79,9 +79,8 @@ impl Constraint for HingeLimit {
     }
 
     fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
-        super::check_3d_pair(dim, self.a, self.b, "a hinge limit")
-            .map_err(|e| e.hint("in 2D, AngleLimit stops a relative angle"))?;
-        self.twist.check()
+        super::check_3d_pair(dim, self.a, self.b, "a hinge limit")?;
+        self.twist.check("max")
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

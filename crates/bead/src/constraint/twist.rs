@@ -79,8 +79,9 @@ impl Twist {
         orthonormal_pair(&normalized(&axis).unwrap_or([0.0, 0.0, 1.0])).0
     }
 
-    /// Checks the axes, the references and the range.
-    pub(crate) fn check(&self) -> Result<(), InvalidParameter> {
+    /// Checks the axes, the references and the range, `range` naming the parameter that gave
+    /// it.
+    pub(crate) fn check(&self, range: &str) -> Result<(), InvalidParameter> {
         let names = ["axes[0]", "axes[1]", "references[0]", "references[1]"];
         for (name, v) in names.iter().zip(&self.given) {
             super::check_direction(name, v)?;
@@ -97,11 +98,11 @@ impl Twist {
             }
         }
         let [min, max] = self.range;
-        InvalidParameter::check_finite("min", min)?;
-        InvalidParameter::check_finite("max", max)?;
+        InvalidParameter::check_finite(range, min)?;
+        InvalidParameter::check_finite(range, max)?;
         if !(min <= max && max - min < 2.0 * std::f64::consts::PI) {
             return Err(InvalidParameter::new(
-                "max",
+                range,
                 format!("the range [{min}, {max}] must have min ≤ max and be shorter than 2π"),
             ));
         }
