@@ -72,12 +72,7 @@ fn build(request: &BenchRequest, n: usize) -> Result<Scene> {
         super::BenchScene::Tumbler => super::box2d::tumbler(n, mu)?,
         _ => bail!("not a contact scene"),
     };
-    let integrator = bead::integrate::by_name(&request.integrator)
-        .ok_or_else(|| anyhow::anyhow!("unknown integrator '{}'", request.integrator))?;
-    system.set_integrator_boxed(integrator);
-    let solver = bead::solve::by_name(&request.solver)
-        .ok_or_else(|| anyhow::anyhow!("unknown solver '{}'", request.solver))?;
-    system.set_solver_boxed(solver);
+    request.configure(&mut system)?;
     Ok(Scene { system, bodies })
 }
 

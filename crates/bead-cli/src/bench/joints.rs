@@ -13,7 +13,7 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use bead::{Point, System};
 
 use super::{BenchRequest, BenchScene};
@@ -88,12 +88,7 @@ fn largest_gap(sys: &System, joints: &[[End; 2]]) -> Result<f64> {
 
 fn measure(request: &BenchRequest, n: usize) -> Result<Row> {
     let (mut sys, joints) = build(request.scene, n)?;
-    let integrator = bead::integrate::by_name(&request.integrator)
-        .with_context(|| format!("unknown integrator '{}'", request.integrator))?;
-    sys.set_integrator_boxed(integrator);
-    let solver = bead::solve::by_name(&request.solver)
-        .with_context(|| format!("unknown solver '{}'", request.solver))?;
-    sys.set_solver_boxed(solver);
+    request.configure(&mut sys)?;
     let energy_start = sys.diagnostics()?.total_energy();
     let (mut stepping, mut link_error, mut evaluations) = (Duration::ZERO, 0.0_f64, 0usize);
     let mut status = "ok".to_string();

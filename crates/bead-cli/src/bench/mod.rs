@@ -112,18 +112,26 @@ struct Row {
     status: String,
 }
 
+impl BenchRequest {
+    /// Gives `sys` the integrator and the solver the request names.
+    fn configure(&self, sys: &mut bead::System) -> Result<()> {
+        let integrator = bead::integrate::by_name(&self.integrator)
+            .with_context(|| format!("unknown integrator '{}'", self.integrator))?;
+        sys.set_integrator_boxed(integrator);
+        let solver = bead::solve::by_name(&self.solver)
+            .with_context(|| format!("unknown solver '{}'", self.solver))?;
+        sys.set_solver_boxed(solver);
+        Ok(())
+    }
+}
+
 fn measure(request: &BenchRequest, n: usize) -> Result<Row> {
     let mut sys = match request.scene {
         BenchScene::Chain => bead::models::chain_swing(n, 1.0)?.system,
         BenchScene::Cloth => bead::models::cloth(n, 1.0, 1.0)?.0,
         _ => bail!("a contact scene"),
     };
-    let integrator = bead::integrate::by_name(&request.integrator)
-        .with_context(|| format!("unknown integrator '{}'", request.integrator))?;
-    sys.set_integrator_boxed(integrator);
-    let solver = bead::solve::by_name(&request.solver)
-        .with_context(|| format!("unknown solver '{}'", request.solver))?;
-    sys.set_solver_boxed(solver);
+    request.configure(&mut sys)?;
     let (mut stepping, mut link_error, mut evaluations) = (Duration::ZERO, 0.0_f64, 0usize);
     let mut status = "ok".to_string();
     let mut done = 0;

@@ -26,13 +26,20 @@ pub(crate) struct Chords {
     pub(crate) right: [usize; 2],
 }
 
+/// The most point operands a constraint built of chords has (a cone limit with its twist):
+/// the rows' gradients live in arrays of this size, not on the heap, since every 3D joint
+/// evaluates them at every assembly.
+const MAX_POINTS: usize = 8;
+
 /// A sum of signed dot rows at a state: its value, its rate and its `J̇ẋ`, with the gradient on
-/// each operand (3 per operand) accumulated, since one point may sit in several chords.
+/// each of its `operands` (3 per operand) accumulated, since one point may sit in several
+/// chords.
 pub(crate) struct DotSum {
     pub(crate) value: f64,
     pub(crate) rate: f64,
     pub(crate) jdot: f64,
-    pub(crate) gradient: Vec<[f64; 3]>,
+    operands: usize,
+    gradient: [[f64; 3]; MAX_POINTS],
 }
 
 impl Chords {
@@ -61,13 +68,15 @@ impl Chords {
 }
 
 impl DotSum {
-    /// `Σ sign · chords` at `eval`'s state, over a constraint of `operands` 3D points.
+    /// `Σ sign · chords` at `eval`'s state, over a constraint of `operands` 3D points (at most
+    /// [`MAX_POINTS`]).
     pub(crate) fn at(eval: &ConstraintEval<'_>, operands: usize, terms: &[(f64, Chords)]) -> Self {
         let mut sum = DotSum {
             value: 0.0,
             rate: 0.0,
             jdot: 0.0,
-            gradient: vec![[0.0; 3]; operands],
+            operands,
+            gradient: [[0.0; 3]; MAX_POINTS],
         };
         for &(sign, chords) in terms {
             let (a, a_rate) = Chords::chord(eval, chords.left);
@@ -90,7 +99,7 @@ impl DotSum {
     pub(crate) fn write(&self, eval: &mut ConstraintEval<'_>, row: usize, offset: f64) {
         eval.set_value(row, self.value + offset);
         eval.set_jdot_xdot(row, self.jdot);
-        for (operand, g) in self.gradient.iter().enumerate() {
+        for (operand, g) in self.gradient[..self.operands].iter().enumerate() {
             eval.set_gradient(row, operand, g);
         }
     }
@@ -126,7 +135,8 @@ pub(crate) fn add_hessians(
 pub(crate) struct ChordAngle {
     pub(crate) value: f64,
     pub(crate) jdot: f64,
-    pub(crate) gradient: Vec<[f64; 3]>,
+    operands: usize,
+    gradient: [[f64; 3]; MAX_POINTS],
 }
 
 impl ChordAngle {
@@ -139,15 +149,14 @@ impl ChordAngle {
         let turn = c.value * s.rate - s.value * c.rate;
         let stretch = c.value * c.rate + s.value * s.rate;
         let jdot = (c.value * s.jdot - s.value * c.jdot) / r2 - 2.0 * turn * stretch / (r2 * r2);
-        let gradient = s
-            .gradient
-            .iter()
-            .zip(&c.gradient)
-            .map(|(gs, gc)| [0, 1, 2].map(|d| (c.value * gs[d] - s.value * gc[d]) / r2))
-            .collect();
+        let gradient = std::array::from_fn(|k| {
+            let (gs, gc) = (s.gradient[k], c.gradient[k]);
+            [0, 1, 2].map(|d| (c.value * gs[d] - s.value * gc[d]) / r2)
+        });
         Some(ChordAngle {
             value: s.value.atan2(c.value),
             jdot,
+            operands: s.operands,
             gradient,
         })
     }
@@ -156,7 +165,7 @@ impl ChordAngle {
     pub(crate) fn write(&self, eval: &mut ConstraintEval<'_>, row: usize, sign: f64, offset: f64) {
         eval.set_value(row, sign * (self.value + offset));
         eval.set_jdot_xdot(row, sign * self.jdot);
-        for (operand, g) in self.gradient.iter().enumerate() {
+        for (operand, g) in self.gradient[..self.operands].iter().enumerate() {
             eval.set_gradient(row, operand, &g.map(|x| sign * x));
         }
     }

@@ -332,6 +332,12 @@ impl ConstrainedModel for Stage<'_> {
                 roles,
                 full_stiffness: factorization == Factorization::Full,
                 dense,
+                // Only where the model has 3D bodies, and the factor is sparse: there the bound
+                // on their joints' stiffness cost a whipping chain 60 iterations a step.
+                // Elsewhere the exact step is not yet the better one: a compressed light link
+                // of a parametric object and a landing pyramid's contacts failed to converge
+                // with it, where the bounded matrix's safeguard holds (docs/implicit.md).
+                exact_steps: self.model.has_3d_bodies() && !dense,
                 additions: self.additions,
             };
             let (model, t, q) = (self.model, self.assembled_t, &self.assembled_q);
@@ -355,14 +361,9 @@ impl ConstrainedModel for Stage<'_> {
         self.kkt.stiffness_ratio()
     }
 
-    /// Only where the model has 3D bodies, and the factor is sparse: there the bound on their
-    /// joints' stiffness cost a whipping chain 60 iterations a step. Elsewhere the exact step
-    /// is not yet the better one: a compressed light link of a parametric object and a landing
-    /// pyramid's contacts failed to converge with it, where the bounded matrix's safeguard
-    /// holds (docs/implicit.md).
+    /// What the last factorization recorded: only where it was asked to (see `exact_steps`).
     fn stiffness_correction(&self, v: &[f64], out: &mut [f64]) -> bool {
-        let dense = self.acceleration.solver().name() == "dense";
-        self.model.has_3d_bodies() && !dense && self.kkt.add_correction(v, out)
+        self.kkt.add_correction(v, out)
     }
 
     fn coupled_coordinates(&self, labels: &mut Vec<usize>) {

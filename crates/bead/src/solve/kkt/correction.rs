@@ -28,9 +28,7 @@ impl Correction {
         bands: &[(usize, usize)],
         reduced: bool,
     ) {
-        self.coordinates.clear();
-        self.starts.clear();
-        self.values.clear();
+        self.clear();
         for &(band, start) in bands {
             let blocks = &j.blocks()[j.bands()[band].1.clone()];
             let owner: Vec<usize> = blocks
@@ -66,6 +64,13 @@ impl Correction {
                     }),
             );
         }
+    }
+
+    /// Records nothing left out.
+    pub(crate) fn clear(&mut self) {
+        self.coordinates.clear();
+        self.starts.clear();
+        self.values.clear();
     }
 
     /// Whether anything was left out.

@@ -164,6 +164,9 @@ pub(crate) struct KktMatrix<'a> {
     pub(crate) full_stiffness: bool,
     /// Factor the matrix dense ([`dense`]) rather than sparse: the model's `solver` is `dense`.
     pub(crate) dense: bool,
+    /// Record what the factor leaves out of the exact stiffness ([`Kkt::add_correction`]), for
+    /// a stepper that takes its Newton steps on the exact matrix.
+    pub(crate) exact_steps: bool,
     /// Blocks added to the coordinates' block as they are: the applied forces' Jacobians
     /// `−ĥ² ∂Q/∂q − ĥ ∂Q/∂q̇` and the parametric objects' own blocks, each checked to be
     /// positive semi-definite unless known to be, and bounded where not.
@@ -257,7 +260,9 @@ impl Kkt {
                 bands.push((band, start));
             })?;
         }
-        self.exact.clone_from(&self.stiffness);
+        if system.exact_steps {
+            self.exact.clone_from(&self.stiffness);
+        }
         if finite {
             // A matrix asked for because the iteration was slow bounds every compressed part:
             // kept as they are, heavy compressions short of the dominance's share (a whipping
@@ -301,12 +306,16 @@ impl Kkt {
         } else {
             self.choose_reduced(j, system.inv_mass.diagonal())
         };
-        self.correction.record(
-            j,
-            (&self.exact, &self.stiffness),
-            &self.stiffness_bands,
-            reduced,
-        );
+        if system.exact_steps {
+            self.correction.record(
+                j,
+                (&self.exact, &self.stiffness),
+                &self.stiffness_bands,
+                reduced,
+            );
+        } else {
+            self.correction.clear();
+        }
         let additions = system.additions.structure();
         let fits = |p: &Option<Pattern>| {
             p.as_ref().is_some_and(|p| {

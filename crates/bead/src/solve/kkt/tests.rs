@@ -65,6 +65,7 @@ fn a_cloth_leaves_out_the_stiffness_between_bodies_and_a_long_chain_keeps_it() {
         roles: &roles,
         full_stiffness: true,
         dense: false,
+        exact_steps: false,
         additions: &Bands::default(),
     };
     kkt.factor(&matrix, |sink| {
