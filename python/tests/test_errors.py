@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,24 @@ def test_bad_arguments_raise_value_errors() -> None:
             sim.step(dt)
     with pytest.raises(ValueError):
         sim.run(duration=-1.0)
+
+
+def test_a_restitution_the_integrator_ignores_warns() -> None:
+    def ball(integrator: str) -> bead.Scene:
+        scene = bead.Scene("bounce", dt=1e-3, duration=0.1, integrator=integrator)
+        scene.particle("ball", [0.0, 1.0])
+        scene.constraint(
+            "half-plane",
+            point="ball",
+            through=[0.0, 0.0],
+            normal=[0.0, 1.0],
+            restitution=0.8,
+            name="floor",
+        )
+        return scene
+
+    with pytest.warns(UserWarning, match=r"restitution is ignored: the implicit-euler .*'floor'"):
+        ball("implicit-euler").build()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ball("rk4").build()

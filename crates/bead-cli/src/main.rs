@@ -296,12 +296,15 @@ fn load(path: &std::path::Path, overrides: &Overrides) -> Result<Model, Failure>
 }
 
 /// What to say of a model that starts off its constraints (see `bead_scene::start`), or of one
-/// whose start cannot even be evaluated (the run then fails at its first step, and says why).
+/// whose start cannot even be evaluated (the run then fails at its first step, and says why),
+/// and of a restitution the run will ignore.
 fn start_warning(model: &mut Model) -> Option<String> {
-    match bead_scene::start::check(model) {
+    let off = match bead_scene::start::check(model) {
         Ok(start) => start.warning(),
         Err(e) => Some(format!("the start cannot be evaluated: {e}")),
-    }
+    };
+    let warnings: Vec<String> = off.into_iter().chain(model.restitution_warning()).collect();
+    (!warnings.is_empty()).then(|| warnings.join("\nwarning: "))
 }
 
 fn execute(command: Command) -> Result<(), Failure> {

@@ -42,21 +42,32 @@ pyo3::create_exception!(
 );
 
 /// Warns with a `bead.OffConstraintsWarning` when `model` starts off its constraints, naming the
-/// furthest (the same words as `bead check`). `stacklevel` 2 points at the line that called the
-/// package's function. A warning turned into an error by the filters is returned as one.
+/// furthest (the same words as `bead check`), and with a `UserWarning` when it sets a
+/// restitution its run ignores. `stacklevel` 2 points at the line that called the package's
+/// function. A warning turned into an error by the filters is returned as one.
 pub fn warn_if_off(py: Python<'_>, model: &mut Model) -> PyResult<()> {
-    let warning = match bead_scene::start::check(model) {
+    let off = match bead_scene::start::check(model) {
         Ok(start) => start.warning(),
         Err(e) => Some(format!("the start cannot be evaluated: {e}")),
     };
-    let Some(warning) = warning else {
-        return Ok(());
-    };
+    if let Some(warning) = off {
+        warn(
+            py,
+            py.get_type::<OffConstraintsWarning>().as_any(),
+            &warning,
+        )?;
+    }
+    if let Some(warning) = model.restitution_warning() {
+        warn(py, py.get_type::<PyUserWarning>().as_any(), &warning)?;
+    }
+    Ok(())
+}
+
+fn warn(py: Python<'_>, category: &Bound<'_, PyAny>, warning: &str) -> PyResult<()> {
     // Constraint names come from the scene, which may hold a NUL; a C string may not.
     let message = CString::new(warning.replace('\0', "\\0"))
         .map_err(|e| PyRuntimeError::new_err(format!("internal error in bead: {e}")))?;
-    let category = py.get_type::<OffConstraintsWarning>();
-    PyErr::warn(py, category.as_any(), &message, 2)
+    PyErr::warn(py, category, &message, 2)
 }
 
 /// A scene error as a `bead.SceneError` with its location as attributes.

@@ -263,7 +263,7 @@ fn make_constraint(
 }
 
 /// The restitution the entry gives its impacts, for the kinds that have them.
-fn restitution(spec: &ConstraintSpec) -> Option<f64> {
+pub(super) fn restitution(spec: &ConstraintSpec) -> Option<f64> {
     match spec {
         ConstraintSpec::HalfPlane { restitution, .. }
         | ConstraintSpec::NonPenetration { restitution, .. }

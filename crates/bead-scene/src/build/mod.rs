@@ -221,3 +221,83 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
         resolved,
     })
 }
+
+impl Model {
+    /// The warning to give when the scene asks for bouncing impacts that its run will not make:
+    /// a `restitution` above 0 under an implicit integrator (which holds contacts at each
+    /// step's end, so every impact is perfectly inelastic) or with `impacts = "off"`; `None`
+    /// otherwise.
+    ///
+    /// ```
+    /// use bead_scene::{Format, Scene};
+    /// let text = "format = 1\n[simulation]\ndimension = 2\ndt = 0.01\nduration = 1\n\
+    ///             integrator = \"implicit-euler\"\n\
+    ///             [[particles]]\nname = \"ball\"\nposition = [0, 1]\n\
+    ///             [[constraints]]\nkind = \"half-plane\"\npoint = \"ball\"\n\
+    ///             through = [0, 0]\nnormal = [0, 1]\nrestitution = 0.8\nname = \"floor\"";
+    /// let model = Scene::parse(text, Format::Toml, "example")?.build()?;
+    /// assert!(model.restitution_warning().unwrap().contains("'floor'"));
+    /// let explicit = Scene::parse(&text.replace("implicit-euler", "rk4"), Format::Toml, "x")?
+    ///     .build()?;
+    /// assert!(explicit.restitution_warning().is_none());
+    /// # Ok::<(), bead_scene::SceneError>(())
+    /// ```
+    pub fn restitution_warning(&self) -> Option<String> {
+        let integrator = &self.run.integrator;
+        let why = if bead::integrate::by_name(integrator).is_some_and(|i| i.implicit()) {
+            format!(
+                "the {integrator} integrator holds contacts at each step's end, so every \
+                 impact is perfectly inelastic"
+            )
+        } else if self.run.impacts.as_deref() == Some("off") {
+            "impacts = \"off\" resolves no impact".to_string()
+        } else {
+            return None;
+        };
+        let default = self.run.restitution;
+        let mut bouncing: Vec<String> = self
+            .resolved
+            .constraints
+            .iter()
+            .filter(|spec| {
+                let inequality = self
+                    .constraints
+                    .iter()
+                    .any(|c| Some(c.name.as_str()) == spec.name() && c.inequality);
+                inequality && constraints::restitution(spec).unwrap_or(default) > 0.0
+            })
+            .filter_map(|spec| spec.name().map(|n| format!("'{n}'")))
+            .collect();
+        let groups = self
+            .resolved
+            .contacts
+            .iter()
+            .filter(|g| g.restitution.unwrap_or(default) > 0.0)
+            .count();
+        if groups > 0 {
+            bouncing.push(format!(
+                "{groups} contact group{}",
+                if groups == 1 { "" } else { "s" }
+            ));
+        }
+        if bouncing.is_empty() {
+            return None;
+        }
+        // A pile's hundreds of pairs are named by the first few.
+        const NAMED: usize = 3;
+        let mut named = bouncing
+            .iter()
+            .take(NAMED)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        if bouncing.len() > NAMED {
+            named.push_str(&format!(" and {} more", bouncing.len() - NAMED));
+        }
+        Some(format!(
+            "restitution is ignored: {why}. It is set on {named}; use an explicit integrator \
+             (rk4, midpoint, symplectic-euler) with impacts = \"located\" or \"speculative\" \
+             for bounces"
+        ))
+    }
+}

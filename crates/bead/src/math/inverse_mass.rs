@@ -153,6 +153,18 @@ impl InverseMass {
         }
     }
 
+    /// The coordinates `W` couples to a Jacobian block's columns `col..col + len`: the whole
+    /// dense block it lies in, or the columns themselves.
+    pub(crate) fn span(&self, col: usize, len: usize) -> std::ops::Range<usize> {
+        match self.block_of.get(col) {
+            Some(&k) if k != NONE => {
+                let block = &self.blocks[k as usize];
+                block.offset..block.offset + block.n
+            }
+            _ => col..col + len,
+        }
+    }
+
     /// `aᵀ W_b b` for two rows `a`, `b` of a Jacobian block whose columns start at `col`
     /// (blocks of `J` span one body's coordinates, so they never straddle a dense block).
     pub fn weighted_dot(&self, col: usize, a: &[f64], b: &[f64]) -> f64 {

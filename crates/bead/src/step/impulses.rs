@@ -26,12 +26,13 @@
 //! resting contact, which the active-set algorithm then holds.
 
 use super::Pipeline;
+use super::equality_subspace::{ImpulseDirections, impulsive_rows, project_onto_equalities};
 use crate::assembly::Layout;
 use crate::error::{StepError, StepFailure};
 use crate::model::Model;
 use crate::settings::{Settings, StepStats};
+use crate::solve::MultiplierMatrix;
 use crate::solve::complementarity::{self, Problem, RowState};
-use crate::solve::{LinearSolver, MultiplierMatrix, SolveParams};
 use crate::state::State;
 
 /// Sweeps of sequential impulses before the rest is solved exactly (a stack's pulse needs about
@@ -139,9 +140,30 @@ fn sweep_impulses(
     let restitution = row_restitution(layout, model, settings);
     let rest_speed = settings.rest_speed;
     // Positions do not change during an impact, so neither do J, W and ∂C/∂t.
-    let (j, w) = (&layout.jacobian, &layout.inv_mass);
+    let j = &layout.jacobian;
     let c_t = p.evaluator.c_t();
-    let has_equalities = impulsive_rows(layout).contains(&true);
+    let mut directions = ImpulseDirections::new(layout, impulsive_rows(layout));
+    let has_equalities = directions.mask().contains(&true);
+    let step_error = |state: &State, cause| StepError {
+        t: state.t,
+        step: state.steps + 1,
+        worst: None,
+        cause,
+    };
+    // The velocities keep the equalities from the start, so that each impulse, taken in
+    // their subspace, keeps them too.
+    if has_equalities {
+        let solver = p.acceleration.solver_mut();
+        project_onto_equalities(
+            layout,
+            directions.mask(),
+            Some(c_t),
+            solver,
+            &mut state.v,
+            &settings.solve,
+        )
+        .map_err(|e| step_error(state, e))?;
+    }
     // ġ_k = J_k q̇ + ∂g_k/∂t.
     let g_dot = |k: usize, v: &[f64]| -> f64 {
         c_t[k]
@@ -149,7 +171,6 @@ fn sweep_impulses(
                 .map(|(c, a)| a.iter().zip(&v[c..]).map(|(x, y)| x * y).sum::<f64>())
                 .sum::<f64>()
     };
-    let diag = |k: usize| -> f64 { j.row(k).map(|(c, a)| w.weighted_dot(c, a, a)).sum() };
     // Approaches below a millionth of the rest speed are left to the solve as resting
     // contact: in a stack, sequential impulses converge only linearly toward zero.
     let scale = 1.0
@@ -161,34 +182,33 @@ fn sweep_impulses(
         let mut any = false;
         for &k in &rows {
             let approach = g_dot(k, &state.v) + slack[k];
-            let a_kk = diag(k);
-            if approach < -eps && a_kk > 0.0 {
+            if approach >= -eps {
+                continue;
+            }
+            let a_kk = directions
+                .effective_inverse_mass(layout, k, p.acceleration.solver_mut(), &settings.solve)
+                .map_err(|e| step_error(state, e))?;
+            if a_kk > 0.0 {
                 let e = if slack[k] == 0.0 && -approach > rest_speed {
                     restitution[k]
                 } else {
                     0.0
                 };
-                let impulse = -(1.0 + e) * approach / a_kk;
-                for (c, a) in j.row(k) {
-                    w.add_weighted_row(c, a, impulse, &mut state.v);
-                }
+                directions.apply(layout, k, -(1.0 + e) * approach / a_kk, &mut state.v);
                 any = true;
             }
         }
+        // Rounding, and the solves' tolerance, leave the equalities slightly off.
         if has_equalities {
-            any |= project_equality_velocities(
+            project_onto_equalities(
                 layout,
-                c_t,
+                directions.mask(),
+                Some(c_t),
                 p.acceleration.solver_mut(),
                 &mut state.v,
                 &settings.solve,
             )
-            .map_err(|e| StepError {
-                t: state.t,
-                step: state.steps + 1,
-                worst: None,
-                cause: e,
-            })?;
+            .map_err(|e| step_error(state, e))?;
         }
         if !any {
             p.current_acceleration = None;
@@ -288,46 +308,4 @@ fn row_restitution(layout: &Layout, model: &Model, settings: &Settings) -> Vec<f
         }
     }
     out
-}
-
-/// The rows an impact's velocity projection keeps: equalities and motors, but not inequalities
-/// (the impulses handle them) nor rows with a force limit (a finite force gives no impulse).
-fn impulsive_rows(layout: &Layout) -> Vec<bool> {
-    let bounds = layout.bounds();
-    (0..layout.inequality.len())
-        .map(|k| bounds.free(k))
-        .collect()
-}
-
-/// Removes the equality rows' velocity errors `Ċ = J q̇ + ∂C/∂t` (mass-weighted, as projection
-/// does); returns whether anything changed noticeably.
-fn project_equality_velocities(
-    layout: &Layout,
-    c_t: &[f64],
-    solver: &mut dyn LinearSolver,
-    v: &mut [f64],
-    params: &SolveParams,
-) -> Result<bool, StepFailure> {
-    let mask = impulsive_rows(layout);
-    let mut c_dot = vec![0.0; mask.len()];
-    layout.jacobian.mul(v, &mut c_dot);
-    let scale = 1.0 + v.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
-    for k in 0..c_dot.len() {
-        c_dot[k] = if mask[k] { c_dot[k] + c_t[k] } else { 0.0 };
-    }
-    if c_dot.iter().all(|x| x.abs() <= 1e-12 * scale) {
-        return Ok(false);
-    }
-    let mut mu = vec![0.0; mask.len()];
-    let matrix = MultiplierMatrix::new(&layout.jacobian, &layout.inv_mass).masked(&mask);
-    solver
-        .solve(&matrix, &c_dot, &mut mu, params)
-        .map_err(|e| StepFailure::Eval(e.into()))?;
-    let mut correction = vec![0.0; v.len()];
-    layout.jacobian.mul_transpose(&mu, &mut correction);
-    layout.inv_mass.apply_in_place(&mut correction);
-    for (vi, c) in v.iter_mut().zip(&correction) {
-        *vi -= c;
-    }
-    Ok(true)
 }

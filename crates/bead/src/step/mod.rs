@@ -22,6 +22,7 @@
 
 mod assemble;
 pub(crate) mod contacts;
+mod equality_subspace;
 mod events;
 mod impulses;
 mod projection;

@@ -469,3 +469,109 @@ fn speculative_bounces_are_early_by_less_than_a_step() {
         e * e * h
     );
 }
+
+/// An arm pivoted at one end, spinning at `omega0` with no gravity, hits its joint limit
+/// (restitution `e`): the stop's impulse acts through the pivot, so the arm leaves at
+/// `−e ω₀` about the pivot, and the pivot holds. Taken without the pivot and the pivot
+/// restored after, part of the rebound would be lost (a stop with e = 1 stopped dead).
+#[test]
+fn an_arm_rebounds_from_its_joint_limit_with_its_restitution() {
+    use bead::constraint::{AngleLimit, Nail};
+    use bead::{Point, RigidBody, Shape};
+    let (length, omega0, max) = (0.8_f64, 2.0, 0.3);
+    for e in [1.0, 0.5, 0.0] {
+        let mut sys = System::new(2).unwrap();
+        let center = [0.5 * length, 0.0];
+        let arm = sys
+            .add_rigid_body(
+                RigidBody::new(&center, 0.0)
+                    .shape(Shape::Rod { length }, 2.0)
+                    .velocity(&[0.0, 0.5 * length * omega0], omega0),
+            )
+            .unwrap();
+        let pivot = Point::on_body(arm, [-0.5 * length, 0.0]);
+        sys.add_constraint(Nail::new(pivot, &[0.0, 0.0])).unwrap();
+        let limit = sys
+            .add_constraint(AngleLimit::to_world(arm, -1.0, max))
+            .unwrap();
+        sys.set_restitution(limit, e).unwrap();
+        let hit = max / omega0;
+        while sys.time() < hit + 0.05 {
+            sys.step(1e-3).unwrap();
+        }
+        let v = sys.coordinate_velocities(arm).to_vec();
+        let q = sys.coordinates(arm).to_vec();
+        let omega = v[2];
+        // The angle after the bounce, integrated back from the impact at exactly t = hit.
+        let angle = max - e * omega0 * (sys.time() - hit);
+        eprintln!("e = {e}: ω {omega}, angle {} (expected {angle})", q[2]);
+        assert!((omega + e * omega0).abs() < 1e-9, "e = {e}: ω = {omega}");
+        assert!((q[2] - angle).abs() < 1e-8, "e = {e}: θ = {}", q[2]);
+        // The pivot end stays at rest: v_centre = ω × r.
+        let (s, c) = q[2].sin_cos();
+        let r = [0.5 * length * c, 0.5 * length * s];
+        assert!((v[0] + omega * r[1]).abs() < 1e-9 && (v[1] - omega * r[0]).abs() < 1e-9);
+    }
+}
+
+/// The same in 3D: a bar on a hinge spinning into its hinge limit, and a pendulum on a ball
+/// joint swinging into its cone, rebound at `−e` of their approach about their joints.
+#[test]
+fn a_bar_rebounds_from_its_hinge_and_cone_limits_with_its_restitution() {
+    use bead::constraint::{ConeLimit, Hinge, HingeLimit, Revolute};
+    use bead::{Point, RigidBody3d};
+    let (l, omega0, stop) = (0.5_f64, 2.0, 0.3);
+    let y = [0.0, 1.0, 0.0];
+    let x = [1.0, 0.0, 0.0];
+    for cone in [false, true] {
+        for e in [1.0, 0.5] {
+            let mut sys = System::new(3).unwrap();
+            let base = sys
+                .add_rigid_body_3d(RigidBody3d::new([0.0; 3]).fixed())
+                .unwrap();
+            // Turning about +y carries the bar's end from +x toward −z.
+            let bar = sys
+                .add_rigid_body_3d(
+                    RigidBody3d::new([l, 0.0, 0.0])
+                        .mass(1.5)
+                        .principal_inertia([0.002, 0.04, 0.04])
+                        .velocity([0.0, 0.0, -omega0 * l])
+                        .angular_velocity([0.0, omega0, 0.0]),
+                )
+                .unwrap();
+            let pivots = ([0.0; 3], [-l, 0.0, 0.0]);
+            let limit = if cone {
+                let a = Point::on_body_3d(base.body(), pivots.0);
+                let b = Point::on_body_3d(bar.body(), pivots.1);
+                sys.add_constraint(Revolute::new(a, b)).unwrap();
+                sys.add_constraint(ConeLimit::new(base.body(), bar.body(), (x, x), stop))
+                    .unwrap()
+            } else {
+                sys.add_constraint(Hinge::new(base.body(), bar.body(), pivots, (y, y)))
+                    .unwrap();
+                let limit = HingeLimit::new(base.body(), bar.body(), (y, y), -1.0, stop);
+                sys.add_constraint(limit.zero((x, x))).unwrap()
+            };
+            sys.set_restitution(limit, e).unwrap();
+            sys.set_integrator(bead::integrate::Rk4::default());
+            let hit = stop / omega0;
+            while sys.time() < hit + 0.05 {
+                sys.step(1e-3).unwrap();
+            }
+            let w = sys.angular_velocity(bar);
+            let q = sys.orientation(bar);
+            let angle = 2.0 * q[2].atan2(q[0]);
+            let expected = stop - e * omega0 * (sys.time() - hit);
+            eprintln!("cone {cone}, e = {e}: ω {w:?}, angle {angle} (expected {expected})");
+            assert!(
+                (w[1] + e * omega0).abs() < 1e-8,
+                "cone {cone}, e = {e}: ω = {w:?}"
+            );
+            assert!(w[0].abs() < 1e-8 && w[2].abs() < 1e-8, "{w:?}");
+            assert!(
+                (angle - expected).abs() < 1e-8,
+                "{angle} against {expected}"
+            );
+        }
+    }
+}
