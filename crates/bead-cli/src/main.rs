@@ -295,16 +295,15 @@ fn load(path: &std::path::Path, overrides: &Overrides) -> Result<Model, Failure>
     })
 }
 
-/// What to say of a model that starts off its constraints (see `bead_scene::start`), or of one
-/// whose start cannot even be evaluated (the run then fails at its first step, and says why),
-/// and of a restitution the run will ignore.
-fn start_warning(model: &mut Model) -> Option<String> {
+/// The warnings a model gives before it runs: that it starts off its constraints (see
+/// `bead_scene::start`), or that its start cannot even be evaluated (the run then fails at its
+/// first step, and says why), and that it sets a restitution the run will ignore.
+fn warnings(model: &mut Model) -> Vec<String> {
     let off = match bead_scene::start::check(model) {
         Ok(start) => start.warning(),
         Err(e) => Some(format!("the start cannot be evaluated: {e}")),
     };
-    let warnings: Vec<String> = off.into_iter().chain(model.restitution_warning()).collect();
-    (!warnings.is_empty()).then(|| warnings.join("\nwarning: "))
+    off.into_iter().chain(model.restitution_warning()).collect()
 }
 
 fn execute(command: Command) -> Result<(), Failure> {
@@ -317,7 +316,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             accelerations,
         } => {
             let mut model = load(&scene, &overrides)?;
-            if let Some(warning) = start_warning(&mut model) {
+            for warning in warnings(&mut model) {
                 eprintln!("warning: {warning}");
             }
             let report =
@@ -406,7 +405,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                     a.velocity_change
                 );
             }
-            if let Some(warning) = start_warning(&mut model) {
+            for warning in warnings(&mut model) {
                 println!("warning: {warning}");
             }
             Ok(())
@@ -522,7 +521,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             overrides,
         } => {
             let mut model = load(&scene, &overrides)?;
-            if let Some(warning) = start_warning(&mut model) {
+            for warning in warnings(&mut model) {
                 eprintln!("warning: {warning}");
             }
             let options = render::RenderOptions {

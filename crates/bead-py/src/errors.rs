@@ -45,7 +45,7 @@ pyo3::create_exception!(
 /// furthest (the same words as `bead check`), and with a `UserWarning` when it sets a
 /// restitution its run ignores. `stacklevel` 2 points at the line that called the package's
 /// function. A warning turned into an error by the filters is returned as one.
-pub fn warn_if_off(py: Python<'_>, model: &mut Model) -> PyResult<()> {
+pub fn warn_when_built(py: Python<'_>, model: &mut Model) -> PyResult<()> {
     let off = match bead_scene::start::check(model) {
         Ok(start) => start.warning(),
         Err(e) => Some(format!("the start cannot be evaluated: {e}")),

@@ -14,7 +14,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::errors::{record_error, scene_error, simulation_error, warn_if_off};
+use crate::errors::{record_error, scene_error, simulation_error, warn_when_built};
 use crate::run::{Recorder, Run};
 
 /// A simulation: the system a scene describes, at its current time.
@@ -80,7 +80,7 @@ fn build(py: Python<'_>, mut scene: Scene, settings: Option<&str>) -> PyResult<S
         }
         scene_error(py, &e)
     })?;
-    warn_if_off(py, &mut model)?;
+    warn_when_built(py, &mut model)?;
     Ok(Simulation {
         model: Mutex::new(model),
     })

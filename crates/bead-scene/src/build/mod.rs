@@ -20,7 +20,7 @@ mod names;
 mod parametric;
 mod settings;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use bead::force::ForceId;
 use bead::{BodyId, ConstraintId, ParametricId, ParticleId, RigidBodyId, System};
@@ -255,16 +255,19 @@ impl Model {
             return None;
         };
         let default = self.run.restitution;
+        let inequalities: HashSet<&str> = self
+            .constraints
+            .iter()
+            .filter(|c| c.inequality)
+            .map(|c| c.name.as_str())
+            .collect();
         let mut bouncing: Vec<String> = self
             .resolved
             .constraints
             .iter()
             .filter(|spec| {
-                let inequality = self
-                    .constraints
-                    .iter()
-                    .any(|c| Some(c.name.as_str()) == spec.name() && c.inequality);
-                inequality && constraints::restitution(spec).unwrap_or(default) > 0.0
+                spec.name().is_some_and(|n| inequalities.contains(n))
+                    && constraints::restitution(spec).unwrap_or(default) > 0.0
             })
             .filter_map(|spec| spec.name().map(|n| format!("'{n}'")))
             .collect();

@@ -30,15 +30,15 @@ pub(super) fn impulsive_rows(layout: &Layout) -> Vec<bool> {
 
 /// Removes from `v` its component that breaks the equality rows `Jₑ v + c_t = 0` (mass-weighted,
 /// as projection does; `c_t` is `∂C/∂t`, or zero for a velocity change rather than a
-/// velocity); returns whether anything changed noticeably.
-pub(super) fn project_onto_equalities(
+/// velocity).
+fn project_onto_equalities(
     layout: &Layout,
     mask: &[bool],
     c_t: Option<&[f64]>,
     solver: &mut dyn LinearSolver,
     v: &mut [f64],
     params: &SolveParams,
-) -> Result<bool, StepFailure> {
+) -> Result<(), StepFailure> {
     let mut c_dot = vec![0.0; mask.len()];
     layout.jacobian.mul(v, &mut c_dot);
     let scale = 1.0 + v.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
@@ -47,7 +47,7 @@ pub(super) fn project_onto_equalities(
         c_dot[k] = if mask[k] { c_dot[k] + rate } else { 0.0 };
     }
     if c_dot.iter().all(|x| x.abs() <= 1e-12 * scale) {
-        return Ok(false);
+        return Ok(());
     }
     let mut mu = vec![0.0; mask.len()];
     let matrix = MultiplierMatrix::new(&layout.jacobian, &layout.inv_mass).masked(mask);
@@ -60,12 +60,13 @@ pub(super) fn project_onto_equalities(
     for (vi, c) in v.iter_mut().zip(&correction) {
         *vi -= c;
     }
-    Ok(true)
+    Ok(())
 }
 
 /// A row's impulse direction `W_c J_kᵀ` and effective inverse mass `J_k W_c J_kᵀ`, computed
 /// once per impact (positions, so `J` and `W`, do not change during one).
 pub(super) struct ImpulseDirections {
+    /// The rows held as equalities during the impact ([`impulsive_rows`]).
     mask: Vec<bool>,
     /// Coordinates some equality row acts on: an impulse that moves none of them needs no
     /// projection (`Jₑ W J_kᵀ = 0`), and takes the cheap path through `W` alone.
@@ -84,8 +85,9 @@ struct Direction {
 }
 
 impl ImpulseDirections {
-    /// The directions for the rows of `layout`, with `mask` the rows held as equalities.
-    pub(super) fn new(layout: &Layout, mask: Vec<bool>) -> Self {
+    /// The directions for the rows of `layout`.
+    pub(super) fn new(layout: &Layout) -> Self {
+        let mask = impulsive_rows(layout);
         let n = layout.inv_mass.len();
         let mut constrained = vec![false; n];
         for k in (0..mask.len()).filter(|&k| mask[k]) {
@@ -100,9 +102,21 @@ impl ImpulseDirections {
         }
     }
 
-    /// The equality rows.
-    pub(super) fn mask(&self) -> &[bool] {
-        &self.mask
+    /// Puts the velocities `v` back onto the equalities `Jₑ v + ∂Cₑ/∂t = 0` (`c_t` the rows'
+    /// `∂C/∂t`): before the impulses, so that each, taken in their subspace, keeps them; and
+    /// after each sweep, for what rounding and the solves' tolerance leave.
+    pub(super) fn hold_equalities(
+        &self,
+        layout: &Layout,
+        c_t: &[f64],
+        solver: &mut dyn LinearSolver,
+        v: &mut [f64],
+        params: &SolveParams,
+    ) -> Result<(), StepFailure> {
+        if !self.mask.contains(&true) {
+            return Ok(());
+        }
+        project_onto_equalities(layout, &self.mask, Some(c_t), solver, v, params)
     }
 
     /// `v += P W_c J_kᵀ`: the velocity change of impulse `P` along row `k` (after

@@ -26,7 +26,7 @@
 //! resting contact, which the active-set algorithm then holds.
 
 use super::Pipeline;
-use super::equality_subspace::{ImpulseDirections, impulsive_rows, project_onto_equalities};
+use super::equality_subspace::{ImpulseDirections, impulsive_rows};
 use crate::assembly::Layout;
 use crate::error::{StepError, StepFailure};
 use crate::model::Model;
@@ -142,28 +142,22 @@ fn sweep_impulses(
     // Positions do not change during an impact, so neither do J, W and ∂C/∂t.
     let j = &layout.jacobian;
     let c_t = p.evaluator.c_t();
-    let mut directions = ImpulseDirections::new(layout, impulsive_rows(layout));
-    let has_equalities = directions.mask().contains(&true);
+    let mut directions = ImpulseDirections::new(layout);
     let step_error = |state: &State, cause| StepError {
         t: state.t,
         step: state.steps + 1,
         worst: None,
         cause,
     };
-    // The velocities keep the equalities from the start, so that each impulse, taken in
-    // their subspace, keeps them too.
-    if has_equalities {
-        let solver = p.acceleration.solver_mut();
-        project_onto_equalities(
+    directions
+        .hold_equalities(
             layout,
-            directions.mask(),
-            Some(c_t),
-            solver,
+            c_t,
+            p.acceleration.solver_mut(),
             &mut state.v,
             &settings.solve,
         )
         .map_err(|e| step_error(state, e))?;
-    }
     // ġ_k = J_k q̇ + ∂g_k/∂t.
     let g_dot = |k: usize, v: &[f64]| -> f64 {
         c_t[k]
@@ -198,18 +192,15 @@ fn sweep_impulses(
                 any = true;
             }
         }
-        // Rounding, and the solves' tolerance, leave the equalities slightly off.
-        if has_equalities {
-            project_onto_equalities(
+        directions
+            .hold_equalities(
                 layout,
-                directions.mask(),
-                Some(c_t),
+                c_t,
                 p.acceleration.solver_mut(),
                 &mut state.v,
                 &settings.solve,
             )
             .map_err(|e| step_error(state, e))?;
-        }
         if !any {
             p.current_acceleration = None;
             return Ok(());
