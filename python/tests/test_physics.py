@@ -127,3 +127,15 @@ def test_the_piston_follows_its_crank(scenes: Path) -> None:
     # The motor holds its speed; its torque is its λ.
     assert np.max(np.abs(tr["crank.wy"][1:] - 5.0)) < 1e-9
     assert np.all(np.isfinite(run.constraints["motor.lambda"]))
+
+
+def test_the_lift_stops_at_its_travel_limit(scenes: Path) -> None:
+    # scenes/lift.toml: a 2 kg car driven up a vertical slider at 0.25 m/s by a motor of at most
+    # 40 N, into its travel limit 0.5 m up. At the top the motor gives its 40 N and the upper
+    # stop the rest of what the weight does not take, 40 − m g.
+    run = bead.load(scenes / "lift.toml").run()
+    tr, c = run.trajectory, run.constraints
+    assert np.max(tr["car.z"]) <= 0.5 + 1e-9
+    assert abs(tr["car.z"][-1] - 0.5) < 1e-9
+    assert abs(c["drive.lambda"][-1] - 40.0) < 1e-9
+    assert abs(c["stops.lambda1"][-1] - (40.0 - 2.0 * 9.81)) < 1e-6

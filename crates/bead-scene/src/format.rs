@@ -762,6 +762,38 @@ pub enum ConstraintSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
+    /// A 3D slider's motor: the travel rate along its axis of the `prismatic` joint named
+    /// `joint` held at `speed`, with at most `max_force`.
+    SliderMotor {
+        /// The name of the 3D `prismatic` joint it drives.
+        joint: String,
+        /// Speed of the second body along the axis, m/s.
+        speed: f64,
+        /// Force limit, N (default: none): beyond it the motor applies exactly this force and
+        /// gives way.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_force: Option<f64>,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A 3D slider's travel limit: `min ≤ s ≤ max` for the travel `s` along its axis of the
+    /// `prismatic` joint named `joint`, 0 where it starts.
+    SliderLimit {
+        /// The name of the 3D `prismatic` joint it limits.
+        joint: String,
+        /// Lower limit, m.
+        min: f64,
+        /// Upper limit, m.
+        max: f64,
+        /// Coefficient of restitution of its impacts, 0 to 1 (default: `[simulation] restitution`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(range(min = 0.0, max = 1.0))]
+        restitution: Option<f64>,
+        /// Name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
     /// Any scalar constraint written as an expression `c = 0` (or `c ≥ 0` with
     /// `inequality = true`) in `ALIAS.x ALIAS.y [ALIAS.z]` of its aliased points and `t`;
     /// differentiated exactly on dual numbers.
@@ -987,6 +1019,8 @@ macro_rules! every_constraint {
             | ConstraintSpec::Linear { name: $name, .. }
             | ConstraintSpec::AngleLimit { name: $name, .. }
             | ConstraintSpec::ConeLimit { name: $name, .. }
+            | ConstraintSpec::SliderMotor { name: $name, .. }
+            | ConstraintSpec::SliderLimit { name: $name, .. }
             | ConstraintSpec::Revolute { name: $name, .. }
             | ConstraintSpec::Spherical { name: $name, .. }
             | ConstraintSpec::Weld { name: $name, .. }
@@ -1034,7 +1068,9 @@ impl ConstraintSpec {
             | ConstraintSpec::AngleLimit { between, body, .. } => one_or_two(between, body),
             ConstraintSpec::Gear { between, .. } => between.iter().map(String::as_str).collect(),
             ConstraintSpec::RackAndPinion { rack, pinion, .. } => vec![rack, pinion],
-            ConstraintSpec::ConeLimit { .. } => Vec::new(),
+            ConstraintSpec::ConeLimit { .. }
+            | ConstraintSpec::SliderMotor { .. }
+            | ConstraintSpec::SliderLimit { .. } => Vec::new(),
             ConstraintSpec::Expression { points, .. } => {
                 points.values().map(PointRef::owner).collect()
             }

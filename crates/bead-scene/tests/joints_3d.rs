@@ -1,6 +1,6 @@
 //! 3D welds, sliders and limits read from scene files: the piston scene against the crank-slider's
-//! closed form, the ragdoll arm held by its cone-twist and hinge limits and its weld, and errors
-//! that name the field.
+//! closed form, the ragdoll arm held by its cone-twist and hinge limits and its weld, the lift
+//! driven by its slider motor into its travel limit, and errors that name the field.
 
 #![allow(clippy::unwrap_used)]
 // SceneError is returned by value once per failed load, as in the library.
@@ -131,6 +131,53 @@ fn the_ragdoll_arm_stays_within_its_limits() {
     assert!(m.system.constraint_error().unwrap().0 < 1e-9);
 }
 
+/// The lift: its motor, limited to 40 N against a 2 kg car, accelerates it at
+/// `a = (F − m g)/m` to 0.25 m/s, so that `s = 0.25 t − 0.25²/(2a)` (to implicit Euler's
+/// first-order error of the acceleration, `h` times the speed); its travel limit stops it 0.5 m
+/// up, where the motor pushes with all its 40 N and the stop takes what the weight does not.
+#[test]
+fn the_lift_rises_at_its_motor_speed_and_stops_at_its_limit() {
+    let mut m = scene("lift");
+    let car = m.bodies_3d.iter().find(|(n, _)| n == "car").unwrap().1;
+    let constraint =
+        |m: &Model, name: &str| m.constraints.iter().find(|c| c.name == name).unwrap().id;
+    let (drive, stops) = (constraint(&m, "drive"), constraint(&m, "stops"));
+    let (mass, g, force, speed, dt) = (2.0, 9.81, 40.0, 0.25, m.run.dt);
+    let a = (force - mass * g) / mass;
+    for k in 1..=1000 {
+        m.system.step_to(k as f64 * dt).unwrap();
+    }
+    let (z, vz) = (
+        m.system.coordinates(car.body())[2],
+        m.system.coordinate_velocities(car.body())[2],
+    );
+    let expected = speed * 1.0 - speed * speed / (2.0 * a);
+    assert!(
+        (z - expected).abs() < dt * speed,
+        "z {z} against {expected}"
+    );
+    assert!((vz - speed).abs() < 1e-9, "vz {vz}");
+    for k in 1001..=3000 {
+        m.system.step_to(k as f64 * dt).unwrap();
+        let z = m.system.coordinates(car.body())[2];
+        assert!(z <= 0.5 + 1e-9, "step {k}: past the stop at {z}");
+    }
+    let (z, vz) = (
+        m.system.coordinates(car.body())[2],
+        m.system.coordinate_velocities(car.body())[2],
+    );
+    assert!(
+        (z - 0.5).abs() < 1e-9 && vz.abs() < 1e-9,
+        "at the top: z {z}, vz {vz}"
+    );
+    let report = m.system.diagnostics().unwrap();
+    let motor = report.constraint(drive).unwrap().lambda[0];
+    let stop = report.constraint(stops).unwrap().lambda.clone();
+    assert_eq!(motor, force, "the motor pushes with its limit");
+    assert!((stop[1] - (force - mass * g)).abs() < 1e-6, "stop {stop:?}");
+    assert_eq!(stop[0], 0.0, "the lower stop is free");
+}
+
 const HEADER: &str = "format = 1\n[simulation]\ndimension = 3\ndt = 0.001\nduration = 1\n\
     [[bodies]]\nname = \"a\"\nposition = [0, 0, 0]\nmass = 1\ninertia = [1, 1, 1]\n\
     [[bodies]]\nname = \"b\"\nposition = [1, 0, 0]\nmass = 1\ninertia = [1, 1, 1]\n";
@@ -185,7 +232,38 @@ fn bad_3d_joints_name_the_field() {
             "constraints[1].twist: the range [1, -1] must have min ≤ max",
         ),
     ];
-    for (constraints, expected) in cases {
+    let slider = "[[constraints]]\nkind = \"prismatic\"\nbetween = [\"a\", \"b\"]\naxis = [1, 0, 0]\nname = \"rail\"\n";
+    let sliders = [
+        (
+            format!(
+                "{slider}[[constraints]]\nkind = \"slider-motor\"\njoint = \"ball\"\nspeed = 1\n{BALL}"
+            ),
+            "'ball' is not a prismatic joint",
+        ),
+        (
+            format!("{slider}[[constraints]]\nkind = \"motor\"\njoint = \"rail\"\nspeed = 1\n"),
+            "kind = \"slider-motor\"",
+        ),
+        (
+            format!(
+                "{slider}[[constraints]]\nkind = \"slider-motor\"\njoint = \"rail\"\nspeed = 1\nmax_force = -2\n"
+            ),
+            "constraints[1].max_force",
+        ),
+        (
+            format!(
+                "{slider}[[constraints]]\nkind = \"slider-limit\"\njoint = \"rail\"\nmin = 0.5\nmax = -0.5\n"
+            ),
+            "constraints[1].max: max -0.5 is below min 0.5",
+        ),
+        (
+            format!(
+                "{slider}[[constraints]]\nkind = \"angle-limit\"\njoint = \"rail\"\nmin = 0\nmax = 1\n"
+            ),
+            "kind = \"slider-limit\"",
+        ),
+    ];
+    for (constraints, expected) in cases.into_iter().chain(sliders) {
         let e = error(&format!("{HEADER}{constraints}"));
         assert!(e.contains(expected), "expected «{expected}» in: {e}");
     }
@@ -197,4 +275,15 @@ fn bad_3d_joints_name_the_field() {
          [[constraints]]\nkind = \"cone-limit\"\njoint = \"pin\"\naxis = [1, 0, 0]\ncone = 0.5\n",
     );
     assert!(e.contains("constraints[1].kind: a cone limit is 3D"), "{e}");
+    let e = error(
+        "format = 1\n[simulation]\ndimension = 2\ndt = 0.01\nduration = 1\n\
+         [[bodies]]\nname = \"a\"\nposition = [0, 0]\nmass = 1\ninertia = 0.1\n\
+         [[bodies]]\nname = \"b\"\nposition = [1, 0]\nmass = 1\ninertia = 0.1\n\
+         [[constraints]]\nkind = \"prismatic\"\nbetween = [\"a\", \"b\"]\naxis = [1, 0]\nname = \"rail\"\n\
+         [[constraints]]\nkind = \"slider-limit\"\njoint = \"rail\"\nmin = 0\nmax = 1\n",
+    );
+    assert!(
+        e.contains("constraints[1].kind: a slider limit is 3D"),
+        "{e}"
+    );
 }

@@ -186,6 +186,16 @@ impl InvalidParameter {
             .hint("nan and inf are not allowed here"))
     }
 
+    /// A range `[min, max]` of finite numbers with `min ≤ max`, the bounds named `min` and `max`.
+    pub(crate) fn check_range([min, max]: [f64; 2]) -> Result<(), Self> {
+        Self::check_finite("min", min)?;
+        Self::check_finite("max", max)?;
+        if min > max {
+            return Err(Self::new("max", format!("max {max} is below min {min}")));
+        }
+        Ok(())
+    }
+
     /// A positive finite number.
     pub(crate) fn check_positive(parameter: &str, x: f64) -> Result<(), Self> {
         if x > 0.0 && x.is_finite() {

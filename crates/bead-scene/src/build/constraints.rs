@@ -240,6 +240,15 @@ fn make_constraint(
             twist,
             ..
         } => joints_3d::cone_limit(entry, all, joint, axis, *cone, *twist),
+        ConstraintSpec::SliderMotor {
+            joint,
+            speed,
+            max_force,
+            ..
+        } => joints_3d::slider_motor(entry, all, joint, *speed, *max_force),
+        ConstraintSpec::SliderLimit { joint, min, max, .. } => {
+            joints_3d::slider_limit(entry, all, joint, *min, *max)
+        }
         ConstraintSpec::HalfPlane {
             point,
             through,
@@ -271,6 +280,7 @@ pub(super) fn restitution(spec: &ConstraintSpec) -> Option<f64> {
         | ConstraintSpec::Linear { restitution, .. }
         | ConstraintSpec::AngleLimit { restitution, .. }
         | ConstraintSpec::ConeLimit { restitution, .. }
+        | ConstraintSpec::SliderLimit { restitution, .. }
         | ConstraintSpec::Expression { restitution, .. } => *restitution,
         _ => None,
     }

@@ -1,13 +1,17 @@
-//! The joints between 3D rigid bodies: hinges and their motors and limits, welds, sliders, and
-//! ball joints' cone-twist limits. Axes are given in the world at t = 0 and carried into each
+//! The joints between 3D rigid bodies: hinges and their motors and limits, welds, sliders and
+//! their motors and limits, and ball joints' cone-twist limits. Axes are given in the world at t = 0 and carried into each
 //! body's frame from where it starts; welds and sliders hold the relative orientation the bodies
 //! start in, and limits measure their angles from there.
 
-use bead::constraint::{ConeLimit, Constraint, Hinge, HingeLimit, HingeMotor, Prismatic3d, Weld3d};
+use bead::constraint::{
+    ConeLimit, Constraint, Hinge, HingeLimit, HingeMotor, Prismatic3d, SliderLimit, SliderMotor,
+    Weld3d,
+};
 use bead::{BodyId, Point};
 
 use super::Result;
 use super::check::vector;
+use super::initial::position;
 use super::names::Entry;
 use crate::error::SceneError;
 use crate::format::{ConstraintSpec, PointRef};
@@ -167,6 +171,16 @@ fn named_hinge<'s>(
     all: &'s [ConstraintSpec],
     joint: &str,
 ) -> Result<(&'s [PointRef; 2], &'s [f64])> {
+    if all
+        .iter()
+        .any(|c| c.name() == Some(joint) && matches!(c, ConstraintSpec::Prismatic { .. }))
+    {
+        return Err(SceneError::at(
+            entry.field("joint"),
+            format!("'{joint}' is a prismatic joint: this kind drives or stops a revolute one"),
+        )
+        .hint("a prismatic joint's motor is kind = \"slider-motor\" (speed in m/s), its limit kind = \"slider-limit\" (min and max in m)"));
+    }
     named_joint(
         entry,
         all,
@@ -275,6 +289,88 @@ pub(super) fn hinge_motor(
         Some(limit) => motor.max_torque(limit),
         None => motor,
     }))
+}
+
+/// A 3D slider's travel, as its motor and limit read it: the bodies, pivots and axis (in body
+/// a's frame) of the `prismatic` joint named `joint`, and the travel where it starts.
+struct Travel {
+    a: BodyId,
+    b: BodyId,
+    pivots: ([f64; 3], [f64; 3]),
+    axis: [f64; 3],
+    start: f64,
+}
+
+/// The travel of the 3D `prismatic` joint named `joint` (found among `all`); `what` names the
+/// entry's kind for the errors.
+fn named_slider(
+    entry: &Entry<'_>,
+    all: &[ConstraintSpec],
+    joint: &str,
+    what: &str,
+) -> Result<Travel> {
+    if entry.dim() != 3 {
+        return Err(
+            SceneError::at(entry.field("kind"), format!("a {what} is 3D"))
+                .hint("in 2D, a `linear` constraint on the slider's point stops it"),
+        );
+    }
+    let (between, axis) = named_joint(entry, all, joint, "prismatic joint", |c| match c {
+        ConstraintSpec::Prismatic { between, axis, .. } => Some((between, axis.as_slice())),
+        _ => None,
+    })?;
+    let [a, b] = anchors(entry, between)?;
+    let world = direction(entry, "axis", axis)?;
+    let [pa, pb] = entry.pair(between)?;
+    let (xa, xb) = (position(entry.system, &pa), position(entry.system, &pb));
+    let length = world.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let start = (0..3).map(|k| (xb[k] - xa[k]) * world[k]).sum::<f64>() / length;
+    Ok(Travel {
+        a: a.body,
+        b: b.body,
+        pivots: (a.local, b.local),
+        axis: rotate_back(a.orientation, world),
+        start,
+    })
+}
+
+/// `slider-motor`: drives the travel rate of the 3D `prismatic` joint named `joint`.
+pub(super) fn slider_motor(
+    entry: &Entry<'_>,
+    all: &[ConstraintSpec],
+    joint: &str,
+    speed: f64,
+    max_force: Option<f64>,
+) -> Result<Box<dyn Constraint>> {
+    let t = named_slider(entry, all, joint, "slider motor")?;
+    let motor = SliderMotor::new(t.a, t.b, t.pivots, t.axis, speed);
+    Ok(Box::new(match max_force {
+        Some(limit) => motor.max_force(limit),
+        None => motor,
+    }))
+}
+
+/// `slider-limit`: the travel of the 3D `prismatic` joint named `joint` kept in `[min, max]`,
+/// 0 where it starts.
+pub(super) fn slider_limit(
+    entry: &Entry<'_>,
+    all: &[ConstraintSpec],
+    joint: &str,
+    min: f64,
+    max: f64,
+) -> Result<Box<dyn Constraint>> {
+    let t = named_slider(entry, all, joint, "slider limit")?;
+    // Checked here as written: the library sees them offset by the travel at the start.
+    if min > max {
+        return Err(SceneError::at(
+            entry.field("max"),
+            format!("max {max} is below min {min}"),
+        ));
+    }
+    let (lo, hi) = (t.start + min, t.start + max);
+    Ok(Box::new(SliderLimit::new(
+        t.a, t.b, t.pivots, t.axis, lo, hi,
+    )))
 }
 
 /// A world vector `v` in the frame of a body turned by the unit quaternion `q`: `R(q)ᵀ v`.

@@ -62,16 +62,7 @@ impl Constraint for AngleLimit {
 
     fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
         super::check_rigid_pair(dim, self.a, self.b, "between")?;
-        let [min, max] = self.range;
-        InvalidParameter::check_finite("min", min)?;
-        InvalidParameter::check_finite("max", max)?;
-        if min > max {
-            return Err(InvalidParameter::new(
-                "max",
-                format!("max {max} is below min {min}"),
-            ));
-        }
-        Ok(())
+        InvalidParameter::check_range(self.range)
     }
 
     fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {

@@ -174,8 +174,8 @@ impl ChordAngle {
 #[cfg(test)]
 mod tests {
     use crate::constraint::{
-        ConeLimit, Constraint, HessianEval, HingeLimit, Prismatic3d, Weld3d, evaluate_at,
-        hessian_at, polarized_hessian,
+        ConeLimit, Constraint, HessianEval, HingeLimit, Prismatic3d, SliderLimit, SliderMotor,
+        Weld3d, evaluate_at, hessian_at, polarized_hessian,
     };
     use crate::{BodyId, RigidBody3d, System};
 
@@ -261,5 +261,22 @@ mod tests {
         check(&cone, &scatter(4, 0.3), &scatter(4, 1.1));
         let cone = ConeLimit::new(a, b, axes, 0.6).twist(-2.0, 0.5);
         check(&cone, &scatter(8, 0.55), &scatter(8, 1.9));
+    }
+
+    #[test]
+    fn slider_travel_rows_agree_with_differences_and_polarization() {
+        let (a, b) = bodies();
+        let pivots = ([0.1, 0.2, 0.0], [0.0, -0.1, 0.3]);
+        let axis = [0.3, -0.4, 1.0];
+        let limit = SliderLimit::new(a, b, pivots, axis, -0.4, 0.7);
+        let (x, v) = (scatter(3, 0.45), scatter(3, 1.6));
+        check(&limit, &x, &v);
+        // The motor's row is the travel's rate less its speed, with the travel's J̇ẋ.
+        let motor = SliderMotor::new(a, b, pivots, axis, 0.25);
+        let travel = evaluate_at(&limit, 3, 0.0, &x, &v).unwrap_or_else(|e| panic!("{e}"));
+        let drive = evaluate_at(&motor, 3, 0.0, &x, &v).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(drive.c[0], 0.0);
+        assert!((drive.c_dot[0] - (travel.c_dot[0] - 0.25)).abs() < 1e-12);
+        assert!((drive.jdot_xdot[0] - travel.jdot_xdot[0]).abs() < 1e-12);
     }
 }

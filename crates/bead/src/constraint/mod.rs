@@ -47,6 +47,8 @@ mod prismatic_3d;
 mod rack_and_pinion;
 mod revolute;
 mod shape_contact;
+mod slider_limit;
+mod slider_motor;
 mod twist;
 mod weld;
 mod weld_3d;
@@ -76,6 +78,8 @@ pub use prismatic_3d::Prismatic3d;
 pub use rack_and_pinion::{PinionSide, RackAndPinion};
 pub use revolute::Revolute;
 pub use shape_contact::{ContactBody, Gap, ShapeContact};
+pub use slider_limit::SliderLimit;
+pub use slider_motor::SliderMotor;
 pub use weld::Weld;
 pub use weld_3d::Weld3d;
 

@@ -362,6 +362,44 @@ proptest! {
     }
 }
 
+proptest! {
+    /// A 3D slider's travel `s = (P_b − P_a)·(E − P_a)` over its three points: the limit's rows
+    /// `s − min` and `max − s`, and the motor's velocity row, that of `C = s − v t`.
+    #[test]
+    fn slider_travel(seed in coords(3, 6), min in -2.0..0.0f64, span in 0.0..3.0f64, speed in -2.0..2.0f64, t in 0.0..5.0f64) {
+        use bead::constraint::{SliderLimit, SliderMotor};
+        let mut sys = System::new(3).unwrap();
+        let mut body = || sys.add_rigid_body_3d(bead::RigidBody3d::new([0.0; 3])).unwrap().body();
+        let (a, b) = (body(), body());
+        let (x, v) = (seed[..9].to_vec(), seed[9..].to_vec());
+        // The custom rows see the three points as three particles.
+        let mut points = System::new(3).unwrap();
+        let mut particle = || points.add_particle(Particle::new(&[0.0; 3])).unwrap();
+        let ops = [particle(), particle(), particle()];
+        let travel = |x: &[Scalar]| (0..3).fold(Scalar::from(0.0), |s, k| s + (x[3 + k] - x[k]) * (x[6 + k] - x[k]));
+        let max = min + span;
+        let rows = [
+            Custom::new(ops, move |x, _t| travel(x) - min),
+            Custom::new(ops, move |x, _t| -travel(x) + max),
+        ];
+        let pivots = ([0.1, -0.2, 0.3], [0.0; 3]);
+        let limit = SliderLimit::new(a, b, pivots, [0.2, 0.5, -1.0], min, max);
+        compare(&limit, &rows, 3, 0.0, &x, &v)?;
+        let motor = SliderMotor::new(a, b, pivots, [0.2, 0.5, -1.0], speed);
+        let custom = Custom::new(ops, move |x, t| travel(x) - t * speed);
+        let m = evaluate_at(&motor, 3, t, &x, &v).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let c = evaluate_at(&custom, 3, t, &x, &v).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let close = |p: f64, q: f64| (p - q).abs() <= 1e-12 * (1.0 + p.abs().max(q.abs()));
+        prop_assert_eq!(m.c[0], 0.0);
+        for (gm, gc) in m.gradient[0].iter().zip(&c.gradient[0]) {
+            prop_assert!(close(*gm, *gc), "J {:?} vs {:?}", m.gradient[0], c.gradient[0]);
+        }
+        prop_assert!(close(m.c_t[0], c.c_t[0]), "∂C/∂t {} vs {}", m.c_t[0], c.c_t[0]);
+        prop_assert!(close(m.c_dot[0], c.c_dot[0]), "Ċ {} vs {}", m.c_dot[0], c.c_dot[0]);
+        prop_assert!(close(m.jdot_xdot[0], c.jdot_xdot[0]), "J̇ẋ {} vs {}", m.jdot_xdot[0], c.jdot_xdot[0]);
+    }
+}
+
 /// The autodiff derivatives themselves against the CRATES.md identities for C = ½(x·x − 1):
 /// ∇C = x, J̇ẋ = ẋ·ẋ, Ċ = x·ẋ.
 #[test]

@@ -33,6 +33,7 @@ mod projection;
 mod redundancy;
 mod rigid;
 mod rigid3d;
+mod slider3d;
 mod solvers;
 mod stacking;
 mod surfaces;
