@@ -763,10 +763,10 @@ pub enum ConstraintSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
-    /// A 3D slider's motor: the travel rate along its axis of the `prismatic` joint named
-    /// `joint` held at `speed`, with at most `max_force`.
+    /// A slider's motor: the travel rate along its axis of the `prismatic` joint named `joint`
+    /// (between two bodies, 2D or 3D) held at `speed`, with at most `max_force`.
     SliderMotor {
-        /// The name of the 3D `prismatic` joint it drives.
+        /// The name of the `prismatic` joint it drives.
         joint: String,
         /// Speed of the second body along the axis, m/s.
         speed: f64,
@@ -778,10 +778,10 @@ pub enum ConstraintSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
-    /// A 3D slider's travel limit: `min ≤ s ≤ max` for the travel `s` along its axis of the
-    /// `prismatic` joint named `joint`, 0 where it starts.
+    /// A slider's travel limit: `min ≤ s ≤ max` for the travel `s` along its axis of the
+    /// `prismatic` joint named `joint` (between two bodies, 2D or 3D), 0 where it starts.
     SliderLimit {
-        /// The name of the 3D `prismatic` joint it limits.
+        /// The name of the `prismatic` joint it limits.
         joint: String,
         /// Lower limit, m.
         min: f64,

@@ -1,6 +1,7 @@
 //! 3D welds, sliders and limits read from scene files: the piston scene against the crank-slider's
 //! closed form, the ragdoll arm held by its cone-twist and hinge limits and its weld, the lift
-//! driven by its slider motor into its travel limit, and errors that name the field.
+//! driven by its slider motor into its travel limit (and a 2D slider's), and errors that name the
+//! field.
 
 #![allow(clippy::unwrap_used)]
 // SceneError is returned by value once per failed load, as in the library.
@@ -275,15 +276,47 @@ fn bad_3d_joints_name_the_field() {
          [[constraints]]\nkind = \"cone-limit\"\njoint = \"pin\"\naxis = [1, 0, 0]\ncone = 0.5\n",
     );
     assert!(e.contains("constraints[1].kind: a cone limit is 3D"), "{e}");
+}
+
+/// A 2D slider's limit and motor read from a scene: a carriage 1 m along a rail tilted 30°,
+/// driven down it at 0.2 m/s to its stop 0.3 m below where it starts; the travel is measured
+/// along the tilted axis from where the joint starts. A joint of a particle is an error.
+#[test]
+fn a_2d_slider_stops_where_its_limit_says() {
+    let text = "format = 1\n[simulation]\ndimension = 2\ndt = 0.001\nduration = 3\n\
+         integrator = \"implicit-euler\"\n\
+         [[bodies]]\nname = \"rail\"\nposition = [0, 0]\nangle = 0.5235987755982988\nmass = \"infinity\"\n\
+         [[bodies]]\nname = \"car\"\nposition = [0.8660254037844387, 0.5]\nangle = 0.5235987755982988\nmass = 1\ninertia = 0.1\n\
+         [[constraints]]\nkind = \"prismatic\"\nbetween = [\"rail\", \"car\"]\naxis = [1, 0]\nname = \"rail_joint\"\n\
+         [[constraints]]\nkind = \"slider-motor\"\njoint = \"rail_joint\"\nspeed = -0.2\nmax_force = 1000\n\
+         [[constraints]]\nkind = \"slider-limit\"\njoint = \"rail_joint\"\nmin = -0.3\nmax = 0.5\n";
+    let mut m = Scene::parse(text, Format::Toml, "slider.toml")
+        .and_then(|s| s.build())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let car = m.bodies.iter().find(|(n, _)| n == "car").unwrap().1;
+    for k in 1..=3000 {
+        m.system.step_to(k as f64 * 1e-3).unwrap();
+        let x = m.system.coordinates(car.body());
+        let s = x[0] * 0.8660254037844387 + x[1] * 0.5;
+        assert!(s >= 0.7 - 1e-9, "step {k}: past the stop, s = {s}");
+        if k == 1000 {
+            assert!((s - 0.8).abs() < 1e-9, "s {s} after 1 s at 0.2 m/s");
+        }
+    }
+    let x = m.system.coordinates(car.body());
+    assert!(
+        (x[0] * 0.8660254037844387 + x[1] * 0.5 - 0.7).abs() < 1e-9,
+        "{x:?}"
+    );
     let e = error(
         "format = 1\n[simulation]\ndimension = 2\ndt = 0.01\nduration = 1\n\
+         [[particles]]\nname = \"p\"\nposition = [1, 0]\n\
          [[bodies]]\nname = \"a\"\nposition = [0, 0]\nmass = 1\ninertia = 0.1\n\
-         [[bodies]]\nname = \"b\"\nposition = [1, 0]\nmass = 1\ninertia = 0.1\n\
-         [[constraints]]\nkind = \"prismatic\"\nbetween = [\"a\", \"b\"]\naxis = [1, 0]\nname = \"rail\"\n\
-         [[constraints]]\nkind = \"slider-limit\"\njoint = \"rail\"\nmin = 0\nmax = 1\n",
+         [[constraints]]\nkind = \"slider-limit\"\njoint = \"rail\"\nmin = 0\nmax = 1\n\
+         [[constraints]]\nkind = \"prismatic\"\nbetween = [\"a\", \"p\"]\naxis = [1, 0]\nname = \"rail\"\n",
     );
     assert!(
-        e.contains("constraints[1].kind: a slider limit is 3D"),
+        e.contains("constraints[0].joint: 'rail' joins a particle"),
         "{e}"
     );
 }

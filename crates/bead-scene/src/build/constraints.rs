@@ -13,7 +13,7 @@ use bead::{BodyId, Motion, Point, System};
 use super::check::{location, refused, vector};
 use super::initial::{distance, position, radius_or_initial};
 use super::names::{Entry, Names};
-use super::{NamedConstraint, Result, expression, joints, joints_3d};
+use super::{NamedConstraint, Result, expression, joints, joints_3d, sliders};
 use crate::error::SceneError;
 use crate::format::{ConstraintSpec, Location, PointRef, SceneFile};
 
@@ -245,9 +245,9 @@ fn make_constraint(
             speed,
             max_force,
             ..
-        } => joints_3d::slider_motor(entry, all, joint, *speed, *max_force),
+        } => sliders::slider_motor(entry, all, joint, *speed, *max_force),
         ConstraintSpec::SliderLimit { joint, min, max, .. } => {
-            joints_3d::slider_limit(entry, all, joint, *min, *max)
+            sliders::slider_limit(entry, all, joint, *min, *max)
         }
         ConstraintSpec::HalfPlane {
             point,

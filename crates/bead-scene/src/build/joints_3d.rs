@@ -1,17 +1,13 @@
-//! The joints between 3D rigid bodies: hinges and their motors and limits, welds, sliders and
-//! their motors and limits, and ball joints' cone-twist limits. Axes are given in the world at t = 0 and carried into each
+//! The joints between 3D rigid bodies: hinges and their motors and limits, welds, sliders, and
+//! ball joints' cone-twist limits (the sliders' motors and limits are in `sliders`). Axes are given in the world at t = 0 and carried into each
 //! body's frame from where it starts; welds and sliders hold the relative orientation the bodies
 //! start in, and limits measure their angles from there.
 
-use bead::constraint::{
-    ConeLimit, Constraint, Hinge, HingeLimit, HingeMotor, Prismatic3d, SliderLimit, SliderMotor,
-    Weld3d,
-};
+use bead::constraint::{ConeLimit, Constraint, Hinge, HingeLimit, HingeMotor, Prismatic3d, Weld3d};
 use bead::{BodyId, Point};
 
 use super::Result;
 use super::check::vector;
-use super::initial::position;
 use super::names::Entry;
 use crate::error::SceneError;
 use crate::format::{ConstraintSpec, PointRef};
@@ -31,14 +27,14 @@ pub(super) fn hinge(
 type Frames = (BodyId, BodyId, ([f64; 3], [f64; 3]), ([f64; 3], [f64; 3]));
 
 /// A point of a 3D joint: its body, its place in the body's frame, and the body's orientation.
-struct Anchor {
-    body: BodyId,
-    local: [f64; 3],
-    orientation: [f64; 4],
+pub(super) struct Anchor {
+    pub(super) body: BodyId,
+    pub(super) local: [f64; 3],
+    pub(super) orientation: [f64; 4],
 }
 
 /// The two points of `between`, which must be on 3D bodies.
-fn anchors(entry: &Entry<'_>, between: &[PointRef; 2]) -> Result<[Anchor; 2]> {
+pub(super) fn anchors(entry: &Entry<'_>, between: &[PointRef; 2]) -> Result<[Anchor; 2]> {
     let [a, b] = entry.pair(between)?;
     let anchor = |k: usize, p: &Point| -> Result<Anchor> {
         let view = entry.system.view();
@@ -59,7 +55,7 @@ fn anchors(entry: &Entry<'_>, between: &[PointRef; 2]) -> Result<[Anchor; 2]> {
 }
 
 /// `field`, a 3D direction of nonzero length.
-fn direction(entry: &Entry<'_>, field: &str, v: &[f64]) -> Result<[f64; 3]> {
+pub(super) fn direction(entry: &Entry<'_>, field: &str, v: &[f64]) -> Result<[f64; 3]> {
     let v = vector(&entry.field(field), v, 3)?;
     let length = v.iter().map(|x| x * x).sum::<f64>().sqrt();
     if !(length > 0.0) {
@@ -145,7 +141,7 @@ fn no_angle(entry: &Entry<'_>, angle: &Option<f64>) -> Result<()> {
 
 /// What `extract` reads from the `[[constraints]]` entry named `joint`, which must be a `kind`
 /// (`extract` gives `None` for any other).
-fn named_joint<'s, T>(
+pub(super) fn named_joint<'s, T>(
     entry: &Entry<'_>,
     all: &'s [ConstraintSpec],
     joint: &str,
@@ -291,90 +287,8 @@ pub(super) fn hinge_motor(
     }))
 }
 
-/// A 3D slider's travel, as its motor and limit read it: the bodies, pivots and axis (in body
-/// a's frame) of the `prismatic` joint named `joint`, and the travel where it starts.
-struct Travel {
-    a: BodyId,
-    b: BodyId,
-    pivots: ([f64; 3], [f64; 3]),
-    axis: [f64; 3],
-    start: f64,
-}
-
-/// The travel of the 3D `prismatic` joint named `joint` (found among `all`); `what` names the
-/// entry's kind for the errors.
-fn named_slider(
-    entry: &Entry<'_>,
-    all: &[ConstraintSpec],
-    joint: &str,
-    what: &str,
-) -> Result<Travel> {
-    if entry.dim() != 3 {
-        return Err(
-            SceneError::at(entry.field("kind"), format!("a {what} is 3D"))
-                .hint("in 2D, a `linear` constraint on the slider's point stops it"),
-        );
-    }
-    let (between, axis) = named_joint(entry, all, joint, "prismatic joint", |c| match c {
-        ConstraintSpec::Prismatic { between, axis, .. } => Some((between, axis.as_slice())),
-        _ => None,
-    })?;
-    let [a, b] = anchors(entry, between)?;
-    let world = direction(entry, "axis", axis)?;
-    let [pa, pb] = entry.pair(between)?;
-    let (xa, xb) = (position(entry.system, &pa), position(entry.system, &pb));
-    let length = world.iter().map(|x| x * x).sum::<f64>().sqrt();
-    let start = (0..3).map(|k| (xb[k] - xa[k]) * world[k]).sum::<f64>() / length;
-    Ok(Travel {
-        a: a.body,
-        b: b.body,
-        pivots: (a.local, b.local),
-        axis: rotate_back(a.orientation, world),
-        start,
-    })
-}
-
-/// `slider-motor`: drives the travel rate of the 3D `prismatic` joint named `joint`.
-pub(super) fn slider_motor(
-    entry: &Entry<'_>,
-    all: &[ConstraintSpec],
-    joint: &str,
-    speed: f64,
-    max_force: Option<f64>,
-) -> Result<Box<dyn Constraint>> {
-    let t = named_slider(entry, all, joint, "slider motor")?;
-    let motor = SliderMotor::new(t.a, t.b, t.pivots, t.axis, speed);
-    Ok(Box::new(match max_force {
-        Some(limit) => motor.max_force(limit),
-        None => motor,
-    }))
-}
-
-/// `slider-limit`: the travel of the 3D `prismatic` joint named `joint` kept in `[min, max]`,
-/// 0 where it starts.
-pub(super) fn slider_limit(
-    entry: &Entry<'_>,
-    all: &[ConstraintSpec],
-    joint: &str,
-    min: f64,
-    max: f64,
-) -> Result<Box<dyn Constraint>> {
-    let t = named_slider(entry, all, joint, "slider limit")?;
-    // Checked here as written: the library sees them offset by the travel at the start.
-    if min > max {
-        return Err(SceneError::at(
-            entry.field("max"),
-            format!("max {max} is below min {min}"),
-        ));
-    }
-    let (lo, hi) = (t.start + min, t.start + max);
-    Ok(Box::new(SliderLimit::new(
-        t.a, t.b, t.pivots, t.axis, lo, hi,
-    )))
-}
-
 /// A world vector `v` in the frame of a body turned by the unit quaternion `q`: `R(q)ᵀ v`.
-fn rotate_back(q: [f64; 4], v: [f64; 3]) -> [f64; 3] {
+pub(super) fn rotate_back(q: [f64; 4], v: [f64; 3]) -> [f64; 3] {
     let (w, u) = (q[0], [-q[1], -q[2], -q[3]]);
     let cross = |a: [f64; 3], b: [f64; 3]| {
         [

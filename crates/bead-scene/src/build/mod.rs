@@ -19,6 +19,7 @@ mod joints_3d;
 mod names;
 mod parametric;
 mod settings;
+mod sliders;
 
 use std::collections::{HashMap, HashSet};
 

@@ -59,7 +59,8 @@ impl Chords {
         let [k, l] = self.right;
         for (p, q, sign) in [(i, k, 1.0), (j, l, 1.0), (i, l, -1.0), (j, k, -1.0)] {
             let (op, oq) = (at.offset(p), at.offset(q));
-            for d in 0..3 {
+            // A plane's points have two coordinates (a 2D slider's travel).
+            for d in 0..at.dim {
                 hessian[(op + d) * n + oq + d] += sign * w;
                 hessian[(oq + d) * n + op + d] += sign * w;
             }
@@ -99,8 +100,10 @@ impl DotSum {
     pub(crate) fn write(&self, eval: &mut ConstraintEval<'_>, row: usize, offset: f64) {
         eval.set_value(row, self.value + offset);
         eval.set_jdot_xdot(row, self.jdot);
+        // A plane's points have two coordinates (a 2D slider's travel).
+        let dim = eval.dim();
         for (operand, g) in self.gradient[..self.operands].iter().enumerate() {
-            eval.set_gradient(row, operand, g);
+            eval.set_gradient(row, operand, &g[..dim]);
         }
     }
 }

@@ -1,6 +1,8 @@
-//! A 3D slider's travel limit: the position of body b along the slider's axis on body a kept
+//! A slider's travel limit: the position of body b along the slider's axis on body a kept
 //! within `[min, max]`, two inequality rows through the contact machinery (seed 004), as the
-//! hinge's [`HingeLimit`](super::HingeLimit) keeps its angle.
+//! hinge's [`HingeLimit`](super::HingeLimit) keeps its angle; in 3D on a
+//! [`Prismatic3d`](super::Prismatic3d), in 2D ([`SliderLimit::planar`]) on a
+//! [`Prismatic`](super::Prismatic).
 //!
 //! With `P_a` the axis's point on a, `P_b` the sliding point on b and `E` the point of a one
 //! metre along the axis from `P_a`, the travel is a dot row of chords (see `dot_rows`):
@@ -40,6 +42,50 @@ pub(super) fn travel_points(
     ]
 }
 
+/// [`travel_points`] of a 2D slider, on 2D rigid bodies (`+x` where `axis` has no length).
+pub(super) fn planar_travel_points(
+    a: BodyId,
+    b: BodyId,
+    pivots: ([f64; 2], [f64; 2]),
+    axis: [f64; 2],
+) -> [Point; 3] {
+    let u = normalized(&axis).unwrap_or([1.0, 0.0, 0.0]);
+    let p = pivots.0;
+    [
+        Point::on_body(a, p),
+        Point::on_body(b, pivots.1),
+        Point::on_body(a, [p[0] + u[0], p[1] + u[1]]),
+    ]
+}
+
+/// The check of a slider's motor or limit (`what`) on `points` with `axis`, in a 2D scene when
+/// `planar`.
+pub(super) fn check_travel(
+    dim: usize,
+    points: &[Point; 3],
+    (axis, planar): ([f64; 3], bool),
+    what: &str,
+) -> Result<(), InvalidParameter> {
+    let (a, b) = (points[0].body(), points[1].body());
+    if planar {
+        if dim != 2 {
+            return Err(InvalidParameter::new(
+                "dimension",
+                format!("{what} built with `planar` joins 2D bodies"),
+            ));
+        }
+        if a == b {
+            return Err(InvalidParameter::new(
+                "between",
+                format!("{what} joins two different bodies"),
+            ));
+        }
+        return super::check_direction("axis", &axis[..2]);
+    }
+    super::check_3d_pair(dim, a, b, what)?;
+    super::check_direction("axis", &axis)
+}
+
 /// Keeps the travel of a 3D slider within a range.
 ///
 /// ```
@@ -65,6 +111,8 @@ pub struct SliderLimit {
     /// `P_a, P_b, E`.
     points: [Point; 3],
     axis: [f64; 3],
+    /// Whether it joins 2D bodies ([`SliderLimit::planar`]).
+    planar: bool,
     range: [f64; 2],
 }
 
@@ -83,6 +131,45 @@ impl SliderLimit {
         SliderLimit {
             points: travel_points(a, b, pivots, axis),
             axis,
+            planar: false,
+            range: [min, max],
+        }
+    }
+
+    /// The same limit on a 2D slider ([`Prismatic`](super::Prismatic)): `min ≤ s ≤ max` for
+    /// the travel of `b`'s point `pivots.1` along `axis` (in a's frame) from `a`'s point
+    /// `pivots.0`.
+    ///
+    /// ```
+    /// use bead::constraint::{Prismatic, SliderLimit};
+    /// use bead::{force::Gravity, Point, RigidBody, System};
+    /// let mut sys = System::new(2)?;
+    /// let rail = sys.add_rigid_body(RigidBody::new(&[0.0, 0.0], 0.0).fixed())?;
+    /// let carriage = sys.add_rigid_body(RigidBody::new(&[0.0, 0.0], 0.0))?;
+    /// let (pa, pb) = (Point::on_body(rail, [0.0, 0.0]), Point::on_body(carriage, [0.0, 0.0]));
+    /// sys.add_constraint(Prismatic::new(pa, pb, [0.0, 1.0], 0.0))?;
+    /// let stop = SliderLimit::planar(rail.body(), carriage.body(), ([0.0; 2], [0.0; 2]), [0.0, 1.0], -0.3, 0.2);
+    /// sys.add_constraint(stop)?;
+    /// sys.add_force(Gravity::new(&[0.0, -9.81]))?;
+    /// sys.set_integrator(bead::integrate::ImplicitEuler::default());
+    /// for _ in 0..100 {
+    ///     sys.step(0.01).unwrap();
+    /// }
+    /// assert!((sys.coordinates(carriage.body())[1] + 0.3).abs() < 1e-8);
+    /// # Ok::<(), bead::ModelError>(())
+    /// ```
+    pub fn planar(
+        a: BodyId,
+        b: BodyId,
+        pivots: ([f64; 2], [f64; 2]),
+        axis: [f64; 2],
+        min: f64,
+        max: f64,
+    ) -> Self {
+        SliderLimit {
+            points: planar_travel_points(a, b, pivots, axis),
+            axis: [axis[0], axis[1], 0.0],
+            planar: true,
             range: [min, max],
         }
     }
@@ -102,9 +189,12 @@ impl Constraint for SliderLimit {
     }
 
     fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
-        let (a, b) = (self.points[0].body(), self.points[1].body());
-        super::check_3d_pair(dim, a, b, "a slider limit")?;
-        super::check_direction("axis", &self.axis)?;
+        check_travel(
+            dim,
+            &self.points,
+            (self.axis, self.planar),
+            "a slider limit",
+        )?;
         InvalidParameter::check_range(self.range)
     }
 

@@ -1,6 +1,6 @@
-//! A motor on a 3D slider: the rate of body b's travel along the slider's axis on body a held at
-//! `v`, a velocity-level row as the hinge's [`HingeMotor`](super::HingeMotor) is (seed 002's
-//! bias term).
+//! A motor on a slider (3D, or 2D with [`SliderMotor::planar`]): the rate of body b's travel
+//! along the slider's axis on body a held at `v`, a velocity-level row as the hinge's
+//! [`HingeMotor`](super::HingeMotor) is (seed 002's bias term).
 //!
 //! The travel is [`SliderLimit`](super::SliderLimit)'s dot row `s = (P_b − P_a) · (E − P_a)`:
 //!
@@ -15,7 +15,7 @@
 
 use super::InvalidParameter;
 use super::dot_rows::DotSum;
-use super::slider_limit::{TRAVEL, travel_points};
+use super::slider_limit::{TRAVEL, check_travel, planar_travel_points, travel_points};
 use super::{Constraint, ConstraintError, ConstraintEval, ConstraintKind, HessianEval};
 use crate::ids::BodyId;
 use crate::point::{Operand, Point};
@@ -43,6 +43,8 @@ pub struct SliderMotor {
     /// `P_a, P_b, E`.
     points: [Point; 3],
     axis: [f64; 3],
+    /// Whether it drives 2D bodies ([`SliderMotor::planar`]).
+    planar: bool,
     speed: f64,
     max_force: f64,
 }
@@ -61,6 +63,41 @@ impl SliderMotor {
         SliderMotor {
             points: travel_points(a, b, pivots, axis),
             axis,
+            planar: false,
+            speed,
+            max_force: f64::INFINITY,
+        }
+    }
+
+    /// The same motor on a 2D slider ([`Prismatic`](super::Prismatic)): drives `ṡ = speed`
+    /// (m/s) for the travel of `b`'s point `pivots.1` along `axis` (in a's frame) from `a`'s
+    /// point `pivots.0`.
+    ///
+    /// ```
+    /// use bead::constraint::{Prismatic, SliderMotor};
+    /// use bead::{Point, RigidBody, System};
+    /// let mut sys = System::new(2)?;
+    /// let rail = sys.add_rigid_body(RigidBody::new(&[0.0, 0.0], 0.0).fixed())?;
+    /// let carriage = sys.add_rigid_body(RigidBody::new(&[0.0, 0.0], 0.0))?;
+    /// let (pa, pb) = (Point::on_body(rail, [0.0, 0.0]), Point::on_body(carriage, [0.0, 0.0]));
+    /// sys.add_constraint(Prismatic::new(pa, pb, [1.0, 0.0], 0.0))?;
+    /// sys.add_constraint(SliderMotor::planar(rail.body(), carriage.body(), ([0.0; 2], [0.0; 2]), [1.0, 0.0], 0.4))?;
+    /// sys.set_integrator(bead::integrate::ImplicitEuler::default());
+    /// sys.step(0.01).unwrap();
+    /// assert!((sys.coordinate_velocities(carriage.body())[0] - 0.4).abs() < 1e-9);
+    /// # Ok::<(), bead::ModelError>(())
+    /// ```
+    pub fn planar(
+        a: BodyId,
+        b: BodyId,
+        pivots: ([f64; 2], [f64; 2]),
+        axis: [f64; 2],
+        speed: f64,
+    ) -> Self {
+        SliderMotor {
+            points: planar_travel_points(a, b, pivots, axis),
+            axis: [axis[0], axis[1], 0.0],
+            planar: true,
             speed,
             max_force: f64::INFINITY,
         }
@@ -101,9 +138,12 @@ impl Constraint for SliderMotor {
     }
 
     fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
-        let (a, b) = (self.points[0].body(), self.points[1].body());
-        super::check_3d_pair(dim, a, b, "a slider motor")?;
-        super::check_direction("axis", &self.axis)?;
+        check_travel(
+            dim,
+            &self.points,
+            (self.axis, self.planar),
+            "a slider motor",
+        )?;
         InvalidParameter::check_finite("speed", self.speed)?;
         if !(self.max_force > 0.0) {
             return Err(InvalidParameter::new(

@@ -398,6 +398,26 @@ proptest! {
         prop_assert!(close(m.c_dot[0], c.c_dot[0]), "Ċ {} vs {}", m.c_dot[0], c.c_dot[0]);
         prop_assert!(close(m.jdot_xdot[0], c.jdot_xdot[0]), "J̇ẋ {} vs {}", m.jdot_xdot[0], c.jdot_xdot[0]);
     }
+
+    /// The same travel rows on a 2D slider (`SliderLimit::planar`), over three points in the
+    /// plane.
+    #[test]
+    fn planar_slider_travel(seed in coords(2, 6), min in -2.0..0.0f64, span in 0.0..3.0f64) {
+        use bead::constraint::SliderLimit;
+        let (a, b) = rigid_handles();
+        let (x, v) = (seed[..6].to_vec(), seed[6..].to_vec());
+        let mut points = System::new(2).unwrap();
+        let mut particle = || points.add_particle(Particle::new(&[0.0; 2])).unwrap();
+        let ops = [particle(), particle(), particle()];
+        let travel = |x: &[Scalar]| (0..2).fold(Scalar::from(0.0), |s, k| s + (x[2 + k] - x[k]) * (x[4 + k] - x[k]));
+        let max = min + span;
+        let rows = [
+            Custom::new(ops, move |x, _t| travel(x) - min),
+            Custom::new(ops, move |x, _t| -travel(x) + max),
+        ];
+        let limit = SliderLimit::planar(a.body(), b.body(), ([0.1, -0.2], [0.0; 2]), [0.6, -0.8], min, max);
+        compare(&limit, &rows, 2, 0.0, &x, &v)?;
+    }
 }
 
 /// The autodiff derivatives themselves against the CRATES.md identities for C = ½(x·x − 1):

@@ -34,7 +34,7 @@ mod projection;
 mod redundancy;
 mod rigid;
 mod rigid3d;
-mod slider3d;
+mod sliders;
 mod solvers;
 mod stacking;
 mod surfaces;
