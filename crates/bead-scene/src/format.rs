@@ -139,8 +139,7 @@ pub struct Simulation {
     /// How impacts are found: `located` (default: each impact located inside its step by
     /// rewinding, exact times and restitution, for a few bodies), `speculative` (time-stepping
     /// for piles and crowds: no rewind; contacts that would close within a step are limited at
-    /// its start), or `off` (no impulses, no restitution). The implicit integrators hold
-    /// contacts at each step's end and bounce them there unless this is `off`.
+    /// its start), or `off`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub impacts: Option<String>,
     /// Default coefficient of restitution of inequality constraints' impacts (default 0).

@@ -225,28 +225,36 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
 
 impl Model {
     /// The warning to give when the scene asks for bouncing impacts that its run will not make:
-    /// a `restitution` above 0 with `impacts = "off"`; `None` otherwise (every integrator
-    /// bounces, the implicit ones at the end of the step of the impact).
+    /// a `restitution` above 0 under an implicit integrator (which holds contacts at each
+    /// step's end, so every impact is perfectly inelastic) or with `impacts = "off"`; `None`
+    /// otherwise.
     ///
     /// ```
     /// use bead_scene::{Format, Scene};
     /// let text = "format = 1\n[simulation]\ndimension = 2\ndt = 0.01\nduration = 1\n\
-    ///             impacts = \"off\"\n\
+    ///             integrator = \"implicit-euler\"\n\
     ///             [[particles]]\nname = \"ball\"\nposition = [0, 1]\n\
     ///             [[constraints]]\nkind = \"half-plane\"\npoint = \"ball\"\n\
     ///             through = [0, 0]\nnormal = [0, 1]\nrestitution = 0.8\nname = \"floor\"";
     /// let model = Scene::parse(text, Format::Toml, "example")?.build()?;
     /// assert!(model.restitution_warning().unwrap().contains("'floor'"));
-    /// let bouncing = Scene::parse(&text.replace("impacts = \"off\"\n", ""), Format::Toml, "x")?
+    /// let explicit = Scene::parse(&text.replace("implicit-euler", "rk4"), Format::Toml, "x")?
     ///     .build()?;
-    /// assert!(bouncing.restitution_warning().is_none());
+    /// assert!(explicit.restitution_warning().is_none());
     /// # Ok::<(), bead_scene::SceneError>(())
     /// ```
     pub fn restitution_warning(&self) -> Option<String> {
-        if self.run.impacts.as_deref() != Some("off") {
+        let integrator = &self.run.integrator;
+        let why = if bead::integrate::by_name(integrator).is_some_and(|i| i.implicit()) {
+            format!(
+                "the {integrator} integrator holds contacts at each step's end, so every \
+                 impact is perfectly inelastic"
+            )
+        } else if self.run.impacts.as_deref() == Some("off") {
+            "impacts = \"off\" resolves no impact".to_string()
+        } else {
             return None;
-        }
-        let why = "impacts = \"off\" resolves no impact";
+        };
         let default = self.run.restitution;
         let inequalities: HashSet<&str> = self
             .constraints
@@ -291,7 +299,8 @@ impl Model {
             named.push_str(&format!(" and {} more", bouncing.len() - NAMED));
         }
         Some(format!(
-            "restitution is ignored: {why}. It is set on {named}; remove impacts = \"off\" \
+            "restitution is ignored: {why}. It is set on {named}; use an explicit integrator \
+             (rk4, midpoint, symplectic-euler) with impacts = \"located\" or \"speculative\" \
              for bounces"
         ))
     }

@@ -128,7 +128,7 @@ fn row_speeds(p: &Pipeline, v: &[f64]) -> Vec<f64> {
 }
 
 /// The sequential impulses of [`resolve_impacts`], finished exactly where they do not converge.
-pub(super) fn sweep_impulses(
+fn sweep_impulses(
     p: &mut Pipeline,
     model: &Model,
     state: &mut State,
@@ -291,7 +291,7 @@ fn finish_inelastic(
 }
 
 /// Each row's coefficient of restitution: its constraint's, or the settings' default.
-pub(super) fn row_restitution(layout: &Layout, model: &Model, settings: &Settings) -> Vec<f64> {
+fn row_restitution(layout: &Layout, model: &Model, settings: &Settings) -> Vec<f64> {
     let mut out = vec![0.0; layout.rows()];
     for slot in &layout.constraints {
         if let Some(entry) = model.constraints.get(slot.id) {

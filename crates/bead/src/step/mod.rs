@@ -27,7 +27,6 @@ mod events;
 mod impulses;
 mod projection;
 mod report;
-mod restitution;
 mod shape_contacts;
 
 use crate::assembly::{Evaluator, Layout};
@@ -261,13 +260,6 @@ impl Pipeline {
         } else {
             settings.impacts
         };
-        // The implicit steppers' impacts are inelastic within the step; those with restitution
-        // bounce at its end (see [`restitution`]), unless the settings turn impacts off.
-        let targets = if implicit && has_inequalities && settings.impacts != Impacts::Off {
-            restitution::bounce_targets(self, model, state, settings)?
-        } else {
-            None
-        };
         let stats = match impacts {
             Impacts::Located => events::advance(self, model, state, settings, t_end)?,
             Impacts::Speculative => {
@@ -275,18 +267,6 @@ impl Pipeline {
             }
             Impacts::Off => self.integrate_to(model, state, settings, t_end)?,
         };
-        if let Some(targets) = targets {
-            let held: Vec<bool> = match &self.step_lambda {
-                Some(lambda) => lambda.iter().map(|l| *l > 0.0).collect(),
-                None => Vec::new(),
-            };
-            let step_lambda = self.step_lambda.take();
-            restitution::bounce(self, model, state, settings, (&targets, &held))?;
-            // The step's λ is still its contact forces; only the velocities jumped.
-            self.current_acceleration = None;
-            self.step_lambda = step_lambda;
-            self.integrator.projected(&state.q, &state.v);
-        }
         // The contacts the step held and that still push rest on their support: at the next
         // choice their gap and approach, up to what the step leaves, are its integration error,
         // not a distance or an impact. The implicit steppers hold their contacts at the step's

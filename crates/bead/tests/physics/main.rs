@@ -20,7 +20,6 @@ mod impacts;
 mod implicit;
 mod implicit_accuracy;
 mod implicit_forces;
-mod implicit_restitution;
 mod jacobians;
 mod joint_grid;
 mod joints3d;

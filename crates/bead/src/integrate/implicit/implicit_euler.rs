@@ -17,8 +17,7 @@
 //!
 //! A velocity row (a motor) holds `J q̇ₙ₊₁ + ∂C/∂t = 0`, that is `J (q − qₙ) + h ∂C/∂t = 0`; an
 //! inequality row holds `g ≥ 0` with `λ ≥ 0` complementary to it, so contact needs no event
-//! location and is perfectly inelastic within the step (the stepping pipeline adds a contact's
-//! restitution at the step's end).
+//! location and is perfectly inelastic.
 //!
 //! The Newton solve that finds them is [`super::newton`]'s, shared with [`Bdf2`](super::Bdf2).
 //!
