@@ -120,7 +120,7 @@ impl Constraint for ConeLimit {
     }
 
     fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
-        super::check_3d_pair(dim, self.a, self.b, "a cone limit")?;
+        super::check_pair(dim, 3, self.a, self.b, "a cone limit")?;
         super::check_direction("axes[0]", &self.axes.0)?;
         super::check_direction("axes[1]", &self.axes.1)?;
         let alpha = self.half_angle;

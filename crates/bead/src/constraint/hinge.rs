@@ -101,7 +101,7 @@ impl Constraint for Hinge {
 
     fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
         let (a, b) = (self.points[0].body(), self.points[1].body());
-        super::check_3d_pair(dim, a, b, "a hinge")?;
+        super::check_pair(dim, 3, a, b, "a hinge")?;
         super::check_direction("axes[0]", &self.axes[0])?;
         super::check_direction("axes[1]", &self.axes[1])
     }

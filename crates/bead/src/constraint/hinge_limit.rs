@@ -79,7 +79,7 @@ impl Constraint for HingeLimit {
     }
 
     fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
-        super::check_3d_pair(dim, self.a, self.b, "a hinge limit")?;
+        super::check_pair(dim, 3, self.a, self.b, "a hinge limit")?;
         self.twist.check("max")
     }
 

@@ -566,18 +566,19 @@ pub(crate) fn body_operands(
         .collect()
 }
 
-/// The bodies of a joint between 3D bodies, `what` naming it ("a hinge"): the system is 3D,
-/// and the two are different bodies.
-fn check_3d_pair(
+/// The bodies of a joint, `what` naming it ("a hinge"): the system is of dimension `expected`
+/// (2 or 3), and the two are different bodies.
+fn check_pair(
     dim: usize,
+    expected: usize,
     a: crate::ids::BodyId,
     b: crate::ids::BodyId,
     what: &str,
 ) -> Result<(), InvalidParameter> {
-    if dim != 3 {
+    if dim != expected {
         return Err(InvalidParameter::new(
             "dimension",
-            format!("{what} joins 3D bodies"),
+            format!("{what} joins {expected}D bodies"),
         ));
     }
     if a == b {

@@ -67,26 +67,17 @@ pub(super) fn check_travel(
     what: &str,
 ) -> Result<(), InvalidParameter> {
     let (a, b) = (points[0].body(), points[1].body());
-    if planar {
-        if dim != 2 {
-            return Err(InvalidParameter::new(
-                "dimension",
-                format!("{what} built with `planar` joins 2D bodies"),
-            ));
-        }
-        if a == b {
-            return Err(InvalidParameter::new(
-                "between",
-                format!("{what} joins two different bodies"),
-            ));
-        }
-        return super::check_direction("axis", &axis[..2]);
-    }
-    super::check_3d_pair(dim, a, b, what)?;
-    super::check_direction("axis", &axis)
+    let expected = if planar { 2 } else { 3 };
+    let what = if planar {
+        format!("{what} built with `planar`")
+    } else {
+        what.to_string()
+    };
+    super::check_pair(dim, expected, a, b, &what)?;
+    super::check_direction("axis", &axis[..expected])
 }
 
-/// Keeps the travel of a 3D slider within a range.
+/// Keeps the travel of a slider (3D, or 2D with [`SliderLimit::planar`]) within a range.
 ///
 /// ```
 /// use bead::constraint::{Prismatic3d, SliderLimit};

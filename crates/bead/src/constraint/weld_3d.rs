@@ -72,7 +72,7 @@ impl Constraint for Weld3d {
 
     fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
         let (a, b) = (self.points[0].body(), self.points[1].body());
-        super::check_3d_pair(dim, a, b, "a 3D weld")?;
+        super::check_pair(dim, 3, a, b, "a 3D weld")?;
         super::check_direction("relative", &self.relative)
     }
 
