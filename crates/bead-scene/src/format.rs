@@ -606,7 +606,7 @@ pub enum ConstraintSpec {
         /// Speed, rad/s.
         speed: f64,
         /// Torque limit, N·m (default: none): beyond it the motor applies exactly this torque and
-        /// slows down.
+        /// slows down. Without one, a motor driven into a stop is reported as a conflict.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         max_torque: Option<f64>,
         /// Name.
@@ -770,7 +770,7 @@ pub enum ConstraintSpec {
         /// Speed of the second body along the axis, m/s.
         speed: f64,
         /// Force limit, N (default: none): beyond it the motor applies exactly this force and
-        /// gives way.
+        /// gives way. Without one, a motor driven into a stop is reported as a conflict.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         max_force: Option<f64>,
         /// Name.

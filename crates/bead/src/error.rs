@@ -493,9 +493,11 @@ pub enum EvalError {
     /// A 3D rigid body turned by nearly a whole turn (2π) within one step or one Newton
     /// iterate, where its step's coordinates are singular.
     #[error(
-        "3D rigid body {body:?} turned by {turn:.3} rad within one step, where its rotation's \
-         coordinates are singular (2π): the step diverged or the body spins too fast for it; take a \
-         smaller step or an implicit stepper, or start the model on its joints"
+        "3D rigid body {} (counting bodies from 0 as added) turned by {turn:.3} rad within one \
+         step, where its rotation's coordinates are singular (2π): the step diverged or the body \
+         spins too fast for it; take a smaller step or an implicit stepper, or start the model on \
+         its joints",
+        .body.0
     )]
     WholeTurn {
         /// The body.

@@ -19,6 +19,14 @@ use crate::assembly::Layout;
 use crate::error::StepFailure;
 use crate::solve::{LinearSolver, MultiplierMatrix, SolveParams};
 
+/// Below this share of its free inverse mass `J_k W J_kᵀ`, a row's inverse mass in the
+/// equalities' subspace counts as zero: the equalities hold it still. The projection is solved
+/// to the solver's tolerance, not to rounding: an elbow held by its motor against its stop
+/// came out at 6.6e-8 of its free value under conjugate gradient at 1e-10, and the impulse
+/// meant to stop it was then 15,000 times what a free elbow would take, and threw the arm apart.
+/// A true ratio this small would take a million equal bodies pushed in a line.
+const BLOCKED: f64 = 1e-6;
+
 /// The rows an impact's velocity projection keeps: equalities and motors, but not inequalities
 /// (the impulses handle them) nor rows with a force limit (a finite force gives no impulse).
 pub(super) fn impulsive_rows(layout: &Layout) -> Vec<bool> {
@@ -145,7 +153,7 @@ impl ImpulseDirections {
     }
 
     /// `J_k W_c J_kᵀ`, the inverse of the mass row `k`'s impulse meets: zero where the
-    /// equalities leave the row no motion of its own (below 1e-12 of `J_k W J_kᵀ`: rounding).
+    /// equalities leave the row no motion of its own (below [`BLOCKED`] of `J_k W J_kᵀ`).
     /// A row coupled to some equality has its direction computed and kept, for
     /// [`ImpulseDirections::apply`].
     pub(super) fn effective_inverse_mass(
@@ -172,7 +180,7 @@ impl ImpulseDirections {
             .row(k)
             .map(|(c, a)| a.iter().zip(&u[c..]).map(|(x, y)| x * y).sum::<f64>())
             .sum();
-        if effective <= 1e-12 * free {
+        if effective <= BLOCKED * free {
             effective = 0.0;
         }
         let nonzeros = u

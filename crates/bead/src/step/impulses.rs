@@ -28,7 +28,8 @@
 use super::Pipeline;
 use super::equality_subspace::{ImpulseDirections, impulsive_rows};
 use crate::assembly::Layout;
-use crate::error::{StepError, StepFailure};
+use crate::dynamics::conflicts::conflict_among;
+use crate::error::{EvalError, StepError, StepFailure};
 use crate::model::Model;
 use crate::settings::{Settings, StepStats};
 use crate::solve::MultiplierMatrix;
@@ -190,6 +191,11 @@ fn sweep_impulses(
                 };
                 directions.apply(layout, k, -(1.0 + e) * approach / a_kk, &mut state.v);
                 any = true;
+            } else {
+                // The equalities leave the row no motion of its own, and they drive it in: a
+                // motor without a force limit pushing a slider into its stop. No impulse stops
+                // it; going on would carry the body through the stop.
+                return Err(step_error(state, blocked(layout, model, k, approach)));
             }
         }
         directions
@@ -288,6 +294,28 @@ fn finish_inelastic(
     }
     p.current_acceleration = None;
     Ok(())
+}
+
+/// Why an approaching row `k` that the equalities hold still (zero effective inverse mass)
+/// cannot be stopped: the equalities and the row's constraint conflict, named from the part of
+/// the impact's targets no impulse produces ([`conflict_among`]).
+fn blocked(layout: &Layout, model: &Model, k: usize, approach: f64) -> StepFailure {
+    let mut mask = impulsive_rows(layout);
+    mask[k] = true;
+    let a = MultiplierMatrix::new(&layout.jacobian, &layout.inv_mass).masked(&mask);
+    let mut b = vec![0.0; mask.len()];
+    b[k] = -approach;
+    let error = conflict_among(layout, model, &a, &b, 0.0).unwrap_or_else(|| {
+        let slot = layout.row_constraint(k);
+        let name = slot
+            .and_then(|slot| model.constraints.get(slot.id))
+            .map_or_else(|| format!("row {k}"), |entry| entry.name.clone());
+        EvalError::Conflict {
+            constraints: vec![name],
+            residual: 1.0,
+        }
+    });
+    StepFailure::Eval(error)
 }
 
 /// Each row's coefficient of restitution: its constraint's, or the settings' default.

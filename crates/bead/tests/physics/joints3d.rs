@@ -5,7 +5,7 @@
 
 use bead::constraint::{ConeLimit, Hinge, HingeLimit, HingeMotor, Nail, Prismatic3d, Weld3d};
 use bead::force::Gravity;
-use bead::integrate::{ImplicitEuler, Integrator, Rk4};
+use bead::integrate::{Bdf2, ImplicitEuler, Integrator, Rk4, SymplecticEuler};
 use bead::{ConstraintId, Point, RigidBody3d, RigidBody3dId, System};
 
 type V3 = [f64; 3];
@@ -273,6 +273,26 @@ fn a_slider_on_a_spinning_rail_moves_out_as_cosh() {
     }
 }
 
+/// A fixed base and an arm of mass `m` whose centre is `l` along x from the hinge at the
+/// origin, about y (the pivots `(0, (−l, 0, 0))`).
+fn hinged_arm(m: f64, l: f64) -> (System, RigidBody3dId, RigidBody3dId) {
+    let mut sys = System::new(3).unwrap();
+    let base = sys
+        .add_rigid_body_3d(RigidBody3d::new([0.0; 3]).fixed())
+        .unwrap();
+    let arm = sys
+        .add_rigid_body_3d(
+            RigidBody3d::new([l, 0.0, 0.0])
+                .mass(m)
+                .principal_inertia([0.001, 0.05, 0.05]),
+        )
+        .unwrap();
+    let (y, pivots) = ([0.0, 1.0, 0.0], ([0.0; 3], [-l, 0.0, 0.0]));
+    sys.add_constraint(Hinge::new(base.body(), arm.body(), pivots, (y, y)))
+        .unwrap();
+    (sys, base, arm)
+}
+
 /// An arm on a horizontal hinge falls from level onto its stop at `max`, and rests there: the
 /// hinge angle is `max` to the Newton tolerance and the stop's torque is `m g l cos(max)`.
 #[test]
@@ -281,21 +301,8 @@ fn a_hinge_limit_stops_a_falling_arm_and_holds_its_weight() {
     let integrators: [Box<dyn Integrator>; 2] =
         [Box::new(ImplicitEuler::default()), Box::new(Rk4::default())];
     for integrator in integrators {
-        let mut sys = System::new(3).unwrap();
-        let base = sys
-            .add_rigid_body_3d(RigidBody3d::new([0.0; 3]).fixed())
-            .unwrap();
-        let arm = sys
-            .add_rigid_body_3d(
-                RigidBody3d::new([l, 0.0, 0.0])
-                    .mass(m)
-                    .principal_inertia([0.001, 0.05, 0.05]),
-            )
-            .unwrap();
+        let (mut sys, base, arm) = hinged_arm(m, l);
         let y = [0.0, 1.0, 0.0];
-        let pivots = ([0.0; 3], [-l, 0.0, 0.0]);
-        sys.add_constraint(Hinge::new(base.body(), arm.body(), pivots, (y, y)))
-            .unwrap();
         let x = [1.0, 0.0, 0.0];
         let limit = HingeLimit::new(base.body(), arm.body(), (y, y), -0.2, stop).zero((x, x));
         let id = sys.add_constraint(limit).unwrap();
@@ -314,6 +321,54 @@ fn a_hinge_limit_stops_a_falling_arm_and_holds_its_weight() {
         assert!((lambda[1] - expected).abs() < 1e-6 * expected, "{lambda:?}");
         assert!(lambda[0].abs() < 1e-9);
         assert!(sys.angular_velocity(arm).iter().all(|w| w.abs() < 1e-6));
+    }
+}
+
+/// A hinge motor without a torque limit that turns an arm into its stop conflicts with the
+/// stop once it reaches it: every stepper reports that, naming both, where the arm reaches the
+/// stop (t = 0.2 s at 2 rad/s to 0.4 rad), rather than turn it through the stop (the explicit
+/// integrators once did, silently) or fail on a Newton step thrown a whole turn away.
+#[test]
+fn a_hinge_motor_without_a_torque_limit_into_its_stop_is_a_named_conflict() {
+    type Make = fn() -> Box<dyn Integrator>;
+    let integrators: [(&str, Make); 4] = [
+        ("RK4", || Box::new(Rk4::default())),
+        ("symplectic Euler", || Box::new(SymplecticEuler::default())),
+        ("implicit Euler", || Box::new(ImplicitEuler::default())),
+        ("BDF2", || Box::new(Bdf2::default())),
+    ];
+    for (name, integrator) in integrators {
+        let (mut sys, base, arm) = hinged_arm(1.2, 0.4);
+        let (y, pivots) = ([0.0, 1.0, 0.0], ([0.0; 3], [-0.4, 0.0, 0.0]));
+        let motor = HingeMotor::new(base.body(), arm.body(), pivots, (y, y), 2.0);
+        let drive = sys.add_constraint(motor).unwrap();
+        sys.set_constraint_name(drive, "drive").unwrap();
+        let limit = HingeLimit::new(base.body(), arm.body(), (y, y), -0.4, 0.4);
+        let stops = sys.add_constraint(limit).unwrap();
+        sys.set_constraint_name(stops, "stops").unwrap();
+        sys.add_force(Gravity::new(&[0.0, 0.0, -9.81])).unwrap();
+        sys.set_integrator_boxed(integrator());
+        let failure = (1..=400)
+            .map(|k| sys.step_to(k as f64 * 1e-3))
+            .find_map(Result::err);
+        let error = failure
+            .unwrap_or_else(|| panic!("{name}: turned through its stop silently"))
+            .to_string();
+        assert!(
+            error.contains("'drive' and 'stops' conflict"),
+            "{name}: {error}"
+        );
+        let q = sys.orientation(arm);
+        let angle = 2.0 * q[2].atan2(q[0]);
+        assert!(
+            angle.abs() <= 0.4 + 1e-4,
+            "{name}: at {angle} rad, past the stop"
+        );
+        assert!(
+            sys.time() > 0.19 && sys.time() < 0.202,
+            "{name}: failed at t = {} rather than at the stop (t = 0.2 s)",
+            sys.time()
+        );
     }
 }
 

@@ -5,8 +5,9 @@
 //! motor's force is the centripetal one and the stop holds in the rail's frame.
 
 use bead::constraint::{Prismatic3d, SliderLimit, SliderMotor};
+use bead::contact::Impacts;
 use bead::force::Gravity;
-use bead::integrate::{ImplicitEuler, Integrator, Rk4};
+use bead::integrate::{ImplicitEuler, Integrator, Rk4, SymplecticEuler};
 use bead::{ConstraintId, RigidBody3d, RigidBody3dId, System};
 
 const G: f64 = 9.81;
@@ -294,4 +295,55 @@ fn a_planar_slider_motor_and_limit_work_on_a_spinning_rail() {
         "force off by {off_coarse}, {off_fine} m ω² v h"
     );
     assert!(stop[0] == 0.0 && stop[1] > 0.0, "stops {stop:?}");
+}
+
+/// A motor without a force limit that drives the carriage into its stop asks for the impossible:
+/// the stop must hold it still while the motor moves it. Every integrator, with either way of
+/// taking impacts, stops there with an error that names both, and the carriage never passes
+/// the stop (the explicit integrators once carried it through it silently, 0.25 m by t = 3 s).
+#[test]
+fn a_motor_without_a_force_limit_into_its_stop_is_reported_where_it_hits() {
+    let z = [0.0, 0.0, 1.0];
+    let top = 0.05;
+    type Make = fn() -> Box<dyn Integrator>;
+    let integrators: [(&str, Make); 3] = [
+        ("RK4", || Box::new(Rk4::default())),
+        ("symplectic Euler", || Box::new(SymplecticEuler::default())),
+        ("implicit Euler", || Box::new(ImplicitEuler::default())),
+    ];
+    for (name, integrator) in integrators {
+        for impacts in [Impacts::Located, Impacts::Speculative] {
+            let (mut sys, rail_body, carriage) = rail(z);
+            let motor = SliderMotor::new(rail_body.body(), carriage.body(), PIVOTS, z, 0.25);
+            let drive = sys.add_constraint(motor).unwrap();
+            sys.set_constraint_name(drive, "drive").unwrap();
+            let limit = SliderLimit::new(rail_body.body(), carriage.body(), PIVOTS, z, -1.0, top);
+            let stops = sys.add_constraint(limit).unwrap();
+            sys.set_constraint_name(stops, "stops").unwrap();
+            sys.set_integrator_boxed(integrator());
+            let mut settings = *sys.settings();
+            settings.impacts = impacts;
+            sys.set_settings(settings).unwrap();
+            let failure = (1..=400)
+                .map(|k| sys.step_to(k as f64 * 1e-3))
+                .find_map(Result::err);
+            let error = failure
+                .unwrap_or_else(|| panic!("{name}, {impacts:?}: ran through its stop silently"))
+                .to_string();
+            assert!(
+                error.contains("'drive' and 'stops' conflict"),
+                "{name}, {impacts:?}: {error}"
+            );
+            let (s, _) = travel(&sys, carriage, z);
+            assert!(
+                s <= top + 1e-5,
+                "{name}, {impacts:?}: at {s}, past the stop"
+            );
+            assert!(
+                sys.time() > 0.19 && sys.time() < 0.202,
+                "{name}, {impacts:?}: failed at t = {} rather than at the stop (t = 0.2 s)",
+                sys.time()
+            );
+        }
+    }
 }

@@ -57,7 +57,8 @@ pub(super) fn euler_in_halves(
         Err(
             EvalError::NoConvergence { .. }
             | EvalError::ContactsUnsettled { .. }
-            | EvalError::Conflict { .. },
+            | EvalError::Conflict { .. }
+            | EvalError::WholeTurn { .. },
         ) if depth > 0 => {
             w.halved += 1;
             if let Some(model) = f.constrained() {

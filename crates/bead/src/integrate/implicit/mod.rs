@@ -82,6 +82,7 @@ mod contact_lcp;
 mod contact_problem;
 mod delassus;
 mod exact_step;
+mod failure;
 mod halving;
 mod implicit_euler;
 mod interior_point;

@@ -8,6 +8,7 @@
 use super::cone_coupling::coupled_step;
 use super::contact_lcp::{contact_step, split_at_end};
 use super::exact_step::exact_step;
+use super::failure::{diverged, stalled};
 use super::interior_point::{
     CONTACT_COMPLIANCE, HOT_BLOCKED, HOT_ITERATIONS, HOT_START, INTERIOR_AFTER, RETRY_ACTIVE_SET,
     barrier_rows, centering, compliant_contact, cone_gaps, count_interior_steps, interior_row,
@@ -15,7 +16,7 @@ use super::interior_point::{
 };
 use super::lemke;
 use super::residual::{
-    measured_momentum_residual, momentum_residual, momentum_tolerance, row_masses,
+    measured_momentum_residual, momentum_residual, momentum_tolerance, row_masses, row_residuals,
 };
 use super::roles::choose_roles;
 use super::row_bounds::RowBounds;
@@ -82,7 +83,14 @@ pub(super) fn advance(
             // Contacts are held along their normals at the step's start: linear rows, which
             // neither a pile's heavy loads turn indefinite nor a fast ball crosses.
             model.hold_contact_normals(Some((t_start, q_start)));
-            let solved = newton(model, w, t_end, hv, q_base, q_out, v_out, stop, history);
+            let solved = newton(model, w, t_end, hv, q_base, q_out, v_out, stop, history).map_err(
+                |e| match e {
+                    EvalError::WholeTurn { .. } | EvalError::NonFinite(_) => {
+                        diverged(model, w, (t_end, hv), q_base, q_out, v_out, e)
+                    }
+                    e => e,
+                },
+            );
             model.hold_contact_normals(None);
             solved?;
             true
@@ -181,7 +189,15 @@ fn newton(
         for ((v, q), b) in v.iter_mut().zip(q.iter()).zip(q_base) {
             *v = (q - b) / h;
         }
-        model.assemble(t, q, v)?;
+        match model.assemble(t, q, v) {
+            Ok(()) => {}
+            // A trial step that turned a body by a whole turn (constraints that conflict make
+            // Newton's steps huge) is stepped back as one that raised the residual would be.
+            Err(EvalError::WholeTurn { .. }) if back_off(w, q, h2, &mut it, f64::INFINITY) => {
+                continue;
+            }
+            Err(e) => return Err(e),
+        }
         // The applied forces at the iterate (and a parametric object's mass there): implicit,
         // as the constraint forces are; once a step where they cannot change.
         if it.first || varies {
@@ -387,22 +403,6 @@ fn begin(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64, history
     w.interior
 }
 
-/// The rows' residuals into `w.residual`: `C` (`g` for an inequality), or a velocity row's
-/// `J (q − q_b) + ĥ ∂C/∂t` (see [`Targets`](crate::solve::Targets)).
-fn row_residuals(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], q_base: &[f64], h: f64) {
-    if w.velocity_rows {
-        for i in 0..q.len() {
-            w.force[i] = q[i] - q_base[i];
-        }
-        model.jacobian().mul(&w.force, &mut w.residual);
-    }
-    let targets = crate::solve::Targets::new(model.velocity_rows());
-    let (c, c_t) = (model.values(), model.time_derivatives());
-    for r in 0..c.len() {
-        w.residual[r] = targets.position(r, c[r], w.residual[r], c_t[r], h);
-    }
-}
-
 /// How far the rows are from holding, `|C|∞`, complementarity aware: an inequality apart
 /// (`μ = 0`) holds while `g ≥ 0`, and a row at one of its bounds has given up its target. A
 /// multiplier beyond its bounds (a contact that pulls) is as far off as the displacement its
@@ -527,38 +527,6 @@ fn back_off(w: &mut Work, q: &mut [f64], h2: f64, it: &mut Iteration, residual: 
     w.refactor = true;
     it.trial = Some(alpha);
     true
-}
-
-/// The error of an iteration that ran out of iterations, with residuals `(max |C|, momentum)`.
-/// Constraints that no position satisfies together stall Newton's method too: it says which,
-/// rather than suggest a smaller step (only when they are what is off: where the constraints
-/// hold and the momentum balance stalls, the residuals left are rounding, whose spread says
-/// nothing of a conflict).
-fn stalled(
-    model: &dyn ConstrainedModel,
-    w: &Work,
-    (max_c, momentum): (f64, f64),
-    tolerance: f64,
-) -> EvalError {
-    let held: Vec<bool> = w.roles.iter().map(Role::holds).collect();
-    if let Some(conflict) = (max_c > tolerance)
-        .then(|| model.conflict(&w.residual, &held))
-        .flatten()
-    {
-        return conflict;
-    }
-    if w.contact_lcp {
-        return EvalError::ContactsUnsettled {
-            iterations: w.iterations,
-            max_abs_c: max_c,
-        };
-    }
-    EvalError::NoConvergence {
-        iterations: w.iterations,
-        max_abs_c: max_c,
-        momentum_residual: momentum,
-        role_changes: w.role_changes,
-    }
 }
 
 /// Whether the step goes over to solving its bounded rows as their own complementarity problem

@@ -115,3 +115,25 @@ pub(super) fn momentum_tolerance(relative: f64, forces: f64, q: &[f64], stiffnes
     let rounding = 4.0 * f64::EPSILON * max_abs(q) * (1.0 + stiffness);
     (relative * forces).max(rounding)
 }
+
+/// The rows' residuals into `w.residual`: `C` (`g` for an inequality), or a velocity row's
+/// `J (q − q_b) + ĥ ∂C/∂t` (see [`Targets`](crate::solve::Targets)).
+pub(super) fn row_residuals(
+    model: &dyn ConstrainedModel,
+    w: &mut Work,
+    q: &[f64],
+    q_base: &[f64],
+    h: f64,
+) {
+    if w.velocity_rows {
+        for i in 0..q.len() {
+            w.force[i] = q[i] - q_base[i];
+        }
+        model.jacobian().mul(&w.force, &mut w.residual);
+    }
+    let targets = crate::solve::Targets::new(model.velocity_rows());
+    let (c, c_t) = (model.values(), model.time_derivatives());
+    for r in 0..c.len() {
+        w.residual[r] = targets.position(r, c[r], w.residual[r], c_t[r], h);
+    }
+}
