@@ -20,12 +20,16 @@ use crate::error::StepFailure;
 use crate::solve::{LinearSolver, MultiplierMatrix, SolveParams};
 
 /// Below this share of its free inverse mass `J_k W J_kᵀ`, a row's inverse mass in the
-/// equalities' subspace counts as zero: the equalities hold it still. The projection is solved
-/// to the solver's tolerance, not to rounding: an elbow held by its motor against its stop
-/// came out at 6.6e-8 of its free value under conjugate gradient at 1e-10, and the impulse
-/// meant to stop it was then 15,000 times what a free elbow would take, and threw the arm apart.
-/// A true ratio this small would take a million equal bodies pushed in a line.
-const BLOCKED: f64 = 1e-6;
+/// equalities' subspace is rounding: the equalities hold it still.
+const BLOCKED: f64 = 1e-12;
+
+/// Below this share, the projection that found it may be what is left: it is solved to the
+/// solver's tolerance, not to rounding, and an elbow held by its motor against its stop came
+/// out at 6.6e-8 of its free value under conjugate gradient at 1e-10 (the impulse meant to stop
+/// it, 15,000 times a free elbow's, threw the arm apart). A true share this small is possible
+/// (a gram welded to a tonne), so such a row's impulse is tried before it is taken
+/// ([`ImpulseDirections::doubtful`]).
+const DOUBTFUL: f64 = 1e-6;
 
 /// The rows an impact's velocity projection keeps: equalities and motors, but not inequalities
 /// (the impulses handle them) nor rows with a force limit (a finite force gives no impulse).
@@ -90,6 +94,8 @@ struct Direction {
     nonzeros: Vec<(usize, f64)>,
     /// `J_k W_c J_kᵀ`.
     effective: f64,
+    /// Whether it is below [`DOUBTFUL`] of `J_k W J_kᵀ`.
+    doubtful: bool,
 }
 
 impl ImpulseDirections {
@@ -144,6 +150,19 @@ impl ImpulseDirections {
         }
     }
 
+    /// Whether row `k`'s inverse mass in the equalities' subspace (after
+    /// [`ImpulseDirections::effective_inverse_mass`]) is so small a share of its free one that
+    /// it may be the projection's error rather than the row's motion ([`DOUBTFUL`]).
+    pub(super) fn doubtful(&self, k: usize) -> bool {
+        self.cache[k].as_ref().is_some_and(|d| d.doubtful)
+    }
+
+    /// `J_k W J_kᵀ`, row `k`'s inverse mass without the equalities.
+    pub(super) fn free_inverse_mass(&self, layout: &Layout, k: usize) -> f64 {
+        let (j, w) = (&layout.jacobian, &layout.inv_mass);
+        j.row(k).map(|(c, a)| w.weighted_dot(c, a, a)).sum()
+    }
+
     /// Whether an impulse along row `k` moves a coordinate some equality acts on.
     fn coupled(&self, layout: &Layout, k: usize) -> bool {
         layout
@@ -167,7 +186,7 @@ impl ImpulseDirections {
             return Ok(direction.effective);
         }
         let (j, w) = (&layout.jacobian, &layout.inv_mass);
-        let free: f64 = j.row(k).map(|(c, a)| w.weighted_dot(c, a, a)).sum();
+        let free = self.free_inverse_mass(layout, k);
         if !self.coupled(layout, k) {
             return Ok(free);
         }
@@ -183,6 +202,7 @@ impl ImpulseDirections {
         if effective <= BLOCKED * free {
             effective = 0.0;
         }
+        let doubtful = effective < DOUBTFUL * free;
         let nonzeros = u
             .iter()
             .enumerate()
@@ -192,6 +212,7 @@ impl ImpulseDirections {
         self.cache[k] = Some(Direction {
             nonzeros,
             effective,
+            doubtful,
         });
         Ok(effective)
     }

@@ -189,7 +189,36 @@ fn sweep_impulses(
                 } else {
                     0.0
                 };
-                directions.apply(layout, k, -(1.0 + e) * approach / a_kk, &mut state.v);
+                let impulse = -(1.0 + e) * approach / a_kk;
+                if !directions.doubtful(k) {
+                    directions.apply(layout, k, impulse, &mut state.v);
+                    any = true;
+                    continue;
+                }
+                // Tried first: where the equalities truly hold the row still, the impulse
+                // along the projection's error moves only what they take back.
+                let mut trial = state.v.clone();
+                directions.apply(layout, k, impulse, &mut trial);
+                directions
+                    .hold_equalities(
+                        layout,
+                        c_t,
+                        p.acceleration.solver_mut(),
+                        &mut trial,
+                        &settings.solve,
+                    )
+                    .map_err(|e| step_error(state, e))?;
+                let after = g_dot(k, &trial) + slack[k];
+                let held_still = after < -eps && (after - approach).abs() < 0.5 * approach.abs();
+                // An impulse in the equalities' subspace takes kinetic energy away (with e ≤ 1);
+                // one that multiplies it went along a near conflict (the hinge's own error
+                // leaving its motor and its stop not quite parallel), not along a motion.
+                let free = directions.free_inverse_mass(layout, k);
+                let scale = kinetic_energy(layout, &state.v) + 0.5 * approach * approach / free;
+                if held_still || kinetic_energy(layout, &trial) > ENERGY_JUMP * scale {
+                    return Err(step_error(state, blocked(layout, model, k, approach)));
+                }
+                state.v.copy_from_slice(&trial);
                 any = true;
             } else {
                 // The equalities leave the row no motion of its own, and they drive it in: a
@@ -294,6 +323,19 @@ fn finish_inelastic(
     }
     p.current_acceleration = None;
     Ok(())
+}
+
+/// How many times the kinetic energy (with the row's own at its approach speed) an impulse
+/// of doubtful direction may leave before it counts as a conflict's: a light motor-driven
+/// paddle that hits a ball a hundred times heavier adds hundreds, the elbow driven by its
+/// motor into its stop (see [`ImpulseDirections::doubtful`]) 10⁷.
+const ENERGY_JUMP: f64 = 1e4;
+
+/// `½ vᵀ M v`.
+fn kinetic_energy(layout: &Layout, v: &[f64]) -> f64 {
+    let mut momentum = vec![0.0; v.len()];
+    layout.inv_mass.apply_mass(v, &mut momentum);
+    0.5 * v.iter().zip(&momentum).map(|(a, b)| a * b).sum::<f64>()
 }
 
 /// Why an approaching row `k` that the equalities hold still (zero effective inverse mass)
