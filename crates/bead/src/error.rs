@@ -460,6 +460,23 @@ pub enum EvalError {
     /// The multiplier system could not be solved.
     #[error("solving for the constraint forces: {0}")]
     Solve(#[from] SolveError),
+    /// An inequality (a stop, a contact) hit while equality rows (a motor without a force
+    /// limit, joints) hold the motion that closes it: no impulse can stop it, and going on
+    /// would carry the bodies through the stop.
+    #[error(
+        "'{stop}' is driven into its bound at {speed:.3e} a second by {}, with no way to give: \
+         they conflict, and no impulse can stop it; give the motor a force limit (max_force, \
+         max_torque), or remove one of them",
+        quoted(.drivers)
+    )]
+    DrivenIntoStop {
+        /// The inequality constraint that is hit.
+        stop: String,
+        /// The equality constraints that drive it in, in the model's order.
+        drivers: Vec<String>,
+        /// Its approach speed, in its own units (m/s, rad/s).
+        speed: f64,
+    },
     /// No constraint forces satisfy the constraints together: the ones named pull against each
     /// other (two nails holding one point at two places, a rod shorter than the nails at its
     /// ends allow). Redundant constraints that agree (a rod doubled) are solved, not reported.

@@ -347,17 +347,27 @@ fn blocked(layout: &Layout, model: &Model, k: usize, approach: f64) -> StepFailu
     let a = MultiplierMatrix::new(&layout.jacobian, &layout.inv_mass).masked(&mask);
     let mut b = vec![0.0; mask.len()];
     b[k] = -approach;
-    let error = conflict_among(layout, model, &a, &b, 0.0).unwrap_or_else(|| {
-        let slot = layout.row_constraint(k);
-        let name = slot
-            .and_then(|slot| model.constraints.get(slot.id))
-            .map_or_else(|| format!("row {k}"), |entry| entry.name.clone());
+    let stop = layout
+        .row_constraint(k)
+        .and_then(|slot| model.constraints.get(slot.id))
+        .map_or_else(|| format!("row {k}"), |entry| entry.name.clone());
+    let drivers = match conflict_among(layout, model, &a, &b, 0.0) {
+        Some(EvalError::Conflict { constraints, .. }) => constraints,
+        _ => Vec::new(),
+    };
+    let drivers: Vec<String> = drivers.into_iter().filter(|name| *name != stop).collect();
+    StepFailure::Eval(if drivers.is_empty() {
         EvalError::Conflict {
-            constraints: vec![name],
+            constraints: vec![stop],
             residual: 1.0,
         }
-    });
-    StepFailure::Eval(error)
+    } else {
+        EvalError::DrivenIntoStop {
+            stop,
+            drivers,
+            speed: -approach,
+        }
+    })
 }
 
 /// Each row's coefficient of restitution: its constraint's, or the settings' default.

@@ -354,10 +354,13 @@ fn a_hinge_motor_without_a_torque_limit_into_its_stop_is_a_named_conflict() {
         let error = failure
             .unwrap_or_else(|| panic!("{name}: turned through its stop silently"))
             .to_string();
-        assert!(
-            error.contains("'drive' and 'stops' conflict"),
-            "{name}: {error}"
-        );
+        // The explicit integrators meet it as an impact, the implicit steppers in their solve.
+        let expected = if name.starts_with("implicit") || name == "BDF2" {
+            "'drive' and 'stops' conflict"
+        } else {
+            "'stops' is driven into its bound at 2.000e0 a second by 'drive'"
+        };
+        assert!(error.contains(expected), "{name}: {error}");
         let q = sys.orientation(arm);
         let angle = 2.0 * q[2].atan2(q[0]);
         assert!(
