@@ -169,6 +169,26 @@ impl Evaluator {
         &self.c
     }
 
+    /// The divergence that an evaluation's `error` stands for, if the finite part of its `C`
+    /// is past `limit`: a state carried far past divergence overflows a constraint's rate
+    /// `J q̇` before its `C` meets the steppers' check (dominoes leaning under RK4: `C` at
+    /// 1e134, `J q̇` at infinity), and that is not a fault of the constraint it would name.
+    pub(crate) fn diverged_instead(&self, error: EvalError, limit: f64) -> EvalError {
+        if !matches!(error, EvalError::Constraint { .. }) {
+            return error;
+        }
+        let max_abs_c = self
+            .c
+            .iter()
+            .filter(|c| c.is_finite())
+            .fold(0.0_f64, |m, c| m.max(c.abs()));
+        if max_abs_c > limit {
+            EvalError::Diverged { max_abs_c, limit }
+        } else {
+            error
+        }
+    }
+
     /// `Ċ = J q̇ + ∂C/∂t` at the last evaluated state.
     pub(crate) fn c_dot(&self) -> &[f64] {
         &self.c_dot

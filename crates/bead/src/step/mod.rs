@@ -79,6 +79,9 @@ pub(crate) struct Pipeline {
     /// An implicit run's report before its first step found no acceleration-level forces at
     /// this state (see [`Pipeline::evaluate_for_report`]): not sought again until it changes.
     no_report_forces: bool,
+    /// The settings' divergence limit for the step under way (∞ before the first), for the
+    /// evaluations that do not take the settings.
+    divergence_limit: f64,
     /// The next state, written by a step before it is committed.
     q_next: Vec<f64>,
     v_next: Vec<f64>,
@@ -101,6 +104,7 @@ impl Default for Pipeline {
             shape_groups: Vec::new(),
             step_lambda: None,
             no_report_forces: false,
+            divergence_limit: f64::INFINITY,
             q_next: Vec::new(),
             v_next: Vec::new(),
         }
@@ -213,6 +217,7 @@ impl Pipeline {
             return Err(self.step_error(model, state, StepFailure::InvalidStep(dt)));
         }
         self.announce_time_step(dt);
+        self.divergence_limit = settings.divergence_limit;
         if !self.contact_groups.is_empty() {
             match contacts::update(&mut self.contact_groups, model, state, dt) {
                 Ok(true) => self.structure_changed(),
@@ -447,7 +452,12 @@ impl Pipeline {
                 self.current_acceleration = Some(a);
                 Ok(())
             }
-            Err(e) => Err(self.step_error(model, state, e.into())),
+            Err(e) => {
+                let e = self
+                    .evaluator
+                    .diverged_instead(e, settings.divergence_limit);
+                Err(self.step_error(model, state, e.into()))
+            }
         }
     }
 
@@ -514,7 +524,10 @@ impl Pipeline {
     fn evaluate_constraints(&mut self, model: &Model, state: &State) -> Result<(), StepError> {
         self.evaluator
             .evaluate_constraints(model, state.t, &state.q, &state.v)
-            .map_err(|e| self.step_error(model, state, e.into()))
+            .map_err(|e| {
+                let e = self.evaluator.diverged_instead(e, self.divergence_limit);
+                self.step_error(model, state, e.into())
+            })
     }
 
     /// The accelerations `q̈` at the current state.

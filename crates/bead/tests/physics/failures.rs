@@ -188,6 +188,30 @@ fn a_report_after_every_step_does_not_hide_divergence() {
     }
 }
 
+/// A state far past divergence can overflow a rod's curvature term `|v⊥|²/L` while its `C`
+/// is still a (huge) number: that is reported as the divergence it is, not as a fault of the
+/// rod (the explicit integrators once named a domino's contact for a leaning row at 1e134).
+#[test]
+fn an_overflow_far_past_divergence_is_reported_as_divergence() {
+    let mut sys = System::new(2).unwrap();
+    let nail = sys
+        .add_particle(Particle::new(&[0.0, 0.0]).mass(f64::INFINITY))
+        .unwrap();
+    let bob = sys.add_particle(Particle::new(&[1.0, 0.0])).unwrap();
+    sys.add_constraint(Distance::new(nail, bob, 1.0)).unwrap();
+    sys.set_integrator_boxed(bead::integrate::by_name("rk4").unwrap());
+    sys.set_position(bob, &[1e100, 0.0]).unwrap();
+    sys.set_velocity(bob, &[0.0, 1e300]).unwrap();
+    let err = sys.step(1e-3).unwrap_err();
+    assert!(
+        matches!(
+            err.cause,
+            StepFailure::Eval(bead::EvalError::Diverged { .. })
+        ),
+        "{err}"
+    );
+}
+
 /// A rod whose ends meet has no direction: an error naming it, not NaN.
 #[test]
 fn coincident_rod_ends_are_reported() {
