@@ -326,9 +326,11 @@ fn finish_inelastic(
 }
 
 /// How many times the kinetic energy (with the row's own at its approach speed) an impulse
-/// of doubtful direction may leave before it counts as a conflict's: a light motor-driven
-/// paddle that hits a ball a hundred times heavier adds hundreds, the elbow driven by its
-/// motor into its stop (see [`ImpulseDirections::doubtful`]) 10⁷.
+/// of doubtful direction may leave before it counts as a conflict's. With equalities at rest
+/// an impulse in their subspace never raises it; a motor without a force limit can: its paddle
+/// of mass m sends a ball of mass M at rest off at twice its speed (e = 1), `4 M/m` times the
+/// paddle's energy. The elbow driven by its motor into its stop (see
+/// [`ImpulseDirections::doubtful`]) left velocities 7·10⁴ times its speed before.
 const ENERGY_JUMP: f64 = 1e4;
 
 /// `½ vᵀ M v`.
