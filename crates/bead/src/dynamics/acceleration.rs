@@ -262,7 +262,8 @@ impl Acceleration {
             return Ok(());
         }
         // `apply_forces` has just set the objects' blocks of W at this state.
-        ev.evaluate_rows(model, t, q, v)?;
+        ev.evaluate_rows(model, t, q, v)
+            .map_err(|e| ev.diverged_instead(e, settings.divergence_limit))?;
         let layout = ev.layout();
         // Row targets d: position rows follow the feedback law of eq. 11; a velocity row (a
         // motor) has no position to feed back, and drives its speed error Ċ to zero at its own

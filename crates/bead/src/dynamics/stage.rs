@@ -87,7 +87,7 @@ impl Dynamics for Stage<'_> {
                 velocity_rate: self.velocity_rate,
                 pivot_limit: None,
             };
-            let evaluated = self.acceleration.evaluate(
+            self.acceleration.evaluate(
                 self.evaluator,
                 self.model,
                 self.settings,
@@ -96,10 +96,7 @@ impl Dynamics for Stage<'_> {
                 q,
                 v,
                 a,
-            );
-            let limit = self.settings.divergence_limit;
-            let evaluated = evaluated.map_err(|e| self.evaluator.diverged_instead(e, limit));
-            evaluated?;
+            )?;
         }
         // An unstable integration stays finite long after it stops meaning anything, while C
         // grows geometrically (1e-6 to 1e150 in a few dozen steps): stop at the first stage past

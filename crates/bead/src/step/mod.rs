@@ -452,12 +452,7 @@ impl Pipeline {
                 self.current_acceleration = Some(a);
                 Ok(())
             }
-            Err(e) => {
-                let e = self
-                    .evaluator
-                    .diverged_instead(e, settings.divergence_limit);
-                Err(self.step_error(model, state, e.into()))
-            }
+            Err(e) => Err(self.step_error(model, state, e.into())),
         }
     }
 

@@ -29,8 +29,13 @@ pub(super) fn diverged(
         return error;
     }
     row_residuals(model, w, q, q_base, h);
+    conflict(model, w).unwrap_or(error)
+}
+
+/// The constraints among the rows held whose residuals no change of `q` removes, if any.
+fn conflict(model: &dyn ConstrainedModel, w: &Work) -> Option<EvalError> {
     let held: Vec<bool> = w.roles.iter().map(Role::holds).collect();
-    model.conflict(&w.residual, &held).unwrap_or(error)
+    model.conflict(&w.residual, &held)
 }
 
 /// The error of an iteration that ran out of iterations, with residuals `(max |C|, momentum)`.
@@ -44,11 +49,7 @@ pub(super) fn stalled(
     (max_c, momentum): (f64, f64),
     tolerance: f64,
 ) -> EvalError {
-    let held: Vec<bool> = w.roles.iter().map(Role::holds).collect();
-    if let Some(conflict) = (max_c > tolerance)
-        .then(|| model.conflict(&w.residual, &held))
-        .flatten()
-    {
+    if let Some(conflict) = (max_c > tolerance).then(|| conflict(model, w)).flatten() {
         return conflict;
     }
     if w.contact_lcp {
