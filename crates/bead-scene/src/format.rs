@@ -46,8 +46,9 @@ pub struct SceneFile {
 /// `[[contacts]]`: a contact group, whose members collide pairwise. A group of particles alone,
 /// without friction, is kept apart by non-penetration constraints generated for nearby pairs by
 /// a broad phase (no output columns). A group that names `bodies`, or has friction (its own or
-/// `[simulation] friction`), collides shapes with Coulomb friction (2D): the bodies' shapes, and
-/// its particles as discs of their radius; its columns in constraints.csv are `NAME.contacts`
+/// `[simulation] friction`), collides shapes: the bodies' shapes, and its particles as discs
+/// (spheres in 3D) of their radius, with Coulomb friction in 2D (3D contacts are frictionless
+/// for now, and friction there is an error); its columns in constraints.csv are `NAME.contacts`
 /// (touching pairs), `NAME.normal_force` (sum of the normal forces, N), `NAME.friction_force`
 /// (sum of the friction forces' magnitudes, N) and `NAME.max_penetration` (m).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -239,7 +240,7 @@ pub struct BodySpec {
     pub mass: Option<MassSpec>,
     /// Inertia about the centre of mass: in 2D a moment, kg·m², or `"infinity"`; in 3D the
     /// principal moments `[Ix, Iy, Iz]` along the body's axes, or the full 3 × 3 tensor in the
-    /// body's frame.
+    /// body's frame (a fixed 3D body, `mass = "infinity"`, may say `"infinity"` or nothing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inertia: Option<InertiaSpec>,
     /// Outline (for drawing, for contact groups, and for mass and inertia with `density`).
@@ -312,7 +313,7 @@ impl Default for AngularVelocitySpec {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum InertiaSpec {
-    /// kg·m², or `"infinity"` (2D).
+    /// kg·m², or `"infinity"` (2D); `"infinity"` with an infinite mass (a fixed body) in 3D.
     Moment(MassSpec),
     /// `[Ix, Iy, Iz]` along the body's axes, kg·m² (3D).
     Principal(Vec<f64>),

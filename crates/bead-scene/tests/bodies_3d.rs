@@ -276,3 +276,55 @@ fn the_robot_arms_motors_drive_and_hold_it() {
     assert!((m.system.angular_velocity(turret)[2] - 0.8).abs() < 1e-9);
     assert!(m.system.constraint_error().unwrap().0 < 1e-10);
 }
+
+/// A floor (fixed, given as 2D scenes give it: mass and inertia "infinity"), a cube and a
+/// capsule lying on it, and a ball, in one contact group.
+fn resting() -> String {
+    format!(
+        "{HEADER}integrator = \"implicit-euler\"\n\
+         [[bodies]]\nname = \"floor\"\nposition = [0, 0, -0.5]\nmass = \"infinity\"\ninertia = \"infinity\"\n\
+         shape = {{ kind = \"box\", size = [4, 4, 1] }}\n\
+         [[bodies]]\nname = \"cube\"\nposition = [0, 0, 0.1]\n\
+         shape = {{ kind = \"box\", size = [0.2, 0.2, 0.2] }}\ndensity = 500\n\
+         [[bodies]]\nname = \"log\"\nposition = [0.5, 0, 0.05]\norientation = [0.7071067811865476, 0, 0.7071067811865476, 0]\n\
+         shape = {{ kind = \"capsule\", radius = 0.05, length = 0.4 }}\ndensity = 500\n\
+         [[bodies]]\nname = \"ball\"\nposition = [-0.5, 0, 0.1]\n\
+         shape = {{ kind = \"sphere\", radius = 0.1 }}\ndensity = 500\n\
+         [[forces]]\nkind = \"gravity\"\ng = [0, 0, -9.81]\n\
+         [[contacts]]\nname = \"ground\"\nbodies = \"all\"\n"
+    )
+}
+
+#[test]
+fn shapes_in_a_3d_contact_group_rest_on_the_floor_with_their_weight() {
+    let mut m = model(&resting());
+    let masses: f64 = m
+        .bodies_3d
+        .iter()
+        .filter(|(name, _)| name != "floor")
+        .map(|(_, id)| m.system.mass(id.body()).unwrap())
+        .sum();
+    for _ in 0..200 {
+        m.system.step(1e-3).unwrap();
+    }
+    let header = constraints_header(&m);
+    let d = m.system.diagnostics().unwrap();
+    let row = constraints_row(&m, &d);
+    let column = |name: &str| row[header.iter().position(|h| h == name).unwrap()];
+    // The cube's four corners, the log's two ends and the ball: three bodies touching.
+    assert_eq!(column("ground.contacts"), 3.0);
+    assert!((column("ground.normal_force") - masses * 9.81).abs() < 1e-8 * masses * 9.81);
+    assert!(column("ground.max_penetration") < 1e-9);
+    assert_eq!(d.constraints.len(), 4 + 2 + 1);
+}
+
+#[test]
+fn friction_between_3d_shapes_is_refused_where_it_is_set() {
+    let text = resting().replace(
+        "[[contacts]]\nname = \"ground\"\n",
+        "[[contacts]]\nname = \"ground\"\nfriction = 0.5\n",
+    );
+    let e = error(&text);
+    assert_eq!(e.field.as_deref(), Some("contacts[0].friction"), "{e}");
+    assert!(e.to_string().contains("two-dimensional for now"), "{e}");
+}

@@ -44,6 +44,7 @@ mod assembly;
 pub mod autodiff;
 mod body;
 mod collide;
+mod collide3d;
 pub mod constraint;
 pub mod contact;
 mod diagnostics;

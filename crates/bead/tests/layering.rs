@@ -20,7 +20,10 @@ const LAYERS: &[(&str, &[&str])] = &[
             "ids", "error", "view", "draw", "point", "body", "motion", "schedule",
         ],
     ),
-    ("pieces", &["constraint", "force", "autodiff", "collide"]),
+    (
+        "pieces",
+        &["constraint", "force", "autodiff", "collide", "collide3d"],
+    ),
     (
         "model",
         &[

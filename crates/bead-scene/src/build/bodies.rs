@@ -250,7 +250,24 @@ pub(super) fn add_body_3d(
             }
         }),
     };
-    match (&spec.mass, &spec.inertia, spec.density, shape) {
+    // A fixed body may say `inertia = "infinity"` too, as a 2D one does.
+    let inertia = match &spec.inertia {
+        Some(InertiaSpec::Moment(MassSpec::Word(w))) if w == "infinity" || w == "inf" => None,
+        Some(InertiaSpec::Moment(MassSpec::Kilograms(i))) if *i == f64::INFINITY => None,
+        other => other.as_ref(),
+    };
+    let fixed = |m: &MassSpec| match m {
+        MassSpec::Word(w) => w == "infinity" || w == "inf",
+        MassSpec::Kilograms(m) => *m == f64::INFINITY,
+    };
+    if spec.inertia.is_some() && inertia.is_none() && !spec.mass.as_ref().is_some_and(fixed) {
+        return Err(SceneError::at(
+            format!("{path}.inertia"),
+            "an infinite inertia needs an infinite mass: a fixed body",
+        )
+        .hint("mass = \"infinity\" makes a fixed body"));
+    }
+    match (&spec.mass, inertia, spec.density, shape) {
         (Some(MassSpec::Word(w)), None, None, shape) if w == "infinity" || w == "inf" => {
             body = body.fixed();
             if let Some(shape) = shape {

@@ -6,8 +6,9 @@
 
 use std::collections::HashSet;
 
+use bead::constraint::ContactBody;
 use bead::contact::{ShapeContacts, ShapeGroupId};
-use bead::{ParticleId, RigidBodyId, System};
+use bead::{ParticleId, RigidBody3dId, RigidBodyId, System};
 
 use super::names::{Entity, Names};
 use super::{NamedConstraint, Result, friction};
@@ -30,6 +31,8 @@ pub(super) struct Members<'a> {
     pub(super) particles: &'a [(String, ParticleId)],
     /// The scene's bodies, in file order, for `"all"`.
     pub(super) bodies: &'a [(String, RigidBodyId)],
+    /// The scene's 3D bodies, in file order, for `"all"`.
+    pub(super) bodies_3d: &'a [(String, RigidBody3dId)],
     /// The constraints, whose names a group's may not take.
     pub(super) constraints: &'a [NamedConstraint],
     /// `[simulation] friction`, checked.
@@ -108,24 +111,23 @@ fn shape_group(
     names: &Names<'_>,
     system: &mut System,
 ) -> Result<ShapeGroupId> {
-    if system.dim() != 2 {
-        return Err(SceneError::at(
-            path,
-            "shape contacts and friction are two-dimensional for now",
-        )
-        .hint("a 3D scene's contact groups take particles alone, without friction"));
-    }
     let mut group = ShapeContacts::new();
     let mut labels: Vec<String> = Vec::new();
+    // A scene's bodies are all 2D or all 3D, in file order either way.
+    let ids: Vec<ContactBody> = if system.dim() == 3 {
+        members
+            .bodies_3d
+            .iter()
+            .map(|(_, id)| (*id).into())
+            .collect()
+    } else {
+        members.bodies.iter().map(|(_, id)| (*id).into()).collect()
+    };
     if let Some(set) = &spec.bodies {
         let field = format!("{path}.bodies");
-        let chosen: Vec<(usize, RigidBodyId)> = match set {
-            ParticleSet::All(word) if word == "all" => members
-                .bodies
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| file_bodies[*k].shape.is_some())
-                .map(|(k, (_, id))| (k, *id))
+        let chosen: Vec<usize> = match set {
+            ParticleSet::All(word) if word == "all" => (0..ids.len())
+                .filter(|k| file_bodies[*k].shape.is_some())
                 .collect(),
             ParticleSet::All(word) => {
                 return Err(
@@ -136,32 +138,44 @@ fn shape_group(
             ParticleSet::Names(list) => {
                 let mut chosen = Vec::with_capacity(list.len());
                 for (k, n) in list.iter().enumerate() {
-                    let Some((Entity::Body(id), at)) = names.names.get(n.as_str()) else {
+                    let index = match names.names.get(n.as_str()) {
+                        Some((Entity::Body(id), _)) => {
+                            members.bodies.iter().position(|(_, b)| b == id)
+                        }
+                        Some((Entity::Body3d(id), _)) => {
+                            members.bodies_3d.iter().position(|(_, b)| b == id)
+                        }
+                        _ => None,
+                    };
+                    let Some(index) = index else {
                         return Err(names.unknown(&format!("{field}[{k}]"), n, "body"));
                     };
-                    let index = members
-                        .bodies
-                        .iter()
-                        .position(|(_, b)| b == id)
-                        .expect("a named body is one of the scene's");
                     if file_bodies[index].shape.is_none() {
+                        let at = names
+                            .names
+                            .get(n.as_str())
+                            .map_or("", |(_, at)| at.as_str());
                         return Err(SceneError::at(
                             &field,
                             format!("body '{n}' has no shape: a contact group collides shapes"),
                         )
                         .hint(format!(
-                            "give {at} a shape (disc, box, polygon, capsule or rod), or leave \
-                             it out of the group"
+                            "give {at} a shape ({}), or leave it out of the group",
+                            if system.dim() == 3 {
+                                "sphere, box or capsule"
+                            } else {
+                                "disc, box, polygon, capsule or rod"
+                            }
                         )));
                     }
-                    chosen.push((index, *id));
+                    chosen.push(index);
                 }
                 chosen
             }
         };
-        for (index, id) in chosen {
+        for index in chosen {
             let own = file_bodies[index].friction.unwrap_or(members.friction);
-            group = group.body(id, own);
+            group = group.body(ids[index], own);
             labels.push(file_bodies[index].name.clone());
         }
     }

@@ -189,6 +189,7 @@ pub(crate) fn build(file: &SceneFile) -> Result<Model> {
     let members = contacts::Members {
         particles: &particles,
         bodies: &rigid,
+        bodies_3d: &rigid_3d,
         constraints: &constraints,
         friction,
     };

@@ -156,6 +156,12 @@ impl From<crate::RigidBodyId> for ContactBody {
     }
 }
 
+impl From<crate::RigidBody3dId> for ContactBody {
+    fn from(b: crate::RigidBody3dId) -> Self {
+        ContactBody(Operand::Coordinates(b.body()))
+    }
+}
+
 impl From<crate::ParticleId> for ContactBody {
     fn from(p: crate::ParticleId) -> Self {
         ContactBody(p.into())

@@ -17,19 +17,49 @@ use std::collections::{HashMap, HashSet};
 
 use crate::body::{BodyKind, Shape};
 use crate::collide::{Collider, ContactPoint, Pose, manifold};
-use crate::constraint::{ConstraintId, ShapeContact};
+use crate::collide3d::{Collider3d, ContactPoint3d, Pose3d};
+use crate::constraint::{Constraint, ConstraintId, ContactBody, ShapeContact, ShapeContact3d};
 use crate::contact::ShapeContacts;
 use crate::error::ModelError;
 use crate::model::Model;
 use crate::point::{Operand, Point};
 use crate::state::State;
 
+/// A member's collision geometry, in the plane or in space.
+#[derive(Clone, Debug)]
+enum Geometry {
+    Flat(Collider),
+    Solid(Collider3d),
+}
+
+/// A member's placement at a step's start.
+enum Placement {
+    Flat(Pose),
+    Solid(Pose3d),
+}
+
+/// A point the narrow phase found, in the plane or in space.
+#[derive(Clone, Copy)]
+enum Found {
+    Flat(ContactPoint),
+    Solid(ContactPoint3d),
+}
+
+impl Found {
+    fn first_is_a(&self) -> bool {
+        match self {
+            Found::Flat(p) => p.first_is_a,
+            Found::Solid(p) => p.first_is_a,
+        }
+    }
+}
+
 /// One member: a rigid body or a particle, its collider and its Coulomb coefficient.
 #[derive(Clone, Debug)]
 struct Member {
     operand: Operand,
     body: usize,
-    collider: Collider,
+    geometry: Geometry,
     /// The shape's reach from its body's origin, for the broad phase's margin.
     extent: f64,
     friction: f64,
@@ -72,17 +102,23 @@ impl ShapeGroup {
             let id = operand.body();
             let body = model.checked_body(id)?;
             check_mu(&format!("member {k}"), *mu)?;
-            let (collider, immovable) = match (&body.kind, operand) {
+            let (geometry, immovable) = match (&body.kind, operand) {
                 (BodyKind::Rigid2d { shape, inertia }, Operand::Coordinates(_)) => {
-                    let shape: &Shape = shape.as_ref().ok_or_else(|| {
-                        ModelError::Setting(format!(
-                            "member {k} ({id:?}) has no shape: a contact group needs one for each body"
-                        ))
-                    })?;
+                    let shape: &Shape = shape.as_ref().ok_or_else(|| no_shape(k, id))?;
                     let collider = Collider::of(shape).map_err(|e| {
                         ModelError::Setting(format!("member {k} ({id:?}): its shape {e}"))
                     })?;
-                    (collider, body.mass.is_infinite() && inertia.is_infinite())
+                    (
+                        Geometry::Flat(collider),
+                        body.mass.is_infinite() && inertia.is_infinite(),
+                    )
+                }
+                (BodyKind::Rigid3d { shape, .. }, Operand::Coordinates(_)) => {
+                    let shape = shape.as_ref().ok_or_else(|| no_shape(k, id))?;
+                    let collider = Collider3d::of(shape).map_err(|e| {
+                        ModelError::Setting(format!("member {k} ({id:?}): its shape {e}"))
+                    })?;
+                    (Geometry::Solid(collider), body.mass.is_infinite())
                 }
                 (BodyKind::Particle, Operand::Point(Point::Particle(_))) => {
                     if !(body.radius > 0.0) {
@@ -90,25 +126,39 @@ impl ShapeGroup {
                             "member {k} ({id:?}) is a particle of radius 0: give it a radius to collide"
                         )));
                     }
-                    (Collider::disc(body.radius), body.mass.is_infinite())
+                    let geometry = if model.dim == 3 {
+                        Geometry::Solid(Collider3d::sphere(body.radius))
+                    } else {
+                        Geometry::Flat(Collider::disc(body.radius))
+                    };
+                    (geometry, body.mass.is_infinite())
                 }
                 _ => {
                     return Err(ModelError::Setting(format!(
-                        "member {k} ({id:?}) is neither a 2D rigid body nor a particle"
+                        "member {k} ({id:?}) is neither a rigid body nor a particle"
                     )));
                 }
             };
+            if model.dim == 3 && *mu > 0.0 {
+                return Err(friction_in_3d(&format!("member {k}"), *mu));
+            }
             members.push(Member {
                 operand,
                 body: id.0,
-                extent: collider.extent(),
-                collider,
+                extent: match &geometry {
+                    Geometry::Flat(c) => c.extent(),
+                    Geometry::Solid(c) => c.extent(),
+                },
+                geometry,
                 friction: *mu,
                 immovable,
             });
         }
         if let Some(mu) = spec.friction {
             check_mu("the group", mu)?;
+            if model.dim == 3 && mu > 0.0 {
+                return Err(friction_in_3d("the group", mu));
+            }
         }
         if let Some(e) = spec.restitution
             && !(0.0..=1.0).contains(&e)
@@ -149,6 +199,9 @@ impl ShapeGroup {
             return Err(ModelError::Setting(format!(
                 "the friction coefficient must be zero or more, got {mu}"
             )));
+        }
+        if model.dim == 3 && mu > 0.0 {
+            return Err(friction_in_3d("the group", mu));
         }
         self.friction = Some(mu);
         let mut live: Vec<((usize, usize, u64), ConstraintId)> = self.contacts.drain().collect();
@@ -197,38 +250,65 @@ impl ShapeGroup {
         for m in &self.members {
             let body = model.body(m.body);
             let (q, v) = (body.slice(&state.q), body.slice(&state.v));
-            let (angle, omega) = if q.len() > 2 {
-                (q[2], v[2])
-            } else {
-                (0.0, 0.0)
+            let (pose, speed, spin) = match (&m.geometry, &body.kind) {
+                (Geometry::Solid(_), BodyKind::Rigid3d { chart, .. }) => {
+                    let theta = [q[3], q[4], q[5]];
+                    let pose = Pose3d::new([q[0], q[1], q[2]], chart.orientation(&theta));
+                    // θ = 0 at a step's start, where θ̇ is the angular velocity.
+                    (Placement::Solid(pose), norm(&v[..3]), norm(&v[3..6]))
+                }
+                (Geometry::Solid(_), _) => (
+                    Placement::Solid(Pose3d::at([q[0], q[1], q[2]])),
+                    norm(&v[..3]),
+                    0.0,
+                ),
+                (Geometry::Flat(_), _) => {
+                    let (angle, omega) = if q.len() > 2 {
+                        (q[2], v[2])
+                    } else {
+                        (0.0, 0.0)
+                    };
+                    (
+                        Placement::Flat(Pose::new([q[0], q[1]], angle)),
+                        norm(&v[..2]),
+                        omega.abs(),
+                    )
+                }
             };
-            let pose = Pose::new([q[0], q[1]], angle);
-            let extent = m.extent;
             if !m.immovable {
-                fastest = fastest.max((v[0] * v[0] + v[1] * v[1]).sqrt() + omega.abs() * extent);
-                size = size.max(extent);
+                fastest = fastest.max(speed + spin * m.extent);
+                size = size.max(m.extent);
             }
             poses.push(pose);
         }
         let margin = 2.0 * fastest * dt + 1e-3 * size.max(1e-3);
         // Sort and sweep along x.
-        let boxes: Vec<[[f64; 2]; 2]> = self
+        let boxes: Vec<[[f64; 3]; 2]> = self
             .members
             .iter()
             .zip(&poses)
-            .map(|(m, p)| m.collider.bounds(p, margin / 2.0))
+            .map(|(m, p)| match (&m.geometry, p) {
+                (Geometry::Solid(c), Placement::Solid(p)) => c.bounds(p, margin / 2.0),
+                (Geometry::Flat(c), Placement::Flat(p)) => {
+                    let [lo, hi] = c.bounds(p, margin / 2.0);
+                    [[lo[0], lo[1], 0.0], [hi[0], hi[1], 0.0]]
+                }
+                _ => [[0.0; 3]; 2],
+            })
             .collect();
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&a, &b| boxes[a][0][0].total_cmp(&boxes[b][0][0]));
         let connected = self.connected.as_ref();
-        let mut found: HashMap<(usize, usize, u64), ContactPoint> = HashMap::new();
-        let mut points = Vec::new();
+        let mut found: HashMap<(usize, usize, u64), Found> = HashMap::new();
+        let (mut flat, mut solid) = (Vec::new(), Vec::new());
         for (k, &a) in order.iter().enumerate() {
             for &b in &order[k + 1..] {
                 if boxes[b][0][0] > boxes[a][1][0] {
                     break;
                 }
-                if boxes[b][0][1] > boxes[a][1][1] || boxes[a][0][1] > boxes[b][1][1] {
+                if (1..3)
+                    .any(|d| boxes[b][0][d] > boxes[a][1][d] || boxes[a][0][d] > boxes[b][1][d])
+                {
                     continue;
                 }
                 let (i, j) = (a.min(b), a.max(b));
@@ -240,15 +320,32 @@ impl ShapeGroup {
                 if !self.collide_connected && connected.is_some_and(|c| c.contains(&pair)) {
                     continue;
                 }
-                points.clear();
-                manifold(
-                    (&mi.collider, &poses[i]),
-                    (&mj.collider, &poses[j]),
-                    margin,
-                    &mut points,
-                );
-                for p in &points {
-                    found.insert((i, j, p.key), *p);
+                match (&mi.geometry, &poses[i], &mj.geometry, &poses[j]) {
+                    (
+                        Geometry::Flat(ci),
+                        Placement::Flat(pi),
+                        Geometry::Flat(cj),
+                        Placement::Flat(pj),
+                    ) => {
+                        flat.clear();
+                        manifold((ci, pi), (cj, pj), margin, &mut flat);
+                        for p in &flat {
+                            found.insert((i, j, p.key), Found::Flat(*p));
+                        }
+                    }
+                    (
+                        Geometry::Solid(ci),
+                        Placement::Solid(pi),
+                        Geometry::Solid(cj),
+                        Placement::Solid(pj),
+                    ) => {
+                        solid.clear();
+                        crate::collide3d::manifold((ci, pi), (cj, pj), margin, &mut solid);
+                        for p in &solid {
+                            found.insert((i, j, p.key), Found::Solid(*p));
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
@@ -272,26 +369,40 @@ impl ShapeGroup {
         for key in keys {
             let p = found[&key];
             let (i, j, _) = key;
-            let (a, b) = if p.first_is_a { (i, j) } else { (j, i) };
+            let (a, b) = if p.first_is_a() { (i, j) } else { (j, i) };
             if let Some(&id) = self.contacts.get(&key) {
                 let entry = model.entry_mut(id)?;
                 let any: &mut dyn std::any::Any = entry.constraint.as_mut();
-                if let Some(contact) = any.downcast_mut::<ShapeContact>() {
-                    contact.set_gap(p.gap, p.radii);
+                match p {
+                    Found::Flat(p) => {
+                        if let Some(contact) = any.downcast_mut::<ShapeContact>() {
+                            contact.set_gap(p.gap, p.radii);
+                        }
+                    }
+                    Found::Solid(p) => {
+                        if let Some(contact) = any.downcast_mut::<ShapeContact3d>() {
+                            contact.set_gap(p.gap, p.radii);
+                            // Its points moved with the features: the model's copy follows.
+                            entry.operands = contact.operands();
+                        }
+                    }
                 }
                 continue;
             }
-            let mu = self
-                .friction
-                .unwrap_or_else(|| (self.members[i].friction * self.members[j].friction).sqrt());
-            let contact = ShapeContact::new(
-                crate::constraint::ContactBody(self.members[a].operand),
-                crate::constraint::ContactBody(self.members[b].operand),
-                p.gap,
-                p.radii,
-            )
-            .friction(mu);
-            let id = model.add_constraint(Box::new(contact))?;
+            let (body_a, body_b) = (
+                ContactBody(self.members[a].operand),
+                ContactBody(self.members[b].operand),
+            );
+            let contact: Box<dyn Constraint> = match p {
+                Found::Flat(p) => {
+                    let mu = self.friction.unwrap_or_else(|| {
+                        (self.members[i].friction * self.members[j].friction).sqrt()
+                    });
+                    Box::new(ShapeContact::new(body_a, body_b, p.gap, p.radii).friction(mu))
+                }
+                Found::Solid(p) => Box::new(ShapeContact3d::new(body_a, body_b, p.gap, p.radii)),
+            };
+            let id = model.add_constraint(contact)?;
             model.entry_mut(id)?.name =
                 format!("{}: {}/{}", self.name, self.labels[a], self.labels[b]);
             if let Some(e) = self.restitution {
@@ -302,6 +413,25 @@ impl ShapeGroup {
         }
         Ok(())
     }
+}
+
+/// The error of a member without a shape.
+fn no_shape(k: usize, id: crate::BodyId) -> ModelError {
+    ModelError::Setting(format!(
+        "member {k} ({id:?}) has no shape: a contact group needs one for each body"
+    ))
+}
+
+/// The error of friction asked of 3D contacts, which are frictionless for now.
+fn friction_in_3d(what: &str, mu: f64) -> ModelError {
+    ModelError::Setting(format!(
+        "{what}: friction coefficient {mu}, but contacts between 3D shapes are frictionless \
+         for now (the friction cone is being built): set it to 0"
+    ))
+}
+
+fn norm(v: &[f64]) -> f64 {
+    v.iter().map(|x| x * x).sum::<f64>().sqrt()
 }
 
 /// The pairs of bodies (smaller index first) that some constraint joins.

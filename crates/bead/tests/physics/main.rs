@@ -10,6 +10,7 @@ mod bead_on_wire;
 mod chain;
 mod complementarity;
 mod contact;
+mod contact_3d;
 mod convergence;
 mod determinism;
 mod failures;

@@ -1,0 +1,324 @@
+//! The narrow phase against parry3d-f64's distances and normals, and against itself: every
+//! point's gap, evaluated from its features at the pose, is the separation it reports.
+
+use parry3d_f64::math::{Pose, Rotation, Vector};
+use parry3d_f64::query;
+use parry3d_f64::shape::{Ball, Capsule, Cuboid, Shape};
+
+use super::{Collider3d, ContactPoint3d, Pose3d, manifold};
+use crate::body::Shape3d;
+use crate::constraint::Gap3d;
+use crate::math::vector::{Vec3, dot, norm, sub};
+
+/// A deterministic scatter in [−1, 1].
+struct Scatter(u64);
+
+impl Scatter {
+    fn next(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    }
+
+    fn quaternion(&mut self) -> [f64; 4] {
+        let q = [self.next(), self.next(), self.next(), self.next()];
+        let len = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+        q.map(|x| x / len)
+    }
+}
+
+fn parry_shape(shape: &Shape3d) -> Box<dyn Shape> {
+    match *shape {
+        Shape3d::Sphere { radius } => Box::new(Ball::new(radius)),
+        Shape3d::Box { size } => Box::new(Cuboid::new(Vector::new(
+            size[0] / 2.0,
+            size[1] / 2.0,
+            size[2] / 2.0,
+        ))),
+        Shape3d::Capsule { radius, length } => Box::new(Capsule::new_z(length / 2.0, radius)),
+        Shape3d::Cylinder { .. } => unreachable!("cylinders do not collide"),
+    }
+}
+
+fn parry_pose(position: Vec3, q: [f64; 4]) -> Pose {
+    Pose::from_parts(
+        Vector::new(position[0], position[1], position[2]),
+        Rotation::from_xyzw(q[1], q[2], q[3], q[0]),
+    )
+}
+
+/// The world gap of a contact point, evaluated from its features at the two poses.
+fn gap_at(p: &ContactPoint3d, poses: [&Pose3d; 2]) -> (f64, Vec3) {
+    let (pa, pb) = if p.first_is_a {
+        (poses[0], poses[1])
+    } else {
+        (poses[1], poses[0])
+    };
+    let r = p.radii[0] + p.radii[1];
+    match p.gap {
+        Gap3d::Face { a, b, normal } => {
+            let n = pb.rotate(&normal);
+            (dot(&n, &sub(&pa.apply(&a), &pb.apply(&b))) - r, n)
+        }
+        Gap3d::Edges { a, b } => {
+            let (a0, a1) = (pa.apply(&a[0]), pa.apply(&a[1]));
+            let (b0, b1) = (pb.apply(&b[0]), pb.apply(&b[1]));
+            let c = crate::math::vector::cross(&sub(&a1, &a0), &sub(&b1, &b0));
+            let n = c.map(|v| v / norm(&c));
+            (dot(&n, &sub(&a0, &b0)) - r, n)
+        }
+        Gap3d::Line { a, b, direction } => {
+            let (x, y) = (pa.apply(&a), pb.apply(&b));
+            let u = pb.rotate(&direction);
+            let d = sub(&x, &y);
+            let s = dot(&d, &u);
+            let q: Vec3 = [0, 1, 2].map(|k| d[k] - s * u[k]);
+            let len = norm(&q);
+            (len - r, q.map(|v| v / len))
+        }
+        Gap3d::Round { a, b } => {
+            let d = sub(&pa.apply(&a), &pb.apply(&b));
+            let len = norm(&d);
+            (len - r, d.map(|x| x / len))
+        }
+    }
+}
+
+const SHAPES: [Shape3d; 4] = [
+    Shape3d::Sphere { radius: 0.3 },
+    Shape3d::Box {
+        size: [0.8, 0.5, 0.3],
+    },
+    Shape3d::Capsule {
+        radius: 0.15,
+        length: 0.6,
+    },
+    Shape3d::Box {
+        size: [0.4, 0.4, 0.4],
+    },
+];
+
+#[test]
+fn the_deepest_point_is_parrys_distance_and_every_gap_is_its_separation() {
+    let mut rng = Scatter(7);
+    let mut compared = 0;
+    for _ in 0..12000 {
+        let (i, j) = (
+            ((rng.next() + 1.0) * 2.0) as usize % 4,
+            ((rng.next() + 1.0) * 2.0) as usize % 4,
+        );
+        let (s1, s2) = (&SHAPES[i], &SHAPES[j]);
+        let (q1, q2) = (rng.quaternion(), rng.quaternion());
+        let x1 = [rng.next(), rng.next(), rng.next()].map(|x| 0.2 * x);
+        let x2 = [rng.next(), rng.next(), rng.next()].map(|x| 0.6 * x);
+        let (p1, p2) = (Pose3d::new(x1, q1), Pose3d::new(x2, q2));
+        let (c1, c2) = (
+            Collider3d::of(s1).unwrap_or_else(|e| panic!("{e}")),
+            Collider3d::of(s2).unwrap_or_else(|e| panic!("{e}")),
+        );
+        let margin = 0.05;
+        let mut points = Vec::new();
+        manifold((&c1, &p1), (&c2, &p2), margin, &mut points);
+        let (g1, g2) = (parry_shape(s1), parry_shape(s2));
+        let contact = query::contact(
+            &parry_pose(x1, q1),
+            g1.as_ref(),
+            &parry_pose(x2, q2),
+            g2.as_ref(),
+            margin,
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        let case = format!("{s1:?} at {x1:?} {q1:?} with {s2:?} at {x2:?} {q2:?}");
+        assert!(points.len() <= 4, "{case}: {} points", points.len());
+        for p in &points {
+            let (g, _) = gap_at(p, [&p1, &p2]);
+            assert!(
+                (g - p.separation).abs() < 1e-12,
+                "{case}: gap {g} vs separation {}",
+                p.separation
+            );
+            assert!(p.separation <= margin + 1e-12, "{case}: {p:?}");
+        }
+        let Some(contact) = contact else {
+            assert!(
+                points.is_empty(),
+                "{case}: parry sees nothing, we see {points:?}"
+            );
+            continue;
+        };
+        let deepest = points
+            .iter()
+            .map(|p| p.separation)
+            .fold(f64::INFINITY, f64::min);
+        assert!(
+            !points.is_empty(),
+            "{case}: parry's {} missed",
+            contact.dist
+        );
+        if contact.dist < -0.02 {
+            // Deeper than a step leaves: the point need only see that they overlap.
+            assert!(
+                deepest < 0.0,
+                "{case}: deepest {deepest} vs parry {}",
+                contact.dist
+            );
+            continue;
+        }
+        // Parry's GJK and EPA stop at about 1e-5 m; where a round core takes part, the exact
+        // distance is the minimum of a convex function along its segment.
+        let (exact, tolerance) = match exact_distance((s1, &p1), (s2, &p2)) {
+            Some(d) => (d, 1e-9),
+            None => (contact.dist, 1e-5),
+        };
+        assert!(
+            (exact - contact.dist).abs() < 1e-5,
+            "{case}: exact {exact} vs parry {}",
+            contact.dist
+        );
+        assert!(
+            (deepest - exact).abs() < tolerance,
+            "{case}: deepest {deepest} vs exact {exact}"
+        );
+        compared += 1;
+    }
+    assert!(compared > 1000, "only {compared} cases touched");
+}
+
+/// The signed distance of a point from a shape's core (in the shape's frame): a box's signed
+/// distance function, or the distance from a sphere's centre or a capsule's segment.
+fn core_distance(shape: &Shape3d, x: &Vec3) -> f64 {
+    match *shape {
+        Shape3d::Box { size } => {
+            let out: Vec3 = [0, 1, 2].map(|k| x[k].abs() - size[k] / 2.0);
+            let outside = norm(&out.map(|o| o.max(0.0)));
+            outside + out[0].max(out[1]).max(out[2]).min(0.0)
+        }
+        Shape3d::Sphere { .. } => norm(x),
+        Shape3d::Capsule { length, .. } => {
+            let z = x[2].clamp(-length / 2.0, length / 2.0);
+            norm(&[x[0], x[1], x[2] - z])
+        }
+        Shape3d::Cylinder { .. } => unreachable!("cylinders do not collide"),
+    }
+}
+
+/// The two shapes' signed distance where one is round (a sphere or a capsule): the least
+/// signed distance from the other's core along its segment, a convex function, found by
+/// ternary search; `None` for two boxes.
+fn exact_distance((s1, p1): (&Shape3d, &Pose3d), (s2, p2): (&Shape3d, &Pose3d)) -> Option<f64> {
+    let (round, pr, other, po) = match (s1, s2) {
+        (Shape3d::Box { .. }, Shape3d::Box { .. }) => return None,
+        (Shape3d::Box { .. }, _) => (s2, p2, s1, p1),
+        _ => (s1, p1, s2, p2),
+    };
+    let (radius, half) = match *round {
+        Shape3d::Sphere { radius } => (radius, 0.0),
+        Shape3d::Capsule { radius, length } => (radius, length / 2.0),
+        _ => return None,
+    };
+    let other_radius = match *other {
+        Shape3d::Sphere { radius } | Shape3d::Capsule { radius, .. } => radius,
+        _ => 0.0,
+    };
+    let at = |s: f64| {
+        let x = po.local(&pr.apply(&[0.0, 0.0, s]));
+        core_distance(other, &x)
+    };
+    let (mut lo, mut hi) = (-half, half);
+    for _ in 0..200 {
+        let (m1, m2) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
+        if at(m1) < at(m2) {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    Some(at(lo) - radius - other_radius)
+}
+
+/// The points of two shapes at their poses, within 1 cm.
+fn points_of(
+    (s1, x1, q1): (&Shape3d, Vec3, [f64; 4]),
+    (s2, x2, q2): (&Shape3d, Vec3, [f64; 4]),
+) -> Vec<ContactPoint3d> {
+    let (c1, c2) = (
+        Collider3d::of(s1).unwrap_or_else(|e| panic!("{e}")),
+        Collider3d::of(s2).unwrap_or_else(|e| panic!("{e}")),
+    );
+    let mut points = Vec::new();
+    manifold(
+        (&c1, &Pose3d::new(x1, q1)),
+        (&c2, &Pose3d::new(x2, q2)),
+        0.01,
+        &mut points,
+    );
+    points
+}
+
+const LEVEL: [f64; 4] = [1.0, 0.0, 0.0, 0.0];
+
+#[test]
+fn resting_shapes_touch_at_the_features_statics_expects() {
+    let floor = Shape3d::Box {
+        size: [2.0, 2.0, 1.0],
+    };
+    let on_floor = |shape: &Shape3d, z: f64, q: [f64; 4]| {
+        points_of((&floor, [0.0, 0.0, -0.5], LEVEL), (shape, [0.0, 0.0, z], q))
+    };
+    // Two equal cubes stacked square: each corner once, against the face below.
+    let cube = Shape3d::Box { size: [0.2; 3] };
+    let stacked = points_of((&cube, [0.0; 3], LEVEL), (&cube, [0.0, 0.0, 0.2], LEVEL));
+    assert_eq!(stacked.len(), 4, "{stacked:?}");
+    for p in &stacked {
+        assert!(
+            matches!(p.gap, Gap3d::Face { .. }) && p.separation.abs() < 1e-15,
+            "{p:?}"
+        );
+    }
+    // A cube on the floor: its four bottom corners.
+    let points = on_floor(&cube, 0.1, LEVEL);
+    assert_eq!(points.len(), 4);
+    // A capsule lying along x on the floor: its two ends over the face.
+    let log = Shape3d::Capsule {
+        radius: 0.05,
+        length: 0.4,
+    };
+    let lying = [0.5_f64.sqrt(), 0.0, 0.5_f64.sqrt(), 0.0];
+    let points = on_floor(&log, 0.05, lying);
+    assert_eq!(points.len(), 2, "{points:?}");
+    for p in &points {
+        assert!(
+            matches!(p.gap, Gap3d::Face { .. }) && p.separation.abs() < 1e-15,
+            "{p:?}"
+        );
+    }
+    // Standing on its end: one point, its lower hemisphere's centre over the face.
+    let points = on_floor(&log, 0.25, LEVEL);
+    assert_eq!(points.len(), 1, "{points:?}");
+    // A sphere on a cube's edge: the point against the edge's line, 1 mm off.
+    let ball = Shape3d::Sphere { radius: 0.1 };
+    let d = (0.1 + 0.001) / 2.0_f64.sqrt();
+    let points = points_of(
+        (&cube, [0.0; 3], LEVEL),
+        (&ball, [0.1 + d, 0.0, 0.1 + d], LEVEL),
+    );
+    assert_eq!(points.len(), 1);
+    assert!(matches!(points[0].gap, Gap3d::Line { .. }), "{points:?}");
+    assert!((points[0].separation - 0.001).abs() < 1e-15);
+    // A cube turned 45° about x, resting on its edge across the top of another turned 45°
+    // about y: two edges crossing, 1 mm apart.
+    let half = 0.1 * 2.0_f64.sqrt();
+    let (c, s) = (
+        (std::f64::consts::PI / 8.0).cos(),
+        (std::f64::consts::PI / 8.0).sin(),
+    );
+    let points = points_of(
+        (&cube, [0.0; 3], [c, 0.0, s, 0.0]),
+        (&cube, [0.0, 0.0, 2.0 * half + 0.001], [c, s, 0.0, 0.0]),
+    );
+    assert_eq!(points.len(), 1, "{points:?}");
+    assert!(matches!(points[0].gap, Gap3d::Edges { .. }), "{points:?}");
+    assert!((points[0].separation - 0.001).abs() < 1e-12);
+}

@@ -1,0 +1,589 @@
+//! Contact between two 3D shapes at one point of their manifold: a non-penetration row (issue
+//! 33; seed 004's inequality `g ≥ 0`).
+//!
+//! The narrow phase ([`crate::collide3d`]) names the features that touch as points fixed in
+//! the bodies, so the gap is a function of three body points, and every derivative comes by the
+//! chain rule through them ([`crate::Point`]), as the 3D joints are built:
+//!
+//! ```text
+//! a point against a plane of b   g = (x_a − x_f)·(x_n − x_f) − (r_a + r_b)
+//! a point against a line of b    g = |p − (p·u) u / |u|²| − (r_a + r_b),   p = x_a − x_b, u = x_t − x_b
+//! round against round            g = |x_a − x_b| − (r_a + r_b)
+//! ```
+//!
+//! `x_a` is a's core point; `x_f` a point of b's plane and `x_n` the point one metre from it
+//! along the plane's outward normal, both fixed in b, so `x_n − x_f` is b's normal as b turns
+//! and the first row is one dot row ([`super::dot_rows`]). A face of a box, an edge of a box
+//! crossing another edge (the plane through b's edge with the step's normal, fixed in b, which
+//! stays exact as the edges slide along each other and is first order in their turning), a
+//! box's corner over a face: all are the first row. A sphere on a box's edge, or a capsule's end
+//! on another's side, is the second, with `x_t` one metre along the line from `x_b`: a point
+//! fixed on the line would drift off the contact as the sphere slid along the edge (by
+//! `(v h)²/2r` a step, which let a ball sink 1.5 mm into a box's edge in 0.1 s). Two round
+//! points (sphere centres, capsules' ends, a box's corner) are the third. Under the implicit
+//! steppers two round points are held along the normal `n₀` of the step's start,
+//! `g = n₀·(x_a − x_b) − r` ([`ConstraintEval::step_start`]), as in 2D
+//! ([`super::ShapeContact`]): linear in the points, never above the true gap. A point against
+//! a line is not: `n₀` leaves the line's perpendicular plane as b turns, and the held gap could
+//! then rise above the true one.
+
+use super::dot_rows::{Chords, DotSum};
+use super::shape_contact::ContactBody;
+use super::{
+    Constraint, ConstraintError, ConstraintEval, ConstraintKind, HessianEval, InvalidParameter,
+    add_separation_hessian, polarize_quadratic, separation, separation_along,
+};
+use crate::math::dual::Scalar;
+use crate::math::rotation::Real;
+use crate::point::{Operand, Point};
+
+/// Which features of two 3D shapes touch, as core points in each body's frame.
+///
+/// ```
+/// use bead::constraint::Gap3d;
+/// // A sphere's centre over the top face of a floor 1 m thick, centred 0.5 m below the origin.
+/// let gap = Gap3d::Face { a: [0.0; 3], b: [0.0, 0.0, 0.5], normal: [0.0, 0.0, 1.0] };
+/// assert!(matches!(gap, Gap3d::Face { .. }));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Gap3d {
+    /// Two round features (sphere centres, points of capsules' segments, a box's edge or corner
+    /// against a sphere): the distance between their cores.
+    Round {
+        /// Core point of `a`, in `a`'s frame, m.
+        a: [f64; 3],
+        /// Core point of `b`, in `b`'s frame, m.
+        b: [f64; 3],
+    },
+    /// A point of `a` against a line fixed in `b` (a sphere on a box's edge, a capsule's end
+    /// on another's side): the distance from the point to the line, exact as either slides
+    /// along the line.
+    Line {
+        /// Core point of `a`, in `a`'s frame, m.
+        a: [f64; 3],
+        /// A point of the line, in `b`'s frame, m.
+        b: [f64; 3],
+        /// The line's unit direction, in `b`'s frame.
+        direction: [f64; 3],
+    },
+    /// An edge of `a` crossing an edge of `b` (two boxes' edges, two capsules' axes): the
+    /// signed distance between the two lines along their common normal, exact while they
+    /// cross, as they slide and as they turn.
+    Edges {
+        /// Two points of a's line, in `a`'s frame, m.
+        a: [[f64; 3]; 2],
+        /// Two points of b's line, in `b`'s frame, m, ordered so that the lines' cross product
+        /// `(a₁ − a₀) × (b₁ − b₀)` points from b to a.
+        b: [[f64; 3]; 2],
+    },
+    /// A point of `a` against a plane fixed in `b`.
+    Face {
+        /// Core point of `a`, in `a`'s frame, m.
+        a: [f64; 3],
+        /// A point of the plane, in `b`'s frame, m.
+        b: [f64; 3],
+        /// The plane's outward unit normal (from `b` towards `a`), in `b`'s frame.
+        normal: [f64; 3],
+    },
+}
+
+/// Two 3D shapes in contact at one point: `g ≥ 0`.
+///
+/// Contact groups ([`System::add_shape_contacts`](crate::System::add_shape_contacts)) make
+/// these from the narrow phase at every step; a model can also hold one by hand.
+///
+/// ```
+/// use bead::constraint::{Gap3d, ShapeContact3d};
+/// use bead::{force::Gravity, RigidBody3d, Shape3d, System};
+/// let mut sys = System::new(3)?;
+/// let floor = sys.add_rigid_body_3d(RigidBody3d::new([0.0, 0.0, -0.5]).fixed())?;
+/// let ball = sys.add_rigid_body_3d(
+///     RigidBody3d::new([0.0, 0.0, 0.1]).shape(Shape3d::Sphere { radius: 0.1 }, 1000.0),
+/// )?;
+/// let gap = Gap3d::Face { a: [0.0; 3], b: [0.0, 0.0, 0.5], normal: [0.0, 0.0, 1.0] };
+/// let id = sys.add_constraint(ShapeContact3d::new(ball, floor, gap, [0.1, 0.0]))?;
+/// sys.add_force(Gravity::new(&[0.0, 0.0, -9.81]))?;
+/// sys.step(1e-3).unwrap();
+/// // The floor carries the ball's weight, m g.
+/// let m = 1000.0 * 4.0 / 3.0 * std::f64::consts::PI * 0.1_f64.powi(3);
+/// let lambda = sys.diagnostics().unwrap().constraint(id).unwrap().lambda[0];
+/// assert!((lambda - m * 9.81).abs() < 1e-9 * m);
+/// # Ok::<(), bead::ModelError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct ShapeContact3d {
+    bodies: [Operand; 2],
+    gap: Gap3d,
+    radii: [f64; 2],
+}
+
+impl ShapeContact3d {
+    /// The contact of 3D body (or particle) `a` with `b` at the features `gap`, whose cores are
+    /// swept by `radii` (`[r_a, r_b]`, 0 for a box's vertex or face).
+    pub fn new(
+        a: impl Into<ContactBody>,
+        b: impl Into<ContactBody>,
+        gap: Gap3d,
+        radii: [f64; 2],
+    ) -> Self {
+        ShapeContact3d {
+            bodies: [a.into().0, b.into().0],
+            gap,
+            radii,
+        }
+    }
+
+    /// Moves the contact to new features (the narrow phase's, at the next step). The rows stay
+    /// the same, so the multipliers carry over as a warm start; the operands' points move, so
+    /// the model's copy of them must be renewed from [`Constraint::operands`].
+    pub fn set_gap(&mut self, gap: Gap3d, radii: [f64; 2]) {
+        self.gap = gap;
+        self.radii = radii;
+    }
+
+    /// The features in contact.
+    pub fn gap(&self) -> Gap3d {
+        self.gap
+    }
+
+    fn reach(&self) -> f64 {
+        self.radii[0] + self.radii[1]
+    }
+}
+
+/// The point of `body` at `local` in its frame: a particle is its own position.
+fn point_of(body: Operand, local: [f64; 3]) -> Operand {
+    match body {
+        Operand::Coordinates(b) => Operand::Point(Point::OnBody3d { body: b, local }),
+        other => other,
+    }
+}
+
+impl Constraint for ShapeContact3d {
+    fn rows(&self, _dim: usize) -> usize {
+        1
+    }
+
+    fn operands(&self) -> Vec<Operand> {
+        let [a, b] = self.bodies;
+        // Always four points, of a, b, b and a: the rows keep one shape whatever the features,
+        // so the layout stays when the narrow phase moves the contact. Unused places repeat a
+        // point and get no gradient.
+        let along = |p: [f64; 3], d: [f64; 3]| [0, 1, 2].map(|k| p[k] + d[k]);
+        let [p0, p1, p2, p3] = match self.gap {
+            Gap3d::Round { a: pa, b: pb } => [pa, pb, pb, pa],
+            Gap3d::Face {
+                a: pa,
+                b: pb,
+                normal: d,
+            }
+            | Gap3d::Line {
+                a: pa,
+                b: pb,
+                direction: d,
+            } => [pa, pb, along(pb, d), pa],
+            Gap3d::Edges { a: ea, b: eb } => [ea[0], eb[0], eb[1], ea[1]],
+        };
+        vec![
+            point_of(a, p0),
+            point_of(b, p1),
+            point_of(b, p2),
+            point_of(a, p3),
+        ]
+    }
+
+    fn kind(&self) -> ConstraintKind {
+        ConstraintKind::Inequality
+    }
+
+    fn check(&self, dim: usize) -> Result<(), InvalidParameter> {
+        if dim != 3 {
+            return Err(InvalidParameter::new(
+                "dimension",
+                "ShapeContact3d is three-dimensional (ShapeContact is the 2D one)",
+            ));
+        }
+        InvalidParameter::check_non_negative("radius", self.radii[0])?;
+        InvalidParameter::check_non_negative("radius", self.radii[1])?;
+        if self.bodies[0].body() == self.bodies[1].body() {
+            return Err(InvalidParameter::new(
+                "between",
+                "needs two different bodies",
+            ));
+        }
+        let (a, b) = match self.gap {
+            Gap3d::Round { a, b } => (a, b),
+            Gap3d::Face {
+                a,
+                b,
+                normal: along,
+            }
+            | Gap3d::Line {
+                a,
+                b,
+                direction: along,
+            } => {
+                let len = along.iter().map(|x| x * x).sum::<f64>().sqrt();
+                if !((len - 1.0).abs() < 1e-9) {
+                    let field = if matches!(self.gap, Gap3d::Face { .. }) {
+                        "normal"
+                    } else {
+                        "direction"
+                    };
+                    return Err(InvalidParameter::new(
+                        field,
+                        format!("must be a unit vector, has length {len}"),
+                    ));
+                }
+                if !matches!(self.bodies[1], Operand::Coordinates(_)) {
+                    return Err(InvalidParameter::new(
+                        "gap",
+                        "a plane or a line must be fixed in a rigid body: b is a particle",
+                    ));
+                }
+                (a, b)
+            }
+            Gap3d::Edges { a, b } => {
+                if self
+                    .bodies
+                    .iter()
+                    .any(|o| !matches!(o, Operand::Coordinates(_)))
+                {
+                    return Err(InvalidParameter::new(
+                        "gap",
+                        "edges must be fixed in rigid bodies: a particle has none",
+                    ));
+                }
+                let cross = crate::math::vector::cross(&sub3(&a[1], &a[0]), &sub3(&b[1], &b[0]));
+                if !(dot3(&cross, &cross) > 0.0) {
+                    return Err(InvalidParameter::new(
+                        "gap",
+                        "the two edges are parallel: they have no common normal",
+                    ));
+                }
+                if a.iter().chain(&b).flatten().any(|x| !x.is_finite()) {
+                    return Err(InvalidParameter::new("gap", "its points must be finite"));
+                }
+                (a[0], b[0])
+            }
+        };
+        if a.iter().chain(&b).any(|x| !x.is_finite()) {
+            return Err(InvalidParameter::new("gap", "its points must be finite"));
+        }
+        Ok(())
+    }
+
+    fn evaluate(&self, eval: &mut ConstraintEval<'_>) -> Result<(), ConstraintError> {
+        let r = self.reach();
+        match self.gap {
+            Gap3d::Face { .. } => {
+                DotSum::at(eval, 4, &[(1.0, Chords::new([0, 1], [2, 1]))]).write(eval, 0, -r);
+            }
+            Gap3d::Round { .. } => {
+                let row = match [eval.step_start(0), eval.step_start(1)] {
+                    [Some(s0), Some(s1)] => separation_along([eval.x(0), eval.x(1)], [s0, s1], r)?,
+                    _ => separation([eval.x(0), eval.x(1)], [eval.v(0), eval.v(1)], r, 1.0)?,
+                };
+                let minus = row.gradient.map(|g| -g);
+                eval.set_value(0, row.value);
+                eval.set_jdot_xdot(0, row.jdot_xdot);
+                eval.set_gradient(0, 0, &row.gradient);
+                eval.set_gradient(0, 1, &minus);
+                eval.set_gradient(0, 2, &[0.0; 3]);
+            }
+            Gap3d::Edges { .. } => {
+                // Operands: a₀, b₀, b₁, a₁.
+                let x = [eval.x(0), eval.x(3), eval.x(1), eval.x(2)].map(to3);
+                let v = [eval.v(0), eval.v(3), eval.v(1), eval.v(2)].map(to3);
+                let rows = edge_rows(&x)?;
+                eval.set_value(0, rows.value - r);
+                eval.set_jdot_xdot(0, edge_curvature(&x, &v));
+                eval.set_gradient(0, 0, &rows.gradient[0]);
+                eval.set_gradient(0, 3, &rows.gradient[1]);
+                eval.set_gradient(0, 1, &rows.gradient[2]);
+                eval.set_gradient(0, 2, &rows.gradient[3]);
+            }
+            Gap3d::Line { .. } => {
+                // Not held along the start's normal as two round points are: that normal leaves
+                // the line's perpendicular plane as b turns, and the held gap then rose above
+                // the true one (a ball sank 60 µm into a spinning cube's edge).
+                let x = [eval.x(0), eval.x(1), eval.x(2)].map(to3);
+                let (s, n) = to_line(x)?;
+                let v = [eval.v(0), eval.v(1), eval.v(2)].map(to3);
+                eval.set_value(0, line_distance(&x.map(|p| p.map(Scalar::from))).re - r);
+                eval.set_jdot_xdot(0, line_curvature(&x, &v));
+                eval.set_gradient(0, 0, &n);
+                eval.set_gradient(0, 1, &n.map(|g| -(1.0 - s) * g));
+                eval.set_gradient(0, 2, &n.map(|g| -s * g));
+            }
+        }
+        Ok(())
+    }
+
+    fn weighted_hessian(
+        &self,
+        at: &HessianEval<'_>,
+        weights: &[f64],
+        hessian: &mut [f64],
+    ) -> Result<(), ConstraintError> {
+        match self.gap {
+            Gap3d::Face { .. } => {
+                Chords::new([0, 1], [2, 1]).add_hessian(at, weights[0], hessian);
+            }
+            // Held along the start's normal, the row is linear in the points.
+            Gap3d::Round { .. } if at.step_start(0).is_some() => {}
+            Gap3d::Edges { .. } => {
+                let x = [at.x(0), at.x(3), at.x(1), at.x(2)].map(to3);
+                let w = weights[0];
+                let mut q = |v: &[f64]| -> Result<f64, ConstraintError> {
+                    let v = [&v[0..3], &v[9..12], &v[3..6], &v[6..9]].map(to3);
+                    Ok(w * edge_curvature(&x, &v))
+                };
+                polarize_quadratic(at.len(), &mut q, hessian)?;
+            }
+            Gap3d::Line { .. } => {
+                let x = [at.x(0), at.x(1), at.x(2)].map(to3);
+                let w = weights[0];
+                let mut q = |v: &[f64]| -> Result<f64, ConstraintError> {
+                    let v = [&v[0..3], &v[3..6], &v[6..9]].map(to3);
+                    Ok(w * line_curvature(&x, &v))
+                };
+                polarize_quadratic(at.len(), &mut q, hessian)?;
+            }
+            Gap3d::Round { .. } => {
+                // The separation's 6 × 6 block of the first two points, into the 9 × 9 matrix.
+                let mut block = [0.0; 36];
+                add_separation_hessian([at.x(0), at.x(1)], weights[0], &mut block)?;
+                let n = at.len();
+                for i in 0..6 {
+                    for j in 0..6 {
+                        hessian[i * n + j] += block[i * 6 + j];
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn to3(x: &[f64]) -> [f64; 3] {
+    [x[0], x[1], x[2]]
+}
+
+fn sub3<D: Real>(a: &[D; 3], b: &[D; 3]) -> [D; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn dot3<D: Real>(a: &[D; 3], b: &[D; 3]) -> D {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// The signed distance of the line through `x[0]`, `x[1]` from the line through `x[2]`, `x[3]`
+/// along their common normal `(x₁ − x₀) × (x₃ − x₂)`.
+fn edge_distance<D: Real>(x: &[[D; 3]; 4]) -> D {
+    let (u, w) = (sub3(&x[1], &x[0]), sub3(&x[3], &x[2]));
+    let c = [
+        u[1] * w[2] - u[2] * w[1],
+        u[2] * w[0] - u[0] * w[2],
+        u[0] * w[1] - u[1] * w[0],
+    ];
+    dot3(&c, &sub3(&x[0], &x[2])) / dot3(&c, &c).sqrt()
+}
+
+/// [`edge_distance`] and its gradient on the four points, by hand: with `c = u × w`,
+/// `n = c/|c|`, `d = x₀ − x₂` and `d⊥ = d − (n·d) n`, `∂g/∂u = w × d⊥/|c|` and
+/// `∂g/∂w = d⊥ × u/|c|`.
+struct EdgeRows {
+    value: f64,
+    gradient: [[f64; 3]; 4],
+}
+
+fn edge_rows(x: &[[f64; 3]; 4]) -> Result<EdgeRows, ConstraintError> {
+    use crate::math::vector::cross;
+    let (u, w) = (sub3(&x[1], &x[0]), sub3(&x[3], &x[2]));
+    let c = cross(&u, &w);
+    let len = dot3(&c, &c).sqrt();
+    if !(len > 0.0) {
+        return Err(ConstraintError::new(
+            "the two edges became parallel: they have no common normal",
+        ));
+    }
+    let n = c.map(|v| v / len);
+    let d = sub3(&x[0], &x[2]);
+    let along = dot3(&n, &d);
+    let off = [0, 1, 2].map(|k| d[k] - along * n[k]);
+    let du = cross(&w, &off).map(|v| v / len);
+    let dw = cross(&off, &u).map(|v| v / len);
+    Ok(EdgeRows {
+        value: along,
+        gradient: [
+            [0, 1, 2].map(|k| n[k] - du[k]),
+            du,
+            [0, 1, 2].map(|k| -n[k] - dw[k]),
+            dw,
+        ],
+    })
+}
+
+/// `J̇ẋ` of [`edge_distance`] along the velocities `v`.
+fn edge_curvature(x: &[[f64; 3]; 4], v: &[[f64; 3]; 4]) -> f64 {
+    let moving: [[Scalar; 3]; 4] =
+        std::array::from_fn(|i| std::array::from_fn(|k| Scalar::new(x[i][k], v[i][k], 0.0)));
+    edge_distance(&moving).v2
+}
+
+/// The distance from the point `x[0]` to the line through `x[1]` and `x[2]`.
+fn line_distance<D: Real>(x: &[[D; 3]; 3]) -> D {
+    let (p, u) = (sub3(&x[0], &x[1]), sub3(&x[2], &x[1]));
+    let pu = dot3(&p, &u);
+    (dot3(&p, &p) - pu * pu / dot3(&u, &u)).sqrt()
+}
+
+/// `s = (p·u)/|u|²`, where the point's foot lies along the line, and the unit normal `q̂` from
+/// the line to the point, or an error where the point is on the line.
+fn to_line(x: [[f64; 3]; 3]) -> Result<(f64, [f64; 3]), ConstraintError> {
+    let (p, u) = (sub3(&x[0], &x[1]), sub3(&x[2], &x[1]));
+    let s = dot3(&p, &u) / dot3(&u, &u);
+    let q = [0, 1, 2].map(|k| p[k] - s * u[k]);
+    let len = dot3(&q, &q).sqrt();
+    if !(len > 0.0) {
+        return Err(ConstraintError::new(
+            "the point lies on the line it touches: the contact has no normal",
+        ));
+    }
+    Ok((s, q.map(|v| v / len)))
+}
+
+/// `J̇ẋ` of the point-to-line distance: its second derivative along the velocities `v`.
+fn line_curvature(x: &[[f64; 3]; 3], v: &[[f64; 3]; 3]) -> f64 {
+    let moving: [[Scalar; 3]; 3] =
+        std::array::from_fn(|i| std::array::from_fn(|k| Scalar::new(x[i][k], v[i][k], 0.0)));
+    line_distance(&moving).v2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::constraint::{HessianEval, evaluate_at, hessian_at, polarized_hessian};
+
+    /// The gradients and `J̇ẋ` against central differences, and the Hessian against the
+    /// polarization of `J̇ẋ`, at scattered points (the rows on points; the chain rule through
+    /// the bodies is the points' own, tested with them).
+    fn check(c: &ShapeContact3d, x: &[f64], v: &[f64]) {
+        let e = evaluate_at(c, 3, 0.0, x, v).unwrap_or_else(|e| panic!("{e}"));
+        let eps = 1e-5;
+        let at = |s: f64| {
+            let x: Vec<f64> = x.iter().zip(v).map(|(x, v)| x + s * v).collect();
+            evaluate_at(c, 3, 0.0, &x, v)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .c[0]
+        };
+        let (plus, minus) = (at(eps), at(-eps));
+        let rate = (plus - minus) / (2.0 * eps);
+        assert!((rate - e.c_dot[0]).abs() < 1e-8, "{rate} vs {}", e.c_dot[0]);
+        let second = (plus - 2.0 * e.c[0] + minus) / (eps * eps);
+        assert!(
+            (second - e.jdot_xdot[0]).abs() < 2e-4 * (1.0 + second.abs()),
+            "{second} vs {}",
+            e.jdot_xdot[0]
+        );
+        let hand = hessian_at(c, 3, 0.0, x, &[0.8]).unwrap_or_else(|e| panic!("{e}"));
+        let offsets: Vec<usize> = (0..=x.len() / 3).map(|k| 3 * k).collect();
+        let eval = HessianEval {
+            t: 0.0,
+            dim: 3,
+            offsets: &offsets,
+            x,
+            start: None,
+        };
+        let mut polar = vec![0.0; x.len() * x.len()];
+        polarized_hessian(c, &eval, &[0.8], &mut polar).unwrap_or_else(|e| panic!("{e}"));
+        for (a, b) in hand.iter().zip(&polar) {
+            assert!((a - b).abs() < 1e-8, "{a} vs {b}");
+        }
+    }
+
+    fn bodies() -> (crate::RigidBody3dId, crate::RigidBody3dId) {
+        let mut sys = crate::System::new(3).unwrap_or_else(|e| panic!("{e}"));
+        let mut add = |x: [f64; 3]| {
+            sys.add_rigid_body_3d(crate::RigidBody3d::new(x))
+                .unwrap_or_else(|e| panic!("{e}"))
+        };
+        (add([0.0; 3]), add([1.0, 0.0, 0.0]))
+    }
+
+    #[test]
+    fn rows_agree_with_differences_and_polarization() {
+        let (a, b) = bodies();
+        let x = [0.3, -0.2, 0.9, 0.1, 0.4, -0.5, 0.2, 0.1, 0.3];
+        let v = [0.7, -1.1, 0.2, -0.4, 0.9, 0.5, 0.3, -0.6, 1.2];
+        let face = Gap3d::Face {
+            a: [0.1, 0.0, 0.0],
+            b: [0.0; 3],
+            normal: [0.0, 0.0, 1.0],
+        };
+        check(
+            &ShapeContact3d::new(a, b, face, [0.05, 0.0]),
+            &x12(&x),
+            &x12(&v),
+        );
+        let round = Gap3d::Round {
+            a: [0.0; 3],
+            b: [0.2, 0.0, 0.0],
+        };
+        check(
+            &ShapeContact3d::new(a, b, round, [0.1, 0.2]),
+            &x12(&x),
+            &x12(&v),
+        );
+        let line = Gap3d::Line {
+            a: [0.0; 3],
+            b: [0.2, 0.0, 0.0],
+            direction: [0.0, 0.6, 0.8],
+        };
+        check(
+            &ShapeContact3d::new(a, b, line, [0.1, 0.0]),
+            &x12(&x),
+            &x12(&v),
+        );
+        let edges = Gap3d::Edges {
+            a: [[0.0; 3], [1.0, 0.2, 0.0]],
+            b: [[0.2, 0.0, 0.0], [0.3, 1.0, 0.1]],
+        };
+        check(
+            &ShapeContact3d::new(a, b, edges, [0.0, 0.0]),
+            &x12(&x),
+            &x12(&v),
+        );
+    }
+
+    /// Four points from three (the fourth a little off the first).
+    fn x12(x: &[f64; 9]) -> Vec<f64> {
+        let mut out = x.to_vec();
+        out.extend([x[0] + 0.7, x[1] - 0.3, x[2] + 0.4]);
+        out
+    }
+
+    #[test]
+    fn bad_contacts_are_refused_with_the_field() {
+        let (a, b) = bodies();
+        let tilted = Gap3d::Face {
+            a: [0.0; 3],
+            b: [0.0; 3],
+            normal: [0.0, 0.0, 2.0],
+        };
+        let e = ShapeContact3d::new(a, b, tilted, [0.0, 0.0]).check(3);
+        assert!(e.unwrap_err().to_string().contains("unit vector"));
+        let round = Gap3d::Round {
+            a: [0.0; 3],
+            b: [0.0; 3],
+        };
+        let e = ShapeContact3d::new(a, b, round, [-0.1, 0.0]).check(3);
+        assert!(e.unwrap_err().to_string().contains("radius"));
+        assert!(
+            ShapeContact3d::new(a, b, round, [0.1, 0.0])
+                .check(2)
+                .is_err()
+        );
+    }
+}
