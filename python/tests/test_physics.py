@@ -139,3 +139,18 @@ def test_the_lift_stops_at_its_travel_limit(scenes: Path) -> None:
     assert abs(tr["car.z"][-1] - 0.5) < 1e-9
     assert abs(c["drive.lambda"][-1] - 40.0) < 1e-9
     assert abs(c["stops.lambda1"][-1] - (40.0 - 2.0 * 9.81)) < 1e-6
+
+
+def test_the_3d_tower_stands_exactly_until_the_ball_arrives(scenes: Path) -> None:
+    # scenes/box_stack_3d.toml: four cubes of 2.4 kg stacked on a floor, a 28 kg ball rolled
+    # at them from 1.5 m at 2 m/s. Until it arrives (t ≈ 0.6 s) the contacts carry each cube's
+    # weight once for every cube below it and the floor, 10 cube weights, and the ball's.
+    run = bead.load(scenes / "box_stack_3d.toml").run(duration=0.5)
+    tr, c = run.trajectory, run.constraints
+    cube, ball = 0.2**3 * 300.0, 2000.0 * 4.0 / 3.0 * math.pi * 0.15**3
+    expected = (10.0 * cube + ball) * G
+    assert np.all(np.abs(c["tower.normal_force"] - expected) < 1e-9 * expected)
+    assert np.max(c["tower.max_penetration"]) < 1e-12
+    assert np.all(c["tower.contacts"] == 5)
+    for k in range(4):
+        assert np.max(np.abs(tr[f"cube{k}.z"] - (0.1 + 0.2 * k))) < 1e-12
