@@ -216,9 +216,10 @@ impl Document {
 
     /// The Coulomb coefficient the scene's contacts have now: `[simulation] friction`, or the
     /// first shape group's own; `None` without shape contact groups (particle groups without
-    /// friction collide as non-penetration only).
+    /// friction collide as non-penetration only), and in 3D, whose contacts are frictionless for
+    /// now (so the viewer shows no μ control there).
     pub fn friction(&self) -> Option<f64> {
-        if self.model.contacts.is_empty() {
+        if self.model.contacts.is_empty() || self.model.system.dim() == 3 {
             return None;
         }
         let group = self.file.contacts.iter().find_map(|c| c.friction);
@@ -389,6 +390,16 @@ mod tests {
         doc.reset().unwrap();
         assert_eq!(doc.model().system.time(), t);
         assert_eq!(&doc.model().system.q()[..q.len()], &q[..]);
+    }
+
+    /// A 3D scene's contacts are frictionless for now: no μ control, and an edit says why.
+    #[test]
+    fn a_3d_contact_scene_has_no_friction_control() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes/box_stack_3d.toml");
+        let mut doc = Document::open(&path).unwrap();
+        assert_eq!(doc.friction(), None);
+        let e = doc.edit_friction(0.5).unwrap_err().to_string();
+        assert!(e.contains("frictionless"), "{e}");
     }
 
     /// The μ control: lowering the incline scene's friction below tan 25° lets the crate that

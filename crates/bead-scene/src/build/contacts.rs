@@ -230,7 +230,10 @@ fn particles(
                     if discs && !(radius(p) > 0.0) {
                         return Err(SceneError::at(
                             &field,
-                            format!("particle '{n}' has no radius: it collides as a disc"),
+                            format!(
+                                "particle '{n}' has no radius: it collides as a disc (a sphere \
+                                 in 3D)"
+                            ),
                         )
                         .hint(format!("give {at} a radius, or leave it out of the group")));
                     }

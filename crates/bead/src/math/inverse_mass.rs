@@ -153,36 +153,66 @@ impl InverseMass {
         }
     }
 
-    /// The coordinates `W` couples to a Jacobian block's columns `col..col + len`: the whole
-    /// dense block it lies in, or the columns themselves.
+    /// The coordinates `W` couples to a Jacobian block's columns `col..col + len`: the columns,
+    /// widened to the whole of every dense block they touch.
     pub(crate) fn span(&self, col: usize, len: usize) -> std::ops::Range<usize> {
-        match self.block_of.get(col) {
-            Some(&k) if k != NONE => {
+        let (mut start, mut end) = (col, col + len);
+        for c in col..col + len {
+            if let Some(&k) = self.block_of.get(c)
+                && k != NONE
+            {
                 let block = &self.blocks[k as usize];
-                block.offset..block.offset + block.n
+                start = start.min(block.offset);
+                end = end.max(block.offset + block.n);
             }
-            _ => col..col + len,
         }
+        start..end
     }
 
-    /// `aᵀ W_b b` for two rows `a`, `b` of a Jacobian block whose columns start at `col`
-    /// (blocks of `J` span one body's coordinates, so they never straddle a dense block).
-    pub fn weighted_dot(&self, col: usize, a: &[f64], b: &[f64]) -> f64 {
-        match self.block_of.get(col) {
-            Some(&k) if k != NONE => {
-                let block = &self.blocks[k as usize];
-                let n = block.n;
-                (0..n)
-                    .map(|i| a[i] * (0..n).map(|j| block.inverse[i * n + j] * b[j]).sum::<f64>())
-                    .sum()
+    /// Where a Jacobian block's columns `col..col + len` meet `W`: runs of diagonal columns and
+    /// whole dense blocks, as `(start, n, block)` relative to `col`. A block of `J` spans one
+    /// body's coordinates: a parametric object's are one dense block, a 3D body's its
+    /// translation's diagonal and then its rotation's dense 3 × 3 block.
+    fn pieces(
+        &self,
+        col: usize,
+        len: usize,
+    ) -> impl Iterator<Item = (usize, usize, Option<&DenseBlock>)> {
+        let mut i = 0;
+        std::iter::from_fn(move || {
+            if i >= len {
+                return None;
             }
-            _ => a
-                .iter()
-                .zip(b)
-                .zip(&self.diagonal[col..col + a.len()])
-                .map(|((x, y), w)| x * y * w)
-                .sum(),
-        }
+            let piece = match self.block_of.get(col + i) {
+                Some(&k) if k != NONE => {
+                    let block = &self.blocks[k as usize];
+                    // A block of J starts at its body's first coordinate, so it holds each
+                    // dense block from that block's own start.
+                    debug_assert_eq!(block.offset, col + i);
+                    (i, block.n.min(len - i), Some(block))
+                }
+                _ => (i, 1, None),
+            };
+            i += piece.1;
+            Some(piece)
+        })
+    }
+
+    /// `aᵀ W_b b` for two rows `a`, `b` of a Jacobian block whose columns start at `col`.
+    pub fn weighted_dot(&self, col: usize, a: &[f64], b: &[f64]) -> f64 {
+        self.pieces(col, a.len())
+            .map(|(i, n, block)| match block {
+                Some(block) => (0..n)
+                    .map(|p| {
+                        a[i + p]
+                            * (0..n)
+                                .map(|q| block.inverse[p * block.n + q] * b[i + q])
+                                .sum::<f64>()
+                    })
+                    .sum::<f64>(),
+                None => a[i] * b[i] * self.diagonal[col + i],
+            })
+            .sum()
     }
 }
 
@@ -190,22 +220,17 @@ impl InverseMass {
     /// `out[col..] += factor · W_b aᵀ` for a row `a` of a Jacobian block whose columns start at
     /// `col`: the velocity change an impulse `factor` along that row makes.
     pub fn add_weighted_row(&self, col: usize, a: &[f64], factor: f64, out: &mut [f64]) {
-        match self.block_of.get(col) {
-            Some(&k) if k != NONE => {
-                let block = &self.blocks[k as usize];
-                let n = block.n;
-                for (i, o) in out[col..col + n].iter_mut().enumerate() {
-                    *o += factor * (0..n).map(|j| block.inverse[i * n + j] * a[j]).sum::<f64>();
+        for (i, n, block) in self.pieces(col, a.len()) {
+            match block {
+                Some(block) => {
+                    for p in 0..n {
+                        let row = (0..n)
+                            .map(|q| block.inverse[p * block.n + q] * a[i + q])
+                            .sum::<f64>();
+                        out[col + i + p] += factor * row;
+                    }
                 }
-            }
-            _ => {
-                for ((o, ai), w) in out[col..col + a.len()]
-                    .iter_mut()
-                    .zip(a)
-                    .zip(&self.diagonal[col..])
-                {
-                    *o += factor * w * ai;
-                }
+                None => out[col + i] += factor * self.diagonal[col + i] * a[i],
             }
         }
     }

@@ -101,29 +101,33 @@ impl ShapeGroup {
             let operand = member.0;
             let id = operand.body();
             let body = model.checked_body(id)?;
-            check_mu(&format!("member {k}"), *mu)?;
+            // The member as messages name it: its label where the group has one (a scene's
+            // body name), else its place in the group and its handle.
+            let who = match spec.labels.get(k).cloned().flatten() {
+                Some(label) => format!("'{label}'"),
+                None => format!("member {k} ({id:?})"),
+            };
+            check_mu(&who, *mu)?;
             let (geometry, immovable) = match (&body.kind, operand) {
                 (BodyKind::Rigid2d { shape, inertia }, Operand::Coordinates(_)) => {
-                    let shape: &Shape = shape.as_ref().ok_or_else(|| no_shape(k, id))?;
-                    let collider = Collider::of(shape).map_err(|e| {
-                        ModelError::Setting(format!("member {k} ({id:?}): its shape {e}"))
-                    })?;
+                    let shape: &Shape = shape.as_ref().ok_or_else(|| no_shape(&who))?;
+                    let collider = Collider::of(shape)
+                        .map_err(|e| ModelError::Setting(format!("{who}: its shape {e}")))?;
                     (
                         Geometry::Flat(collider),
                         body.mass.is_infinite() && inertia.is_infinite(),
                     )
                 }
                 (BodyKind::Rigid3d { shape, .. }, Operand::Coordinates(_)) => {
-                    let shape = shape.as_ref().ok_or_else(|| no_shape(k, id))?;
-                    let collider = Collider3d::of(shape).map_err(|e| {
-                        ModelError::Setting(format!("member {k} ({id:?}): its shape {e}"))
-                    })?;
+                    let shape = shape.as_ref().ok_or_else(|| no_shape(&who))?;
+                    let collider = Collider3d::of(shape)
+                        .map_err(|e| ModelError::Setting(format!("{who}: its shape {e}")))?;
                     (Geometry::Solid(collider), body.mass.is_infinite())
                 }
                 (BodyKind::Particle, Operand::Point(Point::Particle(_))) => {
                     if !(body.radius > 0.0) {
                         return Err(ModelError::Setting(format!(
-                            "member {k} ({id:?}) is a particle of radius 0: give it a radius to collide"
+                            "{who} is a particle of radius 0: give it a radius to collide"
                         )));
                     }
                     let geometry = if model.dim == 3 {
@@ -135,12 +139,12 @@ impl ShapeGroup {
                 }
                 _ => {
                     return Err(ModelError::Setting(format!(
-                        "member {k} ({id:?}) is neither a rigid body nor a particle"
+                        "{who} is neither a rigid body nor a particle"
                     )));
                 }
             };
             if model.dim == 3 && *mu > 0.0 {
-                return Err(friction_in_3d(&format!("member {k}"), *mu));
+                return Err(friction_in_3d(&who, *mu));
             }
             members.push(Member {
                 operand,
@@ -416,9 +420,9 @@ impl ShapeGroup {
 }
 
 /// The error of a member without a shape.
-fn no_shape(k: usize, id: crate::BodyId) -> ModelError {
+fn no_shape(who: &str) -> ModelError {
     ModelError::Setting(format!(
-        "member {k} ({id:?}) has no shape: a contact group needs one for each body"
+        "{who} has no shape: a contact group needs one for each body"
     ))
 }
 
