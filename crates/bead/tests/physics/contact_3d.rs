@@ -304,8 +304,8 @@ fn unit(q: [f64; 4]) -> [f64; 4] {
 /// A box of unequal edges turned about a skew axis, nailed at a corner and spinning: every
 /// solver forms `J W Jᵀ` with the body's rotation block of `W` as it is, dense in the world
 /// frame. Until 2026-11-29 the sparse, dense and Gauss–Seidel solvers (and the impulses) read
-/// only its diagonal for a body whose rows also move its centre, and their multipliers were
-/// off by up to tens of percent for such a body.
+/// only its diagonal for a body whose rows also move its centre: on this body the first step
+/// failed, a direct solver finding its system inconsistent (relative residual 0.11).
 #[test]
 fn every_solver_sees_a_turned_bodys_whole_inverse_inertia() {
     let half = (0.35_f64).sin_cos();
