@@ -64,6 +64,15 @@ pub(crate) struct Body {
     pub(crate) radius: f64,
 }
 
+/// `v` where it is a shape's positive, finite dimension named `name`; else the message saying so.
+pub(crate) fn positive(name: &str, v: f64) -> Result<f64, String> {
+    if v > 0.0 && v.is_finite() {
+        Ok(v)
+    } else {
+        Err(format!("{name} must be positive and finite, got {v}"))
+    }
+}
+
 impl Body {
     /// Writes the diagonal of this body's block of `W = M⁻¹` (zeros for what cannot move).
     pub(crate) fn write_inv_mass(&self, out: &mut [f64]) {

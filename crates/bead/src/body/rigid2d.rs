@@ -11,6 +11,7 @@
 //! polygon (centroid at 0)    m = ρ A         I = ρ Σ (cross terms) (the polygon second moment)
 //! ```
 
+use super::positive;
 use super::{Body, BodyId, BodyKind, Placed, check_vector};
 use crate::error::ModelError;
 
@@ -84,13 +85,6 @@ impl Shape {
                 "density must be positive and finite, got {density}"
             ));
         }
-        let positive = |name: &str, v: f64| {
-            if v > 0.0 && v.is_finite() {
-                Ok(v)
-            } else {
-                Err(format!("{name} must be positive and finite, got {v}"))
-            }
-        };
         match self {
             Shape::Disc { radius } => {
                 let r = positive("radius", *radius)?;

@@ -12,6 +12,7 @@
 //! capsule r, L between its hemispheres' centres, along z: a cylinder and two half balls
 //! ```
 
+use super::positive;
 use std::f64::consts::PI;
 
 use super::chart::Chart;
@@ -77,13 +78,6 @@ impl Shape3d {
     /// assert!((i[0] - 12.0 * (4.0 + 9.0) / 12.0).abs() < 1e-12);
     /// ```
     pub fn mass_properties(&self, density: f64) -> Result<(f64, [f64; 3]), String> {
-        let positive = |name: &str, v: f64| {
-            if v > 0.0 && v.is_finite() {
-                Ok(v)
-            } else {
-                Err(format!("{name} must be positive and finite, got {v}"))
-            }
-        };
         let rho = positive("density", density)?;
         match self {
             Shape3d::Sphere { radius } => {

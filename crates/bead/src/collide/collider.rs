@@ -2,6 +2,7 @@
 //! swept by a radius, as Box2D v3 represents every shape.
 
 use crate::body::Shape;
+use crate::body::positive;
 
 /// A shape ready to collide: its core's vertices and face normals in the body's frame, and the
 /// radius that sweeps the core.
@@ -50,13 +51,6 @@ impl Pose {
 impl Collider {
     /// The collider of `shape`, or why it cannot collide.
     pub(crate) fn of(shape: &Shape) -> Result<Collider, String> {
-        let positive = |name: &str, v: f64| {
-            if v > 0.0 && v.is_finite() {
-                Ok(v)
-            } else {
-                Err(format!("{name} must be positive and finite, got {v}"))
-            }
-        };
         Ok(match shape {
             Shape::Disc { radius } => Collider::disc(positive("radius", *radius)?),
             Shape::Box { width, height } => {

@@ -3,6 +3,7 @@
 //! a box a polytope swept by nothing.
 
 use crate::body::Shape3d;
+use crate::body::positive;
 use crate::math::rotation::rotation_matrix;
 use crate::math::vector::{Vec3, cross, dot, norm, sub};
 
@@ -93,13 +94,6 @@ impl Pose3d {
 impl Collider3d {
     /// The collider of `shape`, or why it cannot collide.
     pub(crate) fn of(shape: &Shape3d) -> Result<Collider3d, String> {
-        let positive = |name: &str, v: f64| {
-            if v > 0.0 && v.is_finite() {
-                Ok(v)
-            } else {
-                Err(format!("{name} must be positive and finite, got {v}"))
-            }
-        };
         Ok(match shape {
             Shape3d::Sphere { radius } => Collider3d::sphere(positive("radius", *radius)?),
             Shape3d::Box { size } => {

@@ -28,10 +28,33 @@ pub(super) struct Placed<'a> {
     pub(super) first: bool,
 }
 
-/// The key of a pair of features: `kind` (which case, and which side is `a`), then a code for
-/// each feature.
+/// The case a key names, in its top byte (with which side is which where it matters).
+pub(super) mod kind {
+    /// Two round cores.
+    pub(crate) const ROUND: u64 = 0;
+    /// A round core against a polytope, the round one first (then second).
+    pub(crate) const ROUND_ON_POLYTOPE: [u64; 2] = [1, 2];
+    /// A face's clipped points, the reference face's body first (then second).
+    pub(crate) const FACE: [u64; 2] = [3, 4];
+    /// Two edges crossing.
+    pub(crate) const EDGES: u64 = 5;
+    /// A corner of the first (then second) polytope against the other's nearest feature.
+    pub(crate) const CORNER: [u64; 2] = [6, 7];
+}
+
+/// The key of a pair of features: its [`kind`], then a code for each feature.
 pub(super) fn key(kind: u64, a: u64, b: u64) -> u64 {
     (kind << 56) | ((a & 0x0fff_ffff) << 28) | (b & 0x0fff_ffff)
+}
+
+/// The [`kind`] of a key.
+pub(super) fn kind_of(key: u64) -> u64 {
+    key >> 56
+}
+
+/// `pair[0]` for the first body of the pair, `pair[1]` for the second.
+pub(super) fn sided(pair: [u64; 2], first: bool) -> u64 {
+    pair[usize::from(!first)]
 }
 
 /// The gap between the closest points `x` of `r` and `y` of `p` (world), each a point of its

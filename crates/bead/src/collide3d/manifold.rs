@@ -4,7 +4,7 @@
 //! ([`super::polytopes`]).
 
 use super::collider::{Collider3d, Core, Nearest, Polytope, Pose3d, nearest};
-use super::contact_point::{ContactPoint3d, Placed, key, pair_gap};
+use super::contact_point::{ContactPoint3d, Placed, key, kind, pair_gap, sided};
 use super::polytopes;
 use super::segments::{along, closest_on_segments};
 use crate::constraint::Gap3d;
@@ -74,7 +74,7 @@ fn round_round(one: Placed<'_>, two: Placed<'_>, margin: f64, out: &mut Vec<Cont
             |u: f64, d: &Vec3, l: f64| (u > 0.0 && u < 1.0 && l > 0.0).then(|| d.map(|x| x / l));
         let (gap, one_is_a) = pair_gap(&one, x, line(s, &d1, l1), &two, y, line(t, &d2, l2));
         out.push(ContactPoint3d {
-            key: key(0, code.0, code.1),
+            key: key(kind::ROUND, code.0, code.1),
             first_is_a: one_is_a,
             gap,
             radii: if one_is_a {
@@ -121,7 +121,7 @@ fn round_polytope(
     out: &mut Vec<ContactPoint3d>,
 ) {
     let radius = r.c.radius;
-    let kind = if r.first { 1 } else { 2 };
+    let case = sided(kind::ROUND_ON_POLYTOPE, r.first);
     // Everything in the polytope's frame.
     let [e0, e1] = ends(&r).map(|x| p.pose.local(&x));
     let d = sub(&e1, &e0);
@@ -158,7 +158,7 @@ fn round_polytope(
             }
         };
         out.push(ContactPoint3d {
-            key: key(kind, code, feature.code()),
+            key: key(case, code, feature.code()),
             first_is_a: if r_is_a { r.first } else { !r.first },
             gap,
             radii: if r_is_a { [radius, 0.0] } else { [0.0, radius] },

@@ -10,7 +10,9 @@
 //! Apart, the nearest features are found as well (see [`manifold`]).
 
 use super::collider::{Nearest, Polytope, nearest};
-use super::contact_point::{ContactPoint3d, Placed, crossing_gap, key, pair_gap};
+use super::contact_point::{
+    ContactPoint3d, Placed, crossing_gap, key, kind, kind_of, pair_gap, sided,
+};
 use super::segments::closest_on_segments;
 use crate::constraint::Gap3d;
 use crate::math::vector::{Vec3, cross, dot, norm, sub};
@@ -84,14 +86,14 @@ pub(super) fn manifold(
     out: &mut Vec<ContactPoint3d>,
 ) {
     let (wa, wb) = (place(one, a), place(two, b));
-    let Some((mut points, apart)) = axis_points(&wa, &wb, margin) else {
+    let size = one.c.extent().min(two.c.extent());
+    let Some((mut points, apart)) = axis_points(&wa, &wb, margin, size) else {
         return;
     };
     // The axis's points span the contact (a face's clipped polygon): its widest four.
     reduce(&mut points);
     if apart {
         // A vertex the clip found already comes back as a vertex over a face: one of them.
-        let size = one.c.extent().min(two.c.extent());
         let deepest = points
             .iter()
             .map(|p| p.1.separation)
@@ -103,7 +105,7 @@ pub(super) fn manifold(
             // Two edges crossing where a face's clipped polygon already has its points (two
             // faces nearly parallel) would put a second, nearly equal row there: they join
             // only as the nearest pair.
-            let crossing = p.1.key >> 56 == 5;
+            let crossing = kind_of(p.1.key) == kind::EDGES;
             if !points.iter().any(same) && (!crossing || p.1.separation < deepest) {
                 points.push(p);
             }
@@ -117,14 +119,14 @@ pub(super) fn manifold(
 
 /// The points of the separating axis of greatest separation (a face's, clipped, or two
 /// edges'), each with its place in the world, and whether the polytopes are apart along it;
-/// `None` if an axis separates them by more than `margin`.
+/// `None` if an axis separates them by more than `margin`. `size` is the smaller body's reach.
 #[allow(clippy::type_complexity)]
 fn axis_points(
     wa: &World<'_>,
     wb: &World<'_>,
     margin: f64,
+    size: f64,
 ) -> Option<(Vec<(Vec3, ContactPoint3d)>, bool)> {
-    let (one, two) = (wa.body, wb.body);
     let (fa, sa) = wa.face_query(wb);
     if sa > margin {
         return None;
@@ -133,7 +135,6 @@ fn axis_points(
     if sb > margin {
         return None;
     }
-    let size = one.c.extent().min(two.c.extent());
     let (edge, se) = edge_query(wa, wb);
     if se > margin {
         return None;
@@ -179,7 +180,7 @@ fn proximity_points(wa: &World<'_>, wb: &World<'_>, margin: f64) -> Vec<(Vec3, C
             found.push((x, p));
         }
     };
-    for (from, to, kind) in [(wa, wb, 6), (wb, wa, 7)] {
+    for (from, to, case) in [(wa, wb, kind::CORNER[0]), (wb, wa, kind::CORNER[1])] {
         for (v, x) in from.vertices.iter().enumerate() {
             let (feature, y, depth) = nearest(to.poly, &to.body.pose.local(x));
             let (gap, from_is_a) = match feature {
@@ -212,7 +213,7 @@ fn proximity_points(wa: &World<'_>, wb: &World<'_>, margin: f64) -> Vec<(Vec3, C
             consider(
                 *x,
                 ContactPoint3d {
-                    key: key(kind, v as u64, feature.code()),
+                    key: key(case, v as u64, feature.code()),
                     first_is_a: if from_is_a {
                         from.body.first
                     } else {
@@ -240,7 +241,7 @@ fn proximity_points(wa: &World<'_>, wb: &World<'_>, margin: f64) -> Vec<(Vec3, C
             consider(
                 x,
                 ContactPoint3d {
-                    key: key(5, i as u64, j as u64),
+                    key: key(kind::EDGES, i as u64, j as u64),
                     first_is_a: wa.body.first,
                     gap,
                     radii: [0.0, 0.0],
@@ -327,7 +328,7 @@ fn edge_contact(
     Some((
         xa,
         ContactPoint3d {
-            key: key(5, ea as u64, eb as u64),
+            key: key(kind::EDGES, ea as u64, eb as u64),
             first_is_a: a.body.first,
             gap,
             radii: [0.0, 0.0],
@@ -394,7 +395,7 @@ fn clip(
         }
     }
     let x0 = reference.vertices[sides[0]];
-    let kind = if reference.body.first { 3 } else { 4 };
+    let case = sided(kind::FACE, reference.body.first);
     polygon
         .into_iter()
         .filter_map(|(x, tag, _)| {
@@ -417,7 +418,7 @@ fn clip(
             (separation <= margin).then_some((
                 x,
                 ContactPoint3d {
-                    key: key(kind, code, f as u64),
+                    key: key(case, code, f as u64),
                     first_is_a: inc.body.first,
                     gap,
                     radii: [0.0, 0.0],
@@ -445,21 +446,17 @@ fn deepest_vertex(
     Some((
         inc.vertices[v],
         ContactPoint3d {
-            key: key(if reference.body.first { 3 } else { 4 }, v as u64, f as u64),
+            key: key(sided(kind::FACE, reference.body.first), v as u64, f as u64),
             first_is_a: inc.body.first,
             gap: Gap3d::Face {
                 a: inc.poly.vertices[v],
-                b: x0_local(reference, f),
+                b: reference.poly.vertices[reference.poly.faces[f].vertices[0]],
                 normal: reference.poly.faces[f].normal,
             },
             radii: [0.0, 0.0],
             separation,
         },
     ))
-}
-
-fn x0_local(reference: &World<'_>, f: usize) -> Vec3 {
-    reference.poly.vertices[reference.poly.faces[f].vertices[0]]
 }
 
 /// The vertex of a face shared by its sides `j` and `k` (side `k` runs from vertex `k` to

@@ -175,7 +175,7 @@ impl ChordAngle {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use crate::constraint::{
         ConeLimit, Constraint, HessianEval, HingeLimit, Prismatic3d, SliderLimit, SliderMotor,
         Weld3d, evaluate_at, hessian_at, polarized_hessian,
@@ -183,7 +183,7 @@ mod tests {
     use crate::{BodyId, RigidBody3d, System};
 
     /// Two free 3D bodies of a system, for constraints to be built on.
-    fn bodies() -> (BodyId, BodyId) {
+    pub(in crate::constraint) fn bodies() -> (BodyId, BodyId) {
         let mut sys = System::new(3).unwrap_or_else(|e| panic!("{e}"));
         let mut add = |x: [f64; 3]| {
             sys.add_rigid_body_3d(RigidBody3d::new(x))
@@ -202,7 +202,7 @@ mod tests {
 
     /// The gradients and `J̇ẋ` against central differences of `C` along `ẋ`, and the weighted
     /// Hessian (hand-written or not) against the polarization of `J̇ẋ`.
-    fn check(c: &dyn Constraint, x: &[f64], v: &[f64]) {
+    pub(in crate::constraint) fn check(c: &dyn Constraint, x: &[f64], v: &[f64]) {
         let rows = c.rows(3);
         let e = evaluate_at(c, 3, 0.0, x, v).unwrap_or_else(|e| panic!("{e}"));
         let eps = 1e-5;

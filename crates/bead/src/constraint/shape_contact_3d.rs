@@ -34,7 +34,8 @@ use super::{
     add_separation_hessian, polarize_quadratic, separation, separation_along,
 };
 use crate::math::dual::Scalar;
-use crate::math::rotation::Real;
+use crate::math::rotation::{Real, cross, dot};
+use crate::math::vector::to_vec3;
 use crate::point::{Operand, Point};
 
 /// Which features of two 3D shapes touch, as core points in each body's frame.
@@ -254,8 +255,8 @@ impl Constraint for ShapeContact3d {
                         "edges must be fixed in rigid bodies: a particle has none",
                     ));
                 }
-                let cross = crate::math::vector::cross(&sub3(&a[1], &a[0]), &sub3(&b[1], &b[0]));
-                if !(dot3(&cross, &cross) > 0.0) {
+                let c = cross(&sub3(&a[1], &a[0]), &sub3(&b[1], &b[0]));
+                if !(dot(&c, &c) > 0.0) {
                     return Err(InvalidParameter::new(
                         "gap",
                         "the two edges are parallel: they have no common normal",
@@ -293,8 +294,8 @@ impl Constraint for ShapeContact3d {
             }
             Gap3d::Edges { .. } => {
                 // Operands: a₀, b₀, b₁, a₁.
-                let x = [eval.x(0), eval.x(3), eval.x(1), eval.x(2)].map(to3);
-                let v = [eval.v(0), eval.v(3), eval.v(1), eval.v(2)].map(to3);
+                let x = [eval.x(0), eval.x(3), eval.x(1), eval.x(2)].map(to_vec3);
+                let v = [eval.v(0), eval.v(3), eval.v(1), eval.v(2)].map(to_vec3);
                 let rows = edge_rows(&x)?;
                 eval.set_value(0, rows.value - r);
                 eval.set_jdot_xdot(0, edge_curvature(&x, &v));
@@ -307,10 +308,10 @@ impl Constraint for ShapeContact3d {
                 // Not held along the start's normal as two round points are: that normal leaves
                 // the line's perpendicular plane as b turns, and the held gap then rose above
                 // the true one (a ball sank 60 µm into a spinning cube's edge).
-                let x = [eval.x(0), eval.x(1), eval.x(2)].map(to3);
+                let x = [eval.x(0), eval.x(1), eval.x(2)].map(to_vec3);
                 let (s, n) = to_line(x)?;
-                let v = [eval.v(0), eval.v(1), eval.v(2)].map(to3);
-                eval.set_value(0, line_distance(&x.map(|p| p.map(Scalar::from))).re - r);
+                let v = [eval.v(0), eval.v(1), eval.v(2)].map(to_vec3);
+                eval.set_value(0, line_distance(&x) - r);
                 eval.set_jdot_xdot(0, line_curvature(&x, &v));
                 eval.set_gradient(0, 0, &n);
                 eval.set_gradient(0, 1, &n.map(|g| -(1.0 - s) * g));
@@ -333,19 +334,19 @@ impl Constraint for ShapeContact3d {
             // Held along the start's normal, the row is linear in the points.
             Gap3d::Round { .. } if at.step_start(0).is_some() => {}
             Gap3d::Edges { .. } => {
-                let x = [at.x(0), at.x(3), at.x(1), at.x(2)].map(to3);
+                let x = [at.x(0), at.x(3), at.x(1), at.x(2)].map(to_vec3);
                 let w = weights[0];
                 let mut q = |v: &[f64]| -> Result<f64, ConstraintError> {
-                    let v = [&v[0..3], &v[9..12], &v[3..6], &v[6..9]].map(to3);
+                    let v = [&v[0..3], &v[9..12], &v[3..6], &v[6..9]].map(to_vec3);
                     Ok(w * edge_curvature(&x, &v))
                 };
                 polarize_quadratic(at.len(), &mut q, hessian)?;
             }
             Gap3d::Line { .. } => {
-                let x = [at.x(0), at.x(1), at.x(2)].map(to3);
+                let x = [at.x(0), at.x(1), at.x(2)].map(to_vec3);
                 let w = weights[0];
                 let mut q = |v: &[f64]| -> Result<f64, ConstraintError> {
-                    let v = [&v[0..3], &v[3..6], &v[6..9]].map(to3);
+                    let v = [&v[0..3], &v[3..6], &v[6..9]].map(to_vec3);
                     Ok(w * line_curvature(&x, &v))
                 };
                 polarize_quadratic(at.len(), &mut q, hessian)?;
@@ -366,28 +367,16 @@ impl Constraint for ShapeContact3d {
     }
 }
 
-fn to3(x: &[f64]) -> [f64; 3] {
-    [x[0], x[1], x[2]]
-}
-
+/// `a − b` in any scalar, for the gaps' dual-number evaluations.
 fn sub3<D: Real>(a: &[D; 3], b: &[D; 3]) -> [D; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn dot3<D: Real>(a: &[D; 3], b: &[D; 3]) -> D {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// The signed distance of the line through `x[0]`, `x[1]` from the line through `x[2]`, `x[3]`
 /// along their common normal `(x₁ − x₀) × (x₃ − x₂)`.
 fn edge_distance<D: Real>(x: &[[D; 3]; 4]) -> D {
-    let (u, w) = (sub3(&x[1], &x[0]), sub3(&x[3], &x[2]));
-    let c = [
-        u[1] * w[2] - u[2] * w[1],
-        u[2] * w[0] - u[0] * w[2],
-        u[0] * w[1] - u[1] * w[0],
-    ];
-    dot3(&c, &sub3(&x[0], &x[2])) / dot3(&c, &c).sqrt()
+    let c = cross(&sub3(&x[1], &x[0]), &sub3(&x[3], &x[2]));
+    dot(&c, &sub3(&x[0], &x[2])) / dot(&c, &c).sqrt()
 }
 
 /// [`edge_distance`] and its gradient on the four points, by hand: with `c = u × w`,
@@ -399,10 +388,9 @@ struct EdgeRows {
 }
 
 fn edge_rows(x: &[[f64; 3]; 4]) -> Result<EdgeRows, ConstraintError> {
-    use crate::math::vector::cross;
     let (u, w) = (sub3(&x[1], &x[0]), sub3(&x[3], &x[2]));
     let c = cross(&u, &w);
-    let len = dot3(&c, &c).sqrt();
+    let len = dot(&c, &c).sqrt();
     if !(len > 0.0) {
         return Err(ConstraintError::new(
             "the two edges became parallel: they have no common normal",
@@ -410,7 +398,7 @@ fn edge_rows(x: &[[f64; 3]; 4]) -> Result<EdgeRows, ConstraintError> {
     }
     let n = c.map(|v| v / len);
     let d = sub3(&x[0], &x[2]);
-    let along = dot3(&n, &d);
+    let along = dot(&n, &d);
     let off = [0, 1, 2].map(|k| d[k] - along * n[k]);
     let du = cross(&w, &off).map(|v| v / len);
     let dw = cross(&off, &u).map(|v| v / len);
@@ -435,17 +423,17 @@ fn edge_curvature(x: &[[f64; 3]; 4], v: &[[f64; 3]; 4]) -> f64 {
 /// The distance from the point `x[0]` to the line through `x[1]` and `x[2]`.
 fn line_distance<D: Real>(x: &[[D; 3]; 3]) -> D {
     let (p, u) = (sub3(&x[0], &x[1]), sub3(&x[2], &x[1]));
-    let pu = dot3(&p, &u);
-    (dot3(&p, &p) - pu * pu / dot3(&u, &u)).sqrt()
+    let pu = dot(&p, &u);
+    (dot(&p, &p) - pu * pu / dot(&u, &u)).sqrt()
 }
 
 /// `s = (p·u)/|u|²`, where the point's foot lies along the line, and the unit normal `q̂` from
 /// the line to the point, or an error where the point is on the line.
 fn to_line(x: [[f64; 3]; 3]) -> Result<(f64, [f64; 3]), ConstraintError> {
     let (p, u) = (sub3(&x[0], &x[1]), sub3(&x[2], &x[1]));
-    let s = dot3(&p, &u) / dot3(&u, &u);
+    let s = dot(&p, &u) / dot(&u, &u);
     let q = [0, 1, 2].map(|k| p[k] - s * u[k]);
-    let len = dot3(&q, &q).sqrt();
+    let len = dot(&q, &q).sqrt();
     if !(len > 0.0) {
         return Err(ConstraintError::new(
             "the point lies on the line it touches: the contact has no normal",
@@ -464,53 +452,9 @@ fn line_curvature(x: &[[f64; 3]; 3], v: &[[f64; 3]; 3]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::constraint::{HessianEval, evaluate_at, hessian_at, polarized_hessian};
-
-    /// The gradients and `J̇ẋ` against central differences, and the Hessian against the
-    /// polarization of `J̇ẋ`, at scattered points (the rows on points; the chain rule through
-    /// the bodies is the points' own, tested with them).
-    fn check(c: &ShapeContact3d, x: &[f64], v: &[f64]) {
-        let e = evaluate_at(c, 3, 0.0, x, v).unwrap_or_else(|e| panic!("{e}"));
-        let eps = 1e-5;
-        let at = |s: f64| {
-            let x: Vec<f64> = x.iter().zip(v).map(|(x, v)| x + s * v).collect();
-            evaluate_at(c, 3, 0.0, &x, v)
-                .unwrap_or_else(|e| panic!("{e}"))
-                .c[0]
-        };
-        let (plus, minus) = (at(eps), at(-eps));
-        let rate = (plus - minus) / (2.0 * eps);
-        assert!((rate - e.c_dot[0]).abs() < 1e-8, "{rate} vs {}", e.c_dot[0]);
-        let second = (plus - 2.0 * e.c[0] + minus) / (eps * eps);
-        assert!(
-            (second - e.jdot_xdot[0]).abs() < 2e-4 * (1.0 + second.abs()),
-            "{second} vs {}",
-            e.jdot_xdot[0]
-        );
-        let hand = hessian_at(c, 3, 0.0, x, &[0.8]).unwrap_or_else(|e| panic!("{e}"));
-        let offsets: Vec<usize> = (0..=x.len() / 3).map(|k| 3 * k).collect();
-        let eval = HessianEval {
-            t: 0.0,
-            dim: 3,
-            offsets: &offsets,
-            x,
-            start: None,
-        };
-        let mut polar = vec![0.0; x.len() * x.len()];
-        polarized_hessian(c, &eval, &[0.8], &mut polar).unwrap_or_else(|e| panic!("{e}"));
-        for (a, b) in hand.iter().zip(&polar) {
-            assert!((a - b).abs() < 1e-8, "{a} vs {b}");
-        }
-    }
-
-    fn bodies() -> (crate::RigidBody3dId, crate::RigidBody3dId) {
-        let mut sys = crate::System::new(3).unwrap_or_else(|e| panic!("{e}"));
-        let mut add = |x: [f64; 3]| {
-            sys.add_rigid_body_3d(crate::RigidBody3d::new(x))
-                .unwrap_or_else(|e| panic!("{e}"))
-        };
-        (add([0.0; 3]), add([1.0, 0.0, 0.0]))
-    }
+    // The rows on points against differences and polarization, as the 3D joints' are (the
+    // chain rule through the bodies is the points' own, tested with them).
+    use crate::constraint::dot_rows::tests::{bodies, check};
 
     #[test]
     fn rows_agree_with_differences_and_polarization() {

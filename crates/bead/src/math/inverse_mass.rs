@@ -200,6 +200,15 @@ impl InverseMass {
 
     /// `aᵀ W_b b` for two rows `a`, `b` of a Jacobian block whose columns start at `col`.
     pub fn weighted_dot(&self, col: usize, a: &[f64], b: &[f64]) -> f64 {
+        if self.blocks.is_empty() {
+            // Every assembly of J W Jᵀ comes here, per pair of rows: the diagonal alone.
+            return a
+                .iter()
+                .zip(b)
+                .zip(&self.diagonal[col..col + a.len()])
+                .map(|((x, y), w)| x * y * w)
+                .sum();
+        }
         self.pieces(col, a.len())
             .map(|(i, n, block)| match block {
                 Some(block) => (0..n)
@@ -220,6 +229,16 @@ impl InverseMass {
     /// `out[col..] += factor · W_b aᵀ` for a row `a` of a Jacobian block whose columns start at
     /// `col`: the velocity change an impulse `factor` along that row makes.
     pub fn add_weighted_row(&self, col: usize, a: &[f64], factor: f64, out: &mut [f64]) {
+        if self.blocks.is_empty() {
+            for ((o, ai), w) in out[col..col + a.len()]
+                .iter_mut()
+                .zip(a)
+                .zip(&self.diagonal[col..])
+            {
+                *o += factor * w * ai;
+            }
+            return;
+        }
         for (i, n, block) in self.pieces(col, a.len()) {
             match block {
                 Some(block) => {

@@ -21,6 +21,7 @@ use crate::collide3d::{Collider3d, ContactPoint3d, Pose3d};
 use crate::constraint::{Constraint, ConstraintId, ContactBody, ShapeContact, ShapeContact3d};
 use crate::contact::ShapeContacts;
 use crate::error::ModelError;
+use crate::math::vector::norm;
 use crate::model::Model;
 use crate::point::{Operand, Point};
 use crate::state::State;
@@ -432,10 +433,6 @@ fn friction_in_3d(what: &str, mu: f64) -> ModelError {
         "{what}: friction coefficient {mu}, but contacts between 3D shapes are frictionless \
          for now (the friction cone is being built): set it to 0"
     ))
-}
-
-fn norm(v: &[f64]) -> f64 {
-    v.iter().map(|x| x * x).sum::<f64>().sqrt()
 }
 
 /// The pairs of bodies (smaller index first) that some constraint joins.
