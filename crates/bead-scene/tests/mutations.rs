@@ -189,3 +189,27 @@ fn an_implicit_step_of_a_denormal_dt_does_not_panic() {
         "the mutated scene stepped without an error:\n{text}"
     );
 }
+
+/// A case the random search found: the robot arm under a gravity of 1e308 m/s² along x, under
+/// implicit Euler. Its first evaluation is not finite, before the Newton iteration has sized
+/// its rows' buffers, and the report of the divergence indexed an empty residual. It must end
+/// in a `StepError`, never a panic.
+#[test]
+fn an_implicit_step_that_diverges_at_once_does_not_panic() {
+    let scenes = example_scenes();
+    let Some((text, format)) = scenes
+        .iter()
+        .find(|(text, _)| text.contains("name = \"robot arm\""))
+    else {
+        panic!("the robot arm scene is gone");
+    };
+    let text = text.replacen("g = [0.0, 0.0, -9.81]", "g = [1e308, 0.0, -9.81]", 1);
+    assert!(text.contains("1e308"), "the robot arm's gravity moved");
+    let mut model = Scene::parse(&text, *format, "mutated.toml")
+        .unwrap()
+        .build()
+        .unwrap();
+    let dt = model.run.dt.min(1e-3);
+    let failed = (0..5).any(|_| model.system.step(dt).is_err());
+    assert!(failed, "the arm under 1e308 m/s² stepped without an error");
+}

@@ -32,9 +32,12 @@ pub(super) fn diverged(
     conflict(model, w).unwrap_or(error)
 }
 
-/// The constraints among the rows held whose residuals no change of `q` removes, if any.
+/// The constraints among the rows held whose residuals no change of `q` removes, if any. A
+/// row without a role yet (a failure before the iteration began) counts as held.
 fn conflict(model: &dyn ConstrainedModel, w: &Work) -> Option<EvalError> {
-    let held: Vec<bool> = w.roles.iter().map(Role::holds).collect();
+    let held: Vec<bool> = (0..w.residual.len())
+        .map(|r| w.roles.get(r).is_none_or(Role::holds))
+        .collect();
     model.conflict(&w.residual, &held)
 }
 

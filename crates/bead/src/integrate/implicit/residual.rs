@@ -117,7 +117,8 @@ pub(super) fn momentum_tolerance(relative: f64, forces: f64, q: &[f64], stiffnes
 }
 
 /// The rows' residuals into `w.residual`: `C` (`g` for an inequality), or a velocity row's
-/// `J (q − q_b) + ĥ ∂C/∂t` (see [`Targets`](crate::solve::Targets)).
+/// `J (q − q_b) + ĥ ∂C/∂t` (see [`Targets`](crate::solve::Targets)). Sized here to the model's
+/// rows: a failure's report reads them before any Newton iteration has begun.
 pub(super) fn row_residuals(
     model: &dyn ConstrainedModel,
     w: &mut Work,
@@ -125,6 +126,7 @@ pub(super) fn row_residuals(
     q_base: &[f64],
     h: f64,
 ) {
+    w.residual.resize(model.values().len(), 0.0);
     if w.velocity_rows {
         for i in 0..q.len() {
             w.force[i] = q[i] - q_base[i];
