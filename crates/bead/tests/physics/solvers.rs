@@ -53,9 +53,15 @@ fn agrees_with_dense_on_a_pile_with_a_changing_active_set() {
                     .filter(|a| **a)
                     .count()
             };
-            assert_eq!(active(&dense), active(&sparse), "same active set");
             // A real pile's held contacts are redundant (a ball on two others and a wall), so
-            // λ is not unique there; the accelerations they give are, and must agree.
+            // neither λ nor the held set is unique there (a redundant row held with λ = 0 or left
+            // out gives the same motion: the two solvers' rounding decides, as at step 349 of
+            // this pile); the accelerations they give are, and must agree.
+            let (held_dense, held_sparse) = (active(&dense), active(&sparse));
+            assert!(
+                held_dense.abs_diff(held_sparse) <= 1,
+                "pile, step {step}: {held_dense} rows held by the dense solver, {held_sparse} by the sparse one"
+            );
             sys.set_solver(Dense::default());
             let a_dense = sys.acceleration().unwrap().to_vec();
             sys.set_solver(SparseLdlt::default());

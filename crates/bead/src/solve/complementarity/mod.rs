@@ -30,6 +30,8 @@
 //! held set stays independent, and the solvers' least-squares behaviour absorbs rounding. A row
 //! that cannot be satisfied whatever its multiplier (conflicting constraints) is reported by index.
 
+pub(crate) mod small;
+
 use crate::math::vector::max_abs;
 use crate::solve::{LinearSolver, MultiplierMatrix, SolveError, SolveInfo, SolveParams};
 
