@@ -3,10 +3,10 @@
 //! fitted to the whole run before any pixel is drawn. With `--solid`, 3D solids come as faces,
 //! kept lit and sorted back to front.
 
-use bead::System;
 use bead::draw::faces::{Shaded, back_to_front};
 use bead::draw::projection::{Camera, circle_points};
-use bead::draw::{Canvas, Element, Face};
+use bead::draw::{Canvas, Element, Face, Item};
+use bead::{BodyId, System};
 
 /// A 2D point on the projection plane, in world metres.
 pub(super) type P2 = [f64; 2];
@@ -58,6 +58,9 @@ pub(super) struct Snapshot {
     /// Simulated time, in seconds.
     pub(super) time: f64,
     pub(super) shapes: Vec<(Shape, Element)>,
+    /// The body each shape was drawn for (`None`: a constraint's or a force's), one per shape:
+    /// the view is fitted to what moves, not to a floor 20 m wide.
+    pub(super) owners: Vec<Option<BodyId>>,
 }
 
 /// How a snapshot is drawn: the constraint forces or not, the camera, and 3D solids filled or
@@ -75,8 +78,12 @@ struct Recorder {
     camera: Camera,
     solid: bool,
     shapes: Vec<(Shape, Element)>,
+    /// The body each shape was drawn for.
+    owners: Vec<Option<BodyId>>,
+    /// The body whose primitives come now ([`Canvas::begin`]).
+    owner: Option<BodyId>,
     /// The solids' faces turned to the camera, in the order they came; sorted at the end.
-    faces: Vec<(Shaded, Element)>,
+    faces: Vec<(Shaded, Element, Option<BodyId>)>,
 }
 
 /// Points on the outline of a 3D circle; enough that the projected polygon looks round.
@@ -90,40 +97,51 @@ impl Recorder {
     fn project(&self, p: [f64; 3]) -> P2 {
         self.camera.project(self.dim, p)
     }
+
+    fn push(&mut self, shape: Shape, element: Element) {
+        self.shapes.push((shape, element));
+        self.owners.push(self.owner);
+    }
 }
 
 impl Canvas for Recorder {
+    fn begin(&mut self, item: Item<'_>) {
+        self.owner = match item {
+            Item::Body(id) => Some(id),
+            _ => None,
+        };
+    }
+
     fn disc(&mut self, center: [f64; 3], radius: f64, element: Element) {
         let center = self.project(center);
-        self.shapes.push((Shape::Disc { center, radius }, element));
+        self.push(Shape::Disc { center, radius }, element);
     }
 
     fn line(&mut self, a: [f64; 3], b: [f64; 3], element: Element) {
         let (a, b) = (self.project(a), self.project(b));
-        self.shapes.push((Shape::Line { a, b }, element));
+        self.push(Shape::Line { a, b }, element);
     }
 
     fn zigzag(&mut self, a: [f64; 3], b: [f64; 3], element: Element) {
         let (a, b) = (self.project(a), self.project(b));
-        self.shapes.push((Shape::Zigzag { a, b }, element));
+        self.push(Shape::Zigzag { a, b }, element);
     }
 
     fn circle(&mut self, center: [f64; 3], radius: f64, normal: [f64; 3], element: Element) {
         if self.dim != 3 {
             let center = self.project(center);
-            self.shapes
-                .push((Shape::Circle { center, radius }, element));
+            self.push(Shape::Circle { center, radius }, element);
             return;
         }
         let points = circle_points(center, radius, normal, CIRCLE_POINTS)
             .map(|p| self.project(p))
             .collect();
-        self.shapes.push((Shape::Polyline(points), element));
+        self.push(Shape::Polyline(points), element);
     }
 
     fn marker(&mut self, at: [f64; 3], element: Element) {
         let at = self.project(at);
-        self.shapes.push((Shape::Marker { at }, element));
+        self.push(Shape::Marker { at }, element);
     }
 
     fn arrow(&mut self, from: [f64; 3], vector: [f64; 3], element: Element) {
@@ -132,7 +150,7 @@ impl Canvas for Recorder {
             vector: self.project(vector),
             magnitude: norm3(vector),
         };
-        self.shapes.push((shape, element));
+        self.push(shape, element);
     }
 
     fn draws_faces(&self) -> bool {
@@ -141,7 +159,7 @@ impl Canvas for Recorder {
 
     fn face(&mut self, face: &Face<'_>, element: Element) {
         if let Some(shaded) = face.shade(&self.camera, self.dim) {
-            self.faces.push((shaded, element));
+            self.faces.push((shaded, element, self.owner));
         }
     }
 }
@@ -159,22 +177,25 @@ pub(super) fn snapshot(system: &mut System, look: &Look) -> Snapshot {
         camera: look.camera,
         solid: look.solid,
         shapes: Vec::new(),
+        owners: Vec::new(),
+        owner: None,
         faces: Vec::new(),
     };
     system.draw(&mut recorder, diagnostics.as_ref());
     // The painter's algorithm: the rasteriser draws faces in the order kept here.
-    back_to_front(&mut recorder.faces, |(face, _)| face.depth);
-    let faces = recorder.faces.into_iter().map(|(face, element)| {
+    back_to_front(&mut recorder.faces, |(face, _, _)| face.depth);
+    for (face, element, owner) in std::mem::take(&mut recorder.faces) {
         let shape = Shape::Face {
             points: face.points,
             light: face.light,
             edges: face.edges,
         };
-        (shape, element)
-    });
-    recorder.shapes.extend(faces);
+        recorder.shapes.push((shape, element));
+        recorder.owners.push(owner);
+    }
     Snapshot {
         time: system.time(),
         shapes: recorder.shapes,
+        owners: recorder.owners,
     }
 }

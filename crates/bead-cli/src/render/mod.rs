@@ -4,7 +4,8 @@
 //! The model steps through [`bead_scene::run::run`], the loop of `bead run` and the Python
 //! package, so a render shows the trajectory a run of the same scene writes. The run is recorded
 //! first, as projected primitives, so that the view can be fitted to the whole animation (the
-//! camera never moves) and forces can share one arrow scale; each frame is then rasterised with
+//! camera never moves; see `viewport` for how still bodies larger than the action are framed)
+//! and forces can share one arrow scale; each frame is then rasterised with
 //! tiny-skia and encoded as it is drawn, so only one image is held at a time.
 //!
 //! The stages, one a file, each using only those before it: `options` (the request and its

@@ -384,6 +384,70 @@ fn wires_do_not_shrink_the_view() {
     assert!(row.is_some(), "no row is covered edge to edge");
 }
 
+/// A ball falling beside a post, above a floor 20 m wide: the view frames the fall and the
+/// post whole, and the floor only where it meets them, so the ball is not a few pixels wide.
+#[test]
+fn a_large_still_floor_does_not_set_the_view() {
+    use bead::{RigidBody, Shape as Shape2d};
+    let mut sys = System::new(2).unwrap();
+    sys.add_rigid_body(
+        RigidBody::new(&[0.0, -0.5], 0.0)
+            .fixed()
+            .outline(Shape2d::Box {
+                width: 20.0,
+                height: 1.0,
+            }),
+    )
+    .unwrap();
+    sys.add_rigid_body(
+        RigidBody::new(&[0.6, 0.25], 0.0)
+            .fixed()
+            .outline(Shape2d::Box {
+                width: 0.1,
+                height: 0.5,
+            }),
+    )
+    .unwrap();
+    sys.add_rigid_body(
+        RigidBody::new(&[0.0, 1.0], 0.0).shape(Shape2d::Disc { radius: 0.1 }, 100.0),
+    )
+    .unwrap();
+    sys.add_force(Gravity::new(&[0.0, -9.81])).unwrap();
+    let snapshots = simulate_system(&mut sys, 0.001, 0.4, 10, false).unwrap();
+    let view = Viewport::fit(&snapshots, 200, 200);
+    // What moves spans from the ball's top at the start (1.1 m) to its bottom in the last
+    // frame, at 0.4 s; the post beside it is within that height. The floor adds a quarter of
+    // that span below.
+    // Framed whole, the floor would give 8.4 px a metre.
+    let bottom = 1.0 - 0.5 * 9.81 * 0.4 * 0.4 - 0.1;
+    let span = 1.1 - bottom;
+    let expected = 200.0 * (1.0 - 2.0 * 0.08) / (span * 1.25);
+    assert!(
+        (view.scale - expected).abs() < 1e-6 * expected,
+        "scale {} px/m, expected about {expected}",
+        view.scale
+    );
+    // With nothing moving, everything is framed: the floor sets the view.
+    let mut still = System::new(2).unwrap();
+    still
+        .add_rigid_body(
+            RigidBody::new(&[0.0, -0.5], 0.0)
+                .fixed()
+                .outline(Shape2d::Box {
+                    width: 20.0,
+                    height: 1.0,
+                }),
+        )
+        .unwrap();
+    let snapshots = simulate_system(&mut still, 0.01, 0.1, 10, false).unwrap();
+    let view = Viewport::fit(&snapshots, 200, 200);
+    assert!(
+        (view.scale - 200.0 * 0.84 / 20.0).abs() < 1e-9,
+        "scale {}",
+        view.scale
+    );
+}
+
 #[test]
 fn degenerate_scenes_get_a_one_metre_box() {
     let mut sys = System::new(2).unwrap();
