@@ -389,25 +389,14 @@ fn wires_do_not_shrink_the_view() {
 #[test]
 fn a_large_still_floor_does_not_set_the_view() {
     use bead::{RigidBody, Shape as Shape2d};
+    let box_at = |x: f64, y: f64, width: f64, height: f64| {
+        RigidBody::new(&[x, y], 0.0)
+            .fixed()
+            .outline(Shape2d::Box { width, height })
+    };
     let mut sys = System::new(2).unwrap();
-    sys.add_rigid_body(
-        RigidBody::new(&[0.0, -0.5], 0.0)
-            .fixed()
-            .outline(Shape2d::Box {
-                width: 20.0,
-                height: 1.0,
-            }),
-    )
-    .unwrap();
-    sys.add_rigid_body(
-        RigidBody::new(&[0.6, 0.25], 0.0)
-            .fixed()
-            .outline(Shape2d::Box {
-                width: 0.1,
-                height: 0.5,
-            }),
-    )
-    .unwrap();
+    sys.add_rigid_body(box_at(0.0, -0.5, 20.0, 1.0)).unwrap();
+    sys.add_rigid_body(box_at(0.6, 0.25, 0.1, 0.5)).unwrap();
     sys.add_rigid_body(
         RigidBody::new(&[0.0, 1.0], 0.0).shape(Shape2d::Disc { radius: 0.1 }, 100.0),
     )
@@ -417,8 +406,7 @@ fn a_large_still_floor_does_not_set_the_view() {
     let view = Viewport::fit(&snapshots, 200, 200);
     // What moves spans from the ball's top at the start (1.1 m) to its bottom in the last
     // frame, at 0.4 s; the post beside it is within that height. The floor adds a quarter of
-    // that span below.
-    // Framed whole, the floor would give 8.4 px a metre.
+    // that span below. Framed whole, the floor would give 8.4 px a metre.
     let bottom = 1.0 - 0.5 * 9.81 * 0.4 * 0.4 - 0.1;
     let span = 1.1 - bottom;
     let expected = 200.0 * (1.0 - 2.0 * 0.08) / (span * 1.25);
@@ -429,16 +417,7 @@ fn a_large_still_floor_does_not_set_the_view() {
     );
     // With nothing moving, everything is framed: the floor sets the view.
     let mut still = System::new(2).unwrap();
-    still
-        .add_rigid_body(
-            RigidBody::new(&[0.0, -0.5], 0.0)
-                .fixed()
-                .outline(Shape2d::Box {
-                    width: 20.0,
-                    height: 1.0,
-                }),
-        )
-        .unwrap();
+    still.add_rigid_body(box_at(0.0, -0.5, 20.0, 1.0)).unwrap();
     let snapshots = simulate_system(&mut still, 0.01, 0.1, 10, false).unwrap();
     let view = Viewport::fit(&snapshots, 200, 200);
     assert!(
