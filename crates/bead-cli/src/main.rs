@@ -136,7 +136,7 @@ enum Command {
         /// Size in pixels, WIDTHxHEIGHT.
         #[arg(long, default_value = "480x360", value_parser = parse_size)]
         size: (u32, u32),
-        /// Draw constraint forces as arrows.
+        /// Draw constraint forces as arrows, and where shapes touch.
         #[arg(long)]
         forces: bool,
         /// How a 3D scene is seen: `cabinet` (x to the right, z up, depth receding up and to the

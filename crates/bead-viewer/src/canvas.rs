@@ -266,6 +266,7 @@ fn color(element: Element) -> (Color32, f32) {
         Element::Force => (Color32::from_rgb(240, 60, 60), 2.0),
         Element::ConstraintForce => (Color32::from_rgb(230, 0, 230), 2.0),
         Element::Body => (Color32::from_rgb(120, 200, 140), 3.0),
+        Element::Contact => (Color32::from_rgb(255, 90, 40), 1.0),
         _ => (Color32::GRAY, 1.0),
     }
 }
@@ -356,6 +357,14 @@ impl Canvas for WorldPainter<'_> {
 
     fn marker(&mut self, at: [f64; 3], element: Element) {
         let p = self.view.to_screen(at);
+        if element == Element::Contact {
+            // Where shapes touch, shown with the forces they carry; not a target for the
+            // mouse, which grabs the bodies there.
+            if self.style.arrows {
+                self.painter.circle_filled(p, 3.0, color(element).0);
+            }
+            return;
+        }
         self.painter.rect_stroke(
             egui::Rect::from_center_size(p, egui::vec2(8.0, 8.0)),
             0.0,

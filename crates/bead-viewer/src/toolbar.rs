@@ -79,8 +79,9 @@ impl App {
             {
                 self.reset_view();
             }
-            ui.checkbox(&mut self.show_forces, "forces")
-                .on_hover_text("each constraint's force Jᵀλ on each body, as arrows");
+            ui.checkbox(&mut self.show_forces, "forces").on_hover_text(
+                "each constraint's force Jᵀλ on each body, as arrows, and where shapes touch",
+            );
             ui.checkbox(&mut self.show_tension, "tension")
                 .on_hover_text("colour rods by their force: red pulls, blue pushes");
             ui.checkbox(&mut self.show_plots, "plots");

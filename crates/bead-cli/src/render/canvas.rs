@@ -75,6 +75,8 @@ pub(super) struct Look {
 /// A [`Canvas`] that keeps the primitives, projected, for fitting the view after the run.
 struct Recorder {
     dim: usize,
+    /// Whether forces are drawn, and with them the contact points.
+    show_forces: bool,
     camera: Camera,
     solid: bool,
     shapes: Vec<(Shape, Element)>,
@@ -140,6 +142,10 @@ impl Canvas for Recorder {
     }
 
     fn marker(&mut self, at: [f64; 3], element: Element) {
+        // Where shapes touch is drawn with the forces they carry (`--forces`).
+        if element == Element::Contact && !self.show_forces {
+            return;
+        }
         let at = self.project(at);
         self.push(Shape::Marker { at }, element);
     }
@@ -174,6 +180,7 @@ pub(super) fn snapshot(system: &mut System, look: &Look) -> Snapshot {
     };
     let mut recorder = Recorder {
         dim: system.dim(),
+        show_forces: look.show_forces,
         camera: look.camera,
         solid: look.solid,
         shapes: Vec::new(),

@@ -30,6 +30,7 @@ fn style(element: Element) -> Style {
         Element::ConstraintForce => ([200, 0, 200], 2.0),
         Element::Body => ([40, 90, 60], 3.0),
         Element::Joint => ([20, 20, 20], 1.0),
+        Element::Contact => ([230, 70, 20], 2.0),
         _ => ([128, 128, 128], 1.0),
     };
     Style { rgb, width }

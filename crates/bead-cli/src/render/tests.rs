@@ -427,6 +427,91 @@ fn a_large_still_floor_does_not_set_the_view() {
     );
 }
 
+/// With forces drawn, every contact of a group is marked midway between the two surfaces:
+/// a 2D disc and a 3D sphere resting on a floor, and a 3D cube's four corners.
+#[test]
+fn contacts_are_marked_where_shapes_touch_when_forces_are_drawn() {
+    use bead::contact::ShapeContacts;
+    use bead::{RigidBody, Shape as Shape2d};
+    let marks = |sys: &mut System, show_forces: bool, camera: Camera| -> Vec<P2> {
+        let look = Look {
+            show_forces,
+            camera,
+            ..Look::default()
+        };
+        let snapshots = with_model(sys, 0.001, 0.0, |model| simulate(model, 10, look)).unwrap();
+        snapshots[0]
+            .shapes
+            .iter()
+            .filter_map(|(shape, element)| match (shape, element) {
+                (Shape::Marker { at }, Element::Contact) => Some(*at),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut flat = System::new(2).unwrap();
+    let floor = flat
+        .add_rigid_body(
+            RigidBody::new(&[0.0, -0.5], 0.0)
+                .fixed()
+                .outline(Shape2d::Box {
+                    width: 4.0,
+                    height: 1.0,
+                }),
+        )
+        .unwrap();
+    let disc = flat
+        .add_rigid_body(RigidBody::new(&[0.3, 0.1], 0.0).shape(Shape2d::Disc { radius: 0.1 }, 1.0))
+        .unwrap();
+    flat.add_shape_contacts(ShapeContacts::new().body(floor, 0.0).body(disc, 0.0))
+        .unwrap();
+    assert!(marks(&mut flat, false, Camera::Cabinet).is_empty());
+    let at = marks(&mut flat, true, Camera::Cabinet);
+    assert_eq!(at.len(), 1, "{at:?}");
+    assert!(
+        (at[0][0] - 0.3).abs() < 1e-12 && at[0][1].abs() < 1e-12,
+        "{at:?}"
+    );
+
+    // In 3D, seen from the front (yaw 0, pitch 0): x to the right, z up.
+    let mut solid = System::new(3).unwrap();
+    let floor = solid
+        .add_rigid_body_3d(
+            RigidBody3d::new([0.0, 0.0, -0.5])
+                .fixed()
+                .outline(Shape3d::Box {
+                    size: [4.0, 4.0, 1.0],
+                }),
+        )
+        .unwrap();
+    let ball = solid
+        .add_rigid_body_3d(
+            RigidBody3d::new([-1.0, 0.0, 0.1]).shape(Shape3d::Sphere { radius: 0.1 }, 1.0),
+        )
+        .unwrap();
+    let cube = solid
+        .add_rigid_body_3d(
+            RigidBody3d::new([1.0, 0.0, 0.15]).shape(Shape3d::Box { size: [0.3; 3] }, 1.0),
+        )
+        .unwrap();
+    solid
+        .add_shape_contacts(
+            ShapeContacts::new()
+                .body(floor, 0.0)
+                .body(ball, 0.0)
+                .body(cube, 0.0),
+        )
+        .unwrap();
+    let mut at = marks(&mut solid, true, Camera::orbit(0.0, 0.0));
+    at.sort_by(|a, b| a[0].total_cmp(&b[0]));
+    // The ball's lowest point, then the cube's corners at x = 0.85 and 1.15 (two behind two).
+    assert_eq!(at.len(), 5, "{at:?}");
+    let expected = [-1.0, 0.85, 0.85, 1.15, 1.15];
+    for (p, x) in at.iter().zip(expected) {
+        assert!((p[0] - x).abs() < 1e-9 && p[1].abs() < 1e-9, "{at:?}");
+    }
+}
+
 #[test]
 fn degenerate_scenes_get_a_one_metre_box() {
     let mut sys = System::new(2).unwrap();

@@ -39,7 +39,9 @@ use super::{
     Constraint, ConstraintError, ConstraintEval, ConstraintKind, Friction, HessianEval,
     InvalidParameter, polarize_quadratic,
 };
+use crate::draw::{Canvas, Element};
 use crate::point::Operand;
+use crate::view::View;
 
 /// Which features of the two shapes touch, as core points in each body's frame.
 ///
@@ -302,6 +304,44 @@ impl Constraint for ShapeContact {
 
     fn friction(&self, row: usize) -> Option<Friction> {
         Friction::of_contact(row, self.friction)
+    }
+
+    fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
+        let coordinates = |op: &Operand| -> Option<Vec<f64>> {
+            match op {
+                Operand::Coordinates(b) => view.rigid_coordinates(*b).ok().map(<[f64]>::to_vec),
+                Operand::Point(p) => Some(view.position(p)[..2].to_vec()),
+            }
+        };
+        let (Some(xa), Some(xb)) = (
+            coordinates(&self.operands[0]),
+            coordinates(&self.operands[1]),
+        ) else {
+            return;
+        };
+        let Ok(frame) = self.frame([&xa, &xb], [None, None]) else {
+            return;
+        };
+        let (ca, cb) = (frame.a.core, frame.b.core);
+        let d = [ca[0] - cb[0], ca[1] - cb[1]];
+        // Midway between the two surfaces along the normal (the true one: a picture shows
+        // where the shapes are, not what a step holds).
+        let (n, foot) = match frame.face_normal {
+            Some(n) => {
+                let h = dot(n, d);
+                (n, [ca[0] - h * n[0], ca[1] - h * n[1]])
+            }
+            None => {
+                let len = dot(d, d).sqrt();
+                if !(len > 0.0) {
+                    return;
+                }
+                ([d[0] / len, d[1] / len], cb)
+            }
+        };
+        let [ra, rb] = self.radii;
+        let at = [0, 1].map(|k| 0.5 * (ca[k] - ra * n[k] + foot[k] + rb * n[k]));
+        canvas.marker([at[0], at[1], 0.0], Element::Contact);
     }
 
     fn check(&self, dim: usize) -> Result<(), InvalidParameter> {

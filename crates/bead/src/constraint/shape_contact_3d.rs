@@ -33,10 +33,13 @@ use super::{
     Constraint, ConstraintError, ConstraintEval, ConstraintKind, HessianEval, InvalidParameter,
     add_separation_hessian, polarize_quadratic, separation, separation_along,
 };
+use crate::body::ParticleId;
+use crate::draw::{Canvas, Element};
 use crate::math::dual::Scalar;
 use crate::math::rotation::{Real, cross, dot};
 use crate::math::vector::to_vec3;
 use crate::point::{Operand, Point};
+use crate::view::View;
 
 /// Which features of two 3D shapes touch, as core points in each body's frame.
 ///
@@ -149,6 +152,54 @@ impl ShapeContact3d {
 
     fn reach(&self) -> f64 {
         self.radii[0] + self.radii[1]
+    }
+
+    /// Midway between the two surfaces where they touch, from the world positions `x` of the
+    /// four operands: what a picture marks. `None` where the features give no normal (two
+    /// round cores at one place, a point on its line, parallel edges).
+    fn witness(&self, x: &[[f64; 3]]) -> Option<[f64; 3]> {
+        let [ra, rb] = self.radii;
+        let unit = |d: [f64; 3]| {
+            let len = dot(&d, &d).sqrt();
+            (len > 0.0).then(|| d.map(|v| v / len))
+        };
+        let between = |core_a: &[f64; 3], core_b: &[f64; 3], n: &[f64; 3]| {
+            std::array::from_fn(|k| 0.5 * (core_a[k] - ra * n[k] + core_b[k] + rb * n[k]))
+        };
+        match self.gap {
+            Gap3d::Round { .. } => {
+                let n = unit(sub3(&x[0], &x[1]))?;
+                Some(between(&x[0], &x[1], &n))
+            }
+            Gap3d::Face { .. } => {
+                let n = sub3(&x[2], &x[1]);
+                let height = dot(&sub3(&x[0], &x[1]), &n);
+                let foot = std::array::from_fn(|k| x[0][k] - height * n[k]);
+                Some(between(&x[0], &foot, &n))
+            }
+            Gap3d::Line { .. } => {
+                let u = sub3(&x[2], &x[1]);
+                let along = dot(&sub3(&x[0], &x[1]), &u);
+                let foot = std::array::from_fn(|k| x[1][k] + along * u[k]);
+                let n = unit(sub3(&x[0], &foot))?;
+                Some(between(&x[0], &foot, &n))
+            }
+            Gap3d::Edges { .. } => {
+                // The closest points of the lines a₀a₁ (operands 0, 3) and b₀b₁ (1, 2).
+                let (u, w, r) = (sub3(&x[3], &x[0]), sub3(&x[2], &x[1]), sub3(&x[0], &x[1]));
+                let (uu, uw, ww) = (dot(&u, &u), dot(&u, &w), dot(&w, &w));
+                let (ur, wr) = (dot(&u, &r), dot(&w, &r));
+                let det = uu * ww - uw * uw;
+                if !(det > 0.0) {
+                    return None;
+                }
+                let (s, t) = ((uw * wr - ww * ur) / det, (uu * wr - uw * ur) / det);
+                let on_a = std::array::from_fn(|k| x[0][k] + s * u[k]);
+                let on_b = std::array::from_fn(|k| x[1][k] + t * w[k]);
+                let n = unit(sub3(&on_a, &on_b)).unwrap_or([0.0; 3]);
+                Some(between(&on_a, &on_b, &n))
+            }
+        }
     }
 }
 
@@ -319,6 +370,18 @@ impl Constraint for ShapeContact3d {
             }
         }
         Ok(())
+    }
+
+    fn draw(&self, view: &View<'_>, canvas: &mut dyn Canvas) {
+        let x: Vec<[f64; 3]> = (self.operands().into_iter())
+            .map(|op| match op {
+                Operand::Point(p) => view.position(&p),
+                Operand::Coordinates(b) => view.position(&Point::Particle(ParticleId(b))),
+            })
+            .collect();
+        if let Some(at) = self.witness(&x) {
+            canvas.marker(at, Element::Contact);
+        }
     }
 
     fn weighted_hessian(
@@ -529,5 +592,48 @@ mod tests {
                 .check(2)
                 .is_err()
         );
+    }
+
+    /// The marked point lies midway between the surfaces, for every kind of features.
+    #[test]
+    fn the_witness_lies_midway_between_the_surfaces() {
+        let (a, b) = bodies();
+        let at = |gap: Gap3d, radii: [f64; 2], x: [[f64; 3]; 4]| {
+            ShapeContact3d::new(a, b, gap, radii).witness(&x).unwrap()
+        };
+        let close = |p: [f64; 3], q: [f64; 3]| (0..3).all(|k| (p[k] - q[k]).abs() < 1e-12);
+        let o = [0.0; 3];
+        // A ball of radius 0.5 centred 0.6 above a face through the origin: 0.1 apart.
+        let face = Gap3d::Face {
+            a: o,
+            b: o,
+            normal: [0.0, 0.0, 1.0],
+        };
+        let x = [[0.2, 0.0, 0.6], o, [0.0, 0.0, 1.0], [0.2, 0.0, 0.6]];
+        assert!(close(at(face, [0.5, 0.0], x), [0.2, 0.0, 0.05]));
+        // The same ball over a line along x.
+        let line = Gap3d::Line {
+            a: o,
+            b: o,
+            direction: [1.0, 0.0, 0.0],
+        };
+        let x = [[0.2, 0.0, 0.6], o, [1.0, 0.0, 0.0], [0.2, 0.0, 0.6]];
+        assert!(close(at(line, [0.5, 0.0], x), [0.2, 0.0, 0.05]));
+        // Two spheres of radii 0.5 and 0.3 whose centres are 1 m apart along y.
+        let round = Gap3d::Round { a: o, b: o };
+        let x = [[0.0, 1.0, 0.0], o, o, [0.0, 1.0, 0.0]];
+        assert!(close(at(round, [0.5, 0.3], x), [0.0, 0.4, 0.0]));
+        // An edge along x at height 0.1 crossing one along y through the origin.
+        let edges = Gap3d::Edges {
+            a: [o, [1.0, 0.0, 0.0]],
+            b: [o, [0.0, 1.0, 0.0]],
+        };
+        let x = [
+            [-1.0, 0.3, 0.1],
+            [0.2, -1.0, 0.0],
+            [0.2, 1.0, 0.0],
+            [1.0, 0.3, 0.1],
+        ];
+        assert!(close(at(edges, [0.0, 0.0], x), [0.2, 0.3, 0.05]));
     }
 }

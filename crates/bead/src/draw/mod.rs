@@ -48,6 +48,9 @@ pub enum Element {
     Force,
     /// A constraint force `Jᵀλ`.
     ConstraintForce,
+    /// Where two shapes of a contact group touch (or are about to): a marker midway between
+    /// the two surfaces.
+    Contact,
 }
 
 /// The piece of the model that the primitives drawn next belong to (see [`Canvas::begin`]).
