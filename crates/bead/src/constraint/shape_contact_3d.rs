@@ -306,11 +306,17 @@ impl Constraint for ShapeContact3d {
                         "edges must be fixed in rigid bodies: a particle has none",
                     ));
                 }
-                let c = cross(&sub3(&a[1], &a[0]), &sub3(&b[1], &b[0]));
-                if !(dot(&c, &c) > 0.0) {
+                // Each line in its own body's frame: whether they are parallel depends on how
+                // the bodies are turned, which the evaluation checks (two edges along their
+                // boxes' x axes cross where one box is turned about z).
+                let length = |e: &[[f64; 3]; 2]| {
+                    let d = sub3(&e[1], &e[0]);
+                    dot(&d, &d).sqrt()
+                };
+                if !(length(&a) > 0.0 && length(&b) > 0.0) {
                     return Err(InvalidParameter::new(
                         "gap",
-                        "the two edges are parallel: they have no common normal",
+                        "an edge's two points coincide: it has no direction",
                     ));
                 }
                 if a.iter().chain(&b).flatten().any(|x| !x.is_finite()) {
@@ -592,6 +598,24 @@ mod tests {
                 .check(2)
                 .is_err()
         );
+        // Two edges each along its own box's x axis cross where the boxes are turned apart:
+        // their frames cannot say whether they are parallel (a tumbling tower's step failed on
+        // that). A point given twice is no edge.
+        let along_x = Gap3d::Edges {
+            a: [[0.0; 3], [1.0, 0.0, 0.0]],
+            b: [[0.0, 0.0, 0.3], [1.0, 0.0, 0.3]],
+        };
+        assert!(
+            ShapeContact3d::new(a, b, along_x, [0.0, 0.0])
+                .check(3)
+                .is_ok()
+        );
+        let point = Gap3d::Edges {
+            a: [[0.0; 3], [0.0; 3]],
+            b: [[0.0, 0.0, 0.3], [1.0, 0.0, 0.3]],
+        };
+        let e = ShapeContact3d::new(a, b, point, [0.0, 0.0]).check(3);
+        assert!(e.unwrap_err().to_string().contains("no direction"));
     }
 
     /// The marked point lies midway between the surfaces, for every kind of features.
