@@ -146,6 +146,11 @@ fn bad_3d_bodies_name_the_field() {
             "shape = { kind = \"sphere\", radius = 0 }\ndensity = 1",
             "radius",
         ),
+        // Its mass would overflow to infinity: an immovable body, silently.
+        (
+            "shape = { kind = \"box\", size = [1e308, 1, 1] }\ndensity = 300",
+            "too large or too small",
+        ),
         (
             "mass = 1\ninertia = [1, 1, 1]\nangular_velocity = 3.0",
             "vector",

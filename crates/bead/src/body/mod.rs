@@ -73,6 +73,24 @@ pub(crate) fn positive(name: &str, v: f64) -> Result<f64, String> {
     }
 }
 
+/// `(mass, moments)` if each is positive and finite: a shape so large (or so small) for its
+/// density that its mass overflows (or underflows) would otherwise make a body that gravity
+/// cannot move (infinite mass) or one that nothing can hold (zero mass), silently.
+pub(crate) fn representable<M: AsRef<[f64]>>(
+    density: f64,
+    (mass, moments): (f64, M),
+) -> Result<(f64, M), String> {
+    let all = std::iter::once(mass).chain(moments.as_ref().iter().copied());
+    if all.into_iter().any(|x| !(x > 0.0 && x.is_finite())) {
+        return Err(format!(
+            "at density {density} its mass is {mass} kg and its moments of inertia {:?} kg·m²: \
+             the shape is too large or too small for floating point",
+            moments.as_ref()
+        ));
+    }
+    Ok((mass, moments))
+}
+
 impl Body {
     /// Writes the diagonal of this body's block of `W = M⁻¹` (zeros for what cannot move).
     pub(crate) fn write_inv_mass(&self, out: &mut [f64]) {

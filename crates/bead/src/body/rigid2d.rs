@@ -11,8 +11,8 @@
 //! polygon (centroid at 0)    m = ρ A         I = ρ Σ (cross terms) (the polygon second moment)
 //! ```
 
-use super::positive;
 use super::{Body, BodyId, BodyKind, Placed, check_vector};
+use super::{positive, representable};
 use crate::error::ModelError;
 
 /// Handle of a rigid body in a [`System`](crate::System).
@@ -85,7 +85,7 @@ impl Shape {
                 "density must be positive and finite, got {density}"
             ));
         }
-        match self {
+        let properties: Result<(f64, f64), String> = match self {
             Shape::Disc { radius } => {
                 let r = positive("radius", *radius)?;
                 let m = density * std::f64::consts::PI * r * r;
@@ -119,7 +119,10 @@ impl Shape {
                 Ok((m_rect + m_disc, rect + ends))
             }
             Shape::Polygon { vertices } => polygon_properties(vertices, density),
-        }
+        };
+        let (m, i) = properties?;
+        let (m, i) = representable(density, (m, [i]))?;
+        Ok((m, i[0]))
     }
 }
 
@@ -345,6 +348,18 @@ impl RigidBody {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A shape whose mass overflows at its density is refused rather than made immovable.
+    #[test]
+    fn a_mass_that_floating_point_cannot_hold_is_refused() {
+        let huge = Shape::Box {
+            width: 1e308,
+            height: 10.0,
+        };
+        let e = huge.mass_properties(300.0).unwrap_err();
+        assert!(e.contains("too large or too small"), "{e}");
+        assert!(Shape::Disc { radius: 1e-200 }.mass_properties(1.0).is_err());
+    }
 
     /// The polygon formulas reproduce the box's.
     #[test]

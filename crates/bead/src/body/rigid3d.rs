@@ -12,7 +12,7 @@
 //! capsule r, L between its hemispheres' centres, along z: a cylinder and two half balls
 //! ```
 
-use super::positive;
+use super::{positive, representable};
 use std::f64::consts::PI;
 
 use super::chart::Chart;
@@ -79,7 +79,7 @@ impl Shape3d {
     /// ```
     pub fn mass_properties(&self, density: f64) -> Result<(f64, [f64; 3]), String> {
         let rho = positive("density", density)?;
-        match self {
+        let properties: Result<(f64, [f64; 3]), String> = match self {
             Shape3d::Sphere { radius } => {
                 let r = positive("radius", *radius)?;
                 let m = rho * 4.0 / 3.0 * PI * r * r * r;
@@ -121,7 +121,8 @@ impl Shape3d {
                 let axial = 0.5 * m_c * r * r + 2.0 * 0.4 * m_h * r * r;
                 Ok((m_c + 2.0 * m_h, [side, side, axial]))
             }
-        }
+        };
+        representable(rho, properties?)
     }
 }
 
@@ -333,6 +334,24 @@ fn positive_definite(m: &[[f64; 3]; 3]) -> Result<(), ModelError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A shape whose mass overflows (or underflows) at its density is refused: it would make
+    /// a body of infinite mass that gravity does not move, or one of none.
+    #[test]
+    fn a_mass_that_floating_point_cannot_hold_is_refused() {
+        let huge = Shape3d::Box {
+            size: [1e308, 1.0, 1.0],
+        };
+        let e = huge.mass_properties(300.0).unwrap_err();
+        assert!(e.contains("too large or too small"), "{e}");
+        let tiny = Shape3d::Sphere { radius: 1e-120 };
+        assert!(tiny.mass_properties(1.0).is_err());
+        assert!(
+            Shape3d::Sphere { radius: 1e-3 }
+                .mass_properties(1.0)
+                .is_ok()
+        );
+    }
 
     /// A capsule of length 0 is a sphere; a capsule's mass is its cylinder's and a ball's.
     #[test]
