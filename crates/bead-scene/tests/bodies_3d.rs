@@ -146,6 +146,15 @@ fn bad_3d_bodies_name_the_field() {
             "shape = { kind = \"sphere\", radius = 0 }\ndensity = 1",
             "radius",
         ),
+        // A fixed body has no finite inertia, and a density makes the mass itself.
+        (
+            "mass = \"infinity\"\ninertia = [1, 1, 1]",
+            "no finite inertia",
+        ),
+        (
+            "mass = 1\ninertia = [1, 1, 1]\nshape = { kind = \"sphere\", radius = 0.1 }\ndensity = 1",
+            "given with mass",
+        ),
         // Its mass would overflow to infinity: an immovable body, silently.
         (
             "shape = { kind = \"box\", size = [1e308, 1, 1] }\ndensity = 300",
@@ -332,6 +341,30 @@ fn friction_between_3d_shapes_is_refused_where_it_is_set() {
     let e = error(&text);
     assert_eq!(e.field.as_deref(), Some("contacts[0].friction"), "{e}");
     assert!(e.to_string().contains("two-dimensional for now"), "{e}");
+}
+
+/// A body named twice in one contact group is refused where the group is; a capsule of no
+/// length is a ball, in a contact group as in its mass.
+#[test]
+fn group_members_are_checked_and_a_capsule_of_no_length_rests_as_a_ball() {
+    let text = resting().replace(
+        "bodies = \"all\"",
+        "bodies = [\"floor\", \"ball\", \"ball\"]",
+    );
+    let e = error(&text);
+    assert!(e.to_string().contains("contacts[0]"), "{e}");
+    assert!(e.to_string().contains("'ball' is listed twice"), "{e}");
+    let text = resting().replace(
+        "shape = { kind = \"sphere\", radius = 0.1 }",
+        "shape = { kind = \"capsule\", radius = 0.1, length = 0 }",
+    );
+    let mut m = model(&text);
+    for _ in 0..200 {
+        m.system.step(1e-3).unwrap();
+    }
+    let ball = m.bodies_3d.iter().find(|(n, _)| n == "ball").unwrap().1;
+    let z = m.system.coordinates(ball.body())[2];
+    assert!((z - 0.1).abs() < 1e-9, "the ball-like capsule rests at {z}");
 }
 
 /// Newton's cradle in 3D (`scenes/newtons_cradle_3d.toml`): the first ball, let go from 30°,

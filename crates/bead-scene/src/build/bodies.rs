@@ -164,6 +164,13 @@ pub(super) fn add_body(system: &mut System, spec: &BodySpec, path: &str) -> Resu
                 "a shape gives mass and inertia only with a density (kg/m², or kg/m for a rod)",
             ));
         }
+        (Some(_), _, Some(_), _) => {
+            return Err(SceneError::at(
+                format!("{path}.density"),
+                "given with mass: a density makes the mass from the shape",
+            )
+            .hint("give mass and inertia, or a shape and a density"));
+        }
         _ => {
             return Err(
                 SceneError::at(path, "give mass and inertia, or a shape and a density")
@@ -280,6 +287,13 @@ pub(super) fn add_body_3d(
                 body = body.outline(shape);
             }
         }
+        (Some(m), Some(_), _, _) if fixed(m) => {
+            return Err(SceneError::at(
+                format!("{path}.inertia"),
+                "a fixed body (mass = \"infinity\") takes no finite inertia",
+            )
+            .hint("leave inertia out, or give inertia = \"infinity\""));
+        }
         (Some(MassSpec::Kilograms(m)), Some(inertia), None, shape) => {
             positive(&format!("{path}.mass"), *m)?;
             body = body.mass(*m);
@@ -326,6 +340,13 @@ pub(super) fn add_body_3d(
         (None, None, None, Some(_)) => {
             return Err(SceneError::at(format!("{path}.density"), "missing")
                 .hint("a shape gives mass and inertia only with a density, kg/m³"));
+        }
+        (Some(_), _, Some(_), _) => {
+            return Err(SceneError::at(
+                format!("{path}.density"),
+                "given with mass: a density makes the mass from the shape",
+            )
+            .hint("give mass and inertia, or a shape and a density"));
         }
         _ => {
             return Err(

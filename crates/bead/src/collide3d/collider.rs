@@ -108,12 +108,18 @@ impl Collider3d {
                 }
             }
             Shape3d::Capsule { radius, length } => {
-                let (r, h) = (
-                    positive("radius", *radius)?,
-                    positive("length", *length)? / 2.0,
-                );
+                let r = positive("radius", *radius)?;
+                if !(*length >= 0.0 && length.is_finite()) {
+                    return Err(format!("length must be zero or more, got {length}"));
+                }
+                // A capsule of no length is a ball, as its mass properties say.
+                let h = length / 2.0;
                 Collider3d {
-                    core: Core::Segment([[0.0, 0.0, -h], [0.0, 0.0, h]]),
+                    core: if h > 0.0 {
+                        Core::Segment([[0.0, 0.0, -h], [0.0, 0.0, h]])
+                    } else {
+                        Core::Point
+                    },
                     radius: r,
                 }
             }

@@ -109,6 +109,12 @@ impl ShapeGroup {
                 None => format!("member {k} ({id:?})"),
             };
             check_mu(&who, *mu)?;
+            // Listed twice, a body's contacts would be made and counted twice.
+            if spec.members[..k].iter().any(|(m, _)| m.0.body() == id) {
+                return Err(ModelError::Setting(format!(
+                    "{who} is listed twice in the group"
+                )));
+            }
             let (geometry, immovable) = match (&body.kind, operand) {
                 (BodyKind::Rigid2d { shape, inertia }, Operand::Coordinates(_)) => {
                     let shape: &Shape = shape.as_ref().ok_or_else(|| no_shape(&who))?;
