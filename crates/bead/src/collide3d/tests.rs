@@ -131,7 +131,8 @@ fn the_deepest_point_is_parrys_distance_and_every_gap_is_its_separation() {
         )
         .unwrap_or_else(|e| panic!("{e:?}"));
         let case = format!("{s1:?} at {x1:?} {q1:?} with {s2:?} at {x2:?} {q2:?}");
-        assert!(points.len() <= 4, "{case}: {} points", points.len());
+        // Four where a face rests on the other; up to eight (a box's corners) coming in.
+        assert!(points.len() <= 8, "{case}: {} points", points.len());
         for p in &points {
             let (g, _) = gap_at(p, [&p1, &p2]);
             assert!(

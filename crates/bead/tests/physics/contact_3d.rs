@@ -529,3 +529,51 @@ fn a_cube_dropped_flat_with_restitution_bounces_flat_at_e_times_its_landing_spee
         }
     }
 }
+
+/// A plate 0.1 mm thick, spinning, dropped onto a floor 1 mm thick: no corner may pass through
+/// unseen. Coming down on one corner and pivoting, its far corners reach the floor in any
+/// order; when a pair kept only the four points of its separating face, a corner beyond them
+/// crossed the floor under RK4 and the plate fell through it (a user's review, 2026-11-29).
+#[test]
+fn a_spinning_thin_plate_lands_on_a_thin_floor_and_stays_on_it() {
+    for name in ["rk4", "symplectic-euler", "implicit-euler"] {
+        let mut sys = System::new(3).unwrap();
+        sys.set_integrator_boxed(bead::integrate::by_name(name).unwrap());
+        let floor = sys
+            .add_rigid_body_3d(RigidBody3d::new([0.0, 0.0, -0.0005]).fixed().outline(
+                Shape3d::Box {
+                    size: [20.0, 20.0, 0.001],
+                },
+            ))
+            .unwrap();
+        sys.add_force(Gravity::new(&[0.0, 0.0, -G])).unwrap();
+        let plate = sys
+            .add_rigid_body_3d(
+                RigidBody3d::new([0.0, 0.0, 0.3])
+                    .orientation(unit([0.98, 0.15, 0.1, 0.05]))
+                    .angular_velocity([3.0, -2.0, 5.0])
+                    .shape(
+                        Shape3d::Box {
+                            size: [0.3, 0.2, 1e-4],
+                        },
+                        1000.0,
+                    ),
+            )
+            .unwrap();
+        sys.add_shape_contacts(ShapeContacts::new().body(floor, 0.0).body(plate, 0.0))
+            .unwrap();
+        let mut lowest = f64::INFINITY;
+        for _ in 0..1000 {
+            sys.step(1e-3)
+                .unwrap_or_else(|e| panic!("{name} at t = {}: {e}", sys.time()));
+            lowest = lowest.min(sys.coordinates(plate.body())[2]);
+        }
+        // Its centre never goes below the floor's top; it ends lying on it, half its thickness up.
+        let z = sys.coordinates(plate.body())[2];
+        assert!(
+            lowest > -1e-4,
+            "{name}: the plate's centre reached {lowest}"
+        );
+        assert!((z - 5e-5).abs() < 1e-6, "{name}: it ends at {z}");
+    }
+}
