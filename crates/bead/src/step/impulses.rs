@@ -28,6 +28,8 @@
 //! bouncing ball's geometric series of ever shorter bounces ends, after finitely many impacts, in
 //! resting contact, which the active-set algorithm then holds.
 
+use std::collections::HashMap;
+
 use super::Pipeline;
 use super::equality_subspace::{ImpulseDirections, impulsive_rows};
 use crate::assembly::Layout;
@@ -220,20 +222,22 @@ fn sweep_impulses(
 /// stops it flat. Distinct pairs stay sequential, so a pulse still travels through a
 /// Newton's cradle pair by pair.
 fn manifolds(layout: &Layout, touching: &[bool]) -> Vec<Vec<usize>> {
-    let mut units: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+    let mut units: Vec<Vec<usize>> = Vec::new();
+    // Each set of bodies' unit still open (below the small problem's size), by place in `units`.
+    let mut open: HashMap<Vec<usize>, usize> = HashMap::new();
     for k in (0..touching.len()).filter(|&k| touching[k]) {
         let mut bodies: Vec<usize> = layout.jacobian.row(k).map(|(c, _)| c).collect();
         bodies.sort_unstable();
         bodies.dedup();
-        match units
-            .iter_mut()
-            .find(|(key, rows)| *key == bodies && rows.len() < complementarity::small::MAX_ROWS)
-        {
-            Some((_, rows)) => rows.push(k),
-            None => units.push((bodies, vec![k])),
+        match open.get(&bodies) {
+            Some(&u) if units[u].len() < complementarity::small::MAX_ROWS => units[u].push(k),
+            _ => {
+                open.insert(bodies, units.len());
+                units.push(vec![k]);
+            }
         }
     }
-    units.into_iter().map(|(_, rows)| rows).collect()
+    units
 }
 
 /// What one sweep of impulses reads: the impact's fixed data (positions do not change during
@@ -252,14 +256,16 @@ struct Sweep<'a> {
 impl Sweep<'_> {
     /// `ġ_k + slack_k = J_k q̇ + ∂g_k/∂t + slack_k`: below zero, row `k` approaches.
     fn approach(&self, k: usize, v: &[f64]) -> f64 {
-        self.c_t[k]
-            + self.slack[k]
-            + self
-                .layout
-                .jacobian
-                .row(k)
-                .map(|(c, a)| a.iter().zip(&v[c..]).map(|(x, y)| x * y).sum::<f64>())
-                .sum::<f64>()
+        self.c_t[k] + self.slack[k] + self.along(k, v)
+    }
+
+    /// `J_k v`: row `k`'s speed from the velocities `v` alone.
+    fn along(&self, k: usize, v: &[f64]) -> f64 {
+        self.layout
+            .jacobian
+            .row(k)
+            .map(|(c, a)| a.iter().zip(&v[c..]).map(|(x, y)| x * y).sum::<f64>())
+            .sum::<f64>()
     }
 
     /// Row `k`'s restitution for an approach at `approach`: its own for a touching row hit
@@ -316,7 +322,7 @@ impl Sweep<'_> {
             u.fill(0.0);
             directions.apply(self.layout, kj, 1.0, &mut u);
             for (i, &ki) in unit.iter().enumerate() {
-                a[i * n + j] = self.approach(ki, &u) - self.c_t[ki] - self.slack[ki];
+                a[i * n + j] = self.along(ki, &u);
             }
         }
         let q: Vec<f64> = unit
