@@ -533,6 +533,10 @@ mod shape_contact {
             // The friction row's geometric stiffness, the symmetric part of ∂J_t/∂q (J̇ẋ_t =
             // ẋᵀ ∂J_t/∂q ẋ), against central differences of J_t; with the normal row's weight
             // beside it, each row's part adds.
+            // A step of 1e-6: the difference's truncation, h² times the third derivative, grows
+            // past the tolerance at 1e-5 where the shapes' points are close (a seed once gave
+            // 9e-5 against 6e-5), and its rounding stays near 1e-8.
+            let h = 1e-6;
             let n = x.len();
             let mut dj = vec![0.0; n * n];
             for k in 0..n {
