@@ -47,10 +47,11 @@ pub struct SceneFile {
 /// without friction, is kept apart by non-penetration constraints generated for nearby pairs by
 /// a broad phase (no output columns). A group that names `bodies`, or has friction (its own or
 /// `[simulation] friction`), collides shapes: the bodies' shapes, and its particles as discs
-/// (spheres in 3D) of their radius, with Coulomb friction in 2D (3D contacts are frictionless
-/// for now, and friction there is an error); its columns in constraints.csv are `NAME.contacts`
-/// (touching pairs), `NAME.normal_force` (sum of the normal forces, N), `NAME.friction_force`
-/// (sum of the friction forces' magnitudes, N) and `NAME.max_penetration` (m).
+/// (spheres in 3D) of their radius, with Coulomb friction (in 3D on its circular cone, which
+/// only the implicit integrators solve: an explicit one with friction in 3D is an error); its
+/// columns in constraints.csv are `NAME.contacts` (touching pairs), `NAME.normal_force` (sum
+/// of the normal forces, N), `NAME.friction_force` (sum of the friction forces' magnitudes, N)
+/// and `NAME.max_penetration` (m).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContactsSpec {
@@ -148,8 +149,8 @@ pub struct Simulation {
     #[schemars(range(min = 0.0, max = 1.0))]
     pub restitution: Option<f64>,
     /// Default Coulomb coefficient μ of every contact: contact groups, bodies, `half-plane` and
-    /// `non-penetration` (default 0: frictionless). Friction is 2D; `platt` and `improved`
-    /// refuse a scene with friction.
+    /// `non-penetration` (default 0: frictionless). In 3D only contact groups carry friction,
+    /// under `implicit-euler` or `bdf2`; `platt` and `improved` refuse a scene with friction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0))]
     pub friction: Option<f64>,

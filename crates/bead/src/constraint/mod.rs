@@ -25,6 +25,8 @@
 mod angle;
 mod angle_limit;
 mod cone_limit;
+mod contact_tangents;
+pub(crate) use contact_tangents::reference as tangent_reference_from;
 mod distance;
 mod dot_rows;
 mod gear;

@@ -119,6 +119,13 @@ pub struct ShapeContact3d {
     bodies: [Operand; 2],
     gap: Gap3d,
     radii: [f64; 2],
+    /// Coulomb's coefficient (0: frictionless, one row).
+    friction: f64,
+    /// Where the bodies touch, in a's and b's frames: the material points whose relative
+    /// velocity the friction rows hold.
+    touch: [[f64; 3]; 2],
+    /// The tangents' reference direction, world (see [`super::contact_tangents`]).
+    reference: [f64; 3],
 }
 
 impl ShapeContact3d {
@@ -134,7 +141,25 @@ impl ShapeContact3d {
             bodies: [a.into().0, b.into().0],
             gap,
             radii,
+            friction: 0.0,
+            touch: [[0.0; 3]; 2],
+            reference: [1.0, 0.0, 0.0],
         }
+    }
+
+    /// Coulomb friction with coefficient `mu` where the bodies touch at `touch` (the point in
+    /// a's frame and in b's), the tangents taken from `reference` (a world direction not along
+    /// the normal): adds the two rows of the tangential force.
+    pub(crate) fn with_friction(
+        mut self,
+        mu: f64,
+        touch: [[f64; 3]; 2],
+        reference: [f64; 3],
+    ) -> Self {
+        self.friction = mu;
+        self.touch = touch;
+        self.reference = reference;
+        self
     }
 
     /// Moves the contact to new features (the narrow phase's, at the next step). The rows stay
@@ -143,6 +168,28 @@ impl ShapeContact3d {
     pub fn set_gap(&mut self, gap: Gap3d, radii: [f64; 2]) {
         self.gap = gap;
         self.radii = radii;
+    }
+
+    /// Moves the friction rows' material points to where the bodies now touch, `touch` in a's
+    /// and b's frames, and renews the tangents' reference direction for the normal `n` (kept
+    /// while it stays clear of it, so the friction force's components keep their meaning).
+    pub(crate) fn set_touch(&mut self, touch: [[f64; 3]; 2], n: [f64; 3]) {
+        self.touch = touch;
+        self.reference = super::contact_tangents::reference(&n, Some(self.reference));
+    }
+
+    /// The contact's unit normal (from b towards a) at the world positions `x` of its first
+    /// four operands.
+    pub(crate) fn world_normal(&self, x: &[[f64; 3]]) -> Option<[f64; 3]> {
+        let x: [[f64; 3]; 4] = [x[0], x[1], x[2], x[3]];
+        let n = self.normal(&x, None)?;
+        let len = dot(&n, &n).sqrt();
+        (len > 0.0).then(|| n.map(|v| v / len))
+    }
+
+    /// The coefficient of friction (0: frictionless).
+    pub(crate) fn coefficient(&self) -> f64 {
+        self.friction
     }
 
     /// The features in contact.
@@ -154,10 +201,58 @@ impl ShapeContact3d {
         self.radii[0] + self.radii[1]
     }
 
+    /// The contact's unit normal (from b towards a) at the gap's four points `x`, in any
+    /// scalar; `held` the step's start normal of two round points under the implicit steppers.
+    fn normal<D: Real>(&self, x: &[[D; 3]; 4], held: Option<[f64; 3]>) -> Option<[D; 3]> {
+        let unit = |d: [D; 3]| {
+            let len = dot(&d, &d).sqrt();
+            (len.re() > 0.0).then(|| d.map(|v| v / len))
+        };
+        match self.gap {
+            Gap3d::Face { .. } => Some(sub3(&x[2], &x[1])),
+            Gap3d::Round { .. } => match held {
+                Some(n) => Some(n.map(D::from)),
+                None => unit(sub3(&x[0], &x[1])),
+            },
+            Gap3d::Line { .. } => {
+                let (p, u) = (sub3(&x[0], &x[1]), sub3(&x[2], &x[1]));
+                let s = dot(&p, &u) / dot(&u, &u);
+                unit(std::array::from_fn(|k| p[k] - s * u[k]))
+            }
+            // Operands a₀, b₀, b₁, a₁: the lines' cross product (a₁ − a₀) × (b₁ − b₀).
+            Gap3d::Edges { .. } => unit(cross(&sub3(&x[3], &x[0]), &sub3(&x[2], &x[1]))),
+        }
+    }
+
+    /// The two tangents at the gap's points `x` moving at `v` (each entry's `v1` its rate),
+    /// `start` the first two points at the step's start where the stepper holds a round
+    /// contact along its normal there.
+    fn moving_tangents(
+        &self,
+        x: [&[f64]; 4],
+        v: [&[f64]; 4],
+        start: [Option<&[f64]>; 2],
+    ) -> Result<[[Scalar; 3]; 2], ConstraintError> {
+        let moving: [[Scalar; 3]; 4] =
+            std::array::from_fn(|i| std::array::from_fn(|k| Scalar::new(x[i][k], v[i][k], 0.0)));
+        let held = match start {
+            [Some(s0), Some(s1)] if matches!(self.gap, Gap3d::Round { .. }) => {
+                let d = sub3(&to_vec3(s0), &to_vec3(s1));
+                let len = dot(&d, &d).sqrt();
+                (len > 0.0).then(|| d.map(|v| v / len))
+            }
+            _ => None,
+        };
+        let n = self.normal(&moving, held).ok_or_else(|| {
+            ConstraintError::new("the contact has no normal: its features meet at one point")
+        })?;
+        Ok(super::contact_tangents::tangents(&n, &self.reference))
+    }
+
     /// Midway between the two surfaces where they touch, from the world positions `x` of the
     /// four operands: what a picture marks. `None` where the features give no normal (two
     /// round cores at one place, a point on its line, parallel edges).
-    fn witness(&self, x: &[[f64; 3]]) -> Option<[f64; 3]> {
+    pub(crate) fn witness(&self, x: &[[f64; 3]]) -> Option<[f64; 3]> {
         let [ra, rb] = self.radii;
         let unit = |d: [f64; 3]| {
             let len = dot(&d, &d).sqrt();
@@ -213,7 +308,18 @@ fn point_of(body: Operand, local: [f64; 3]) -> Operand {
 
 impl Constraint for ShapeContact3d {
     fn rows(&self, _dim: usize) -> usize {
-        1
+        if self.friction > 0.0 { 3 } else { 1 }
+    }
+
+    fn row_kind(&self, row: usize) -> ConstraintKind {
+        super::Friction::contact_row_kind(row)
+    }
+
+    fn friction(&self, row: usize) -> Option<super::Friction> {
+        (row >= 1 && self.friction > 0.0).then_some(super::Friction {
+            normal: 0,
+            coefficient: self.friction,
+        })
     }
 
     fn operands(&self) -> Vec<Operand> {
@@ -236,12 +342,16 @@ impl Constraint for ShapeContact3d {
             } => [pa, pb, along(pb, d), pa],
             Gap3d::Edges { a: ea, b: eb } => [ea[0], eb[0], eb[1], ea[1]],
         };
-        vec![
+        let mut ops = vec![
             point_of(a, p0),
             point_of(b, p1),
             point_of(b, p2),
             point_of(a, p3),
-        ]
+        ];
+        if self.friction > 0.0 {
+            ops.extend([point_of(a, self.touch[0]), point_of(b, self.touch[1])]);
+        }
+        ops
     }
 
     fn kind(&self) -> ConstraintKind {
@@ -257,6 +367,7 @@ impl Constraint for ShapeContact3d {
         }
         InvalidParameter::check_non_negative("radius", self.radii[0])?;
         InvalidParameter::check_non_negative("radius", self.radii[1])?;
+        InvalidParameter::check_non_negative("friction", self.friction)?;
         if self.bodies[0].body() == self.bodies[1].body() {
             return Err(InvalidParameter::new(
                 "between",
@@ -375,6 +486,22 @@ impl Constraint for ShapeContact3d {
                 eval.set_gradient(0, 2, &n.map(|g| -s * g));
             }
         }
+        if self.friction > 0.0 {
+            let v = [eval.v(4), eval.v(5)].map(to_vec3);
+            let relative = sub3(&v[0], &v[1]);
+            let [t1, t2] = self.moving_tangents(
+                std::array::from_fn(|i| eval.x(i)),
+                std::array::from_fn(|i| eval.v(i)),
+                [eval.step_start(0), eval.step_start(1)],
+            )?;
+            for (k, t) in [t1, t2].iter().enumerate() {
+                let (value, rate) = (t.map(|x| x.re), t.map(|x| x.v1));
+                eval.set_value(1 + k, 0.0);
+                eval.set_jdot_xdot(1 + k, dot(&rate, &relative));
+                eval.set_gradient(1 + k, 4, &value);
+                eval.set_gradient(1 + k, 5, &value.map(|x| -x));
+            }
+        }
         Ok(())
     }
 
@@ -431,6 +558,19 @@ impl Constraint for ShapeContact3d {
                     }
                 }
             }
+        }
+        if self.friction > 0.0 && (weights[1] != 0.0 || weights[2] != 0.0) {
+            // Σ_k w_k ṫ_k · (v(p_a) − v(p_b)): ṫ is linear in the gap's points' velocities.
+            let x: [&[f64]; 4] = std::array::from_fn(|i| at.x(i));
+            let start = [at.step_start(0), at.step_start(1)];
+            let (w1, w2) = (weights[1], weights[2]);
+            let mut q = |v: &[f64]| -> Result<f64, ConstraintError> {
+                let gap_v: [&[f64]; 4] = std::array::from_fn(|i| &v[3 * i..3 * i + 3]);
+                let [t1, t2] = self.moving_tangents(x, gap_v, start)?;
+                let relative: [f64; 3] = std::array::from_fn(|k| v[12 + k] - v[15 + k]);
+                Ok(w1 * dot(&t1.map(|t| t.v1), &relative) + w2 * dot(&t2.map(|t| t.v1), &relative))
+            };
+            polarize_quadratic(at.len(), &mut q, hessian)?;
         }
         Ok(())
     }
@@ -519,145 +659,4 @@ fn line_curvature(x: &[[f64; 3]; 3], v: &[[f64; 3]; 3]) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    // The rows on points against differences and polarization, as the 3D joints' are (the
-    // chain rule through the bodies is the points' own, tested with them).
-    use crate::constraint::dot_rows::tests::{bodies, check};
-
-    #[test]
-    fn rows_agree_with_differences_and_polarization() {
-        let (a, b) = bodies();
-        let x = [0.3, -0.2, 0.9, 0.1, 0.4, -0.5, 0.2, 0.1, 0.3];
-        let v = [0.7, -1.1, 0.2, -0.4, 0.9, 0.5, 0.3, -0.6, 1.2];
-        let face = Gap3d::Face {
-            a: [0.1, 0.0, 0.0],
-            b: [0.0; 3],
-            normal: [0.0, 0.0, 1.0],
-        };
-        check(
-            &ShapeContact3d::new(a, b, face, [0.05, 0.0]),
-            &x12(&x),
-            &x12(&v),
-        );
-        let round = Gap3d::Round {
-            a: [0.0; 3],
-            b: [0.2, 0.0, 0.0],
-        };
-        check(
-            &ShapeContact3d::new(a, b, round, [0.1, 0.2]),
-            &x12(&x),
-            &x12(&v),
-        );
-        let line = Gap3d::Line {
-            a: [0.0; 3],
-            b: [0.2, 0.0, 0.0],
-            direction: [0.0, 0.6, 0.8],
-        };
-        check(
-            &ShapeContact3d::new(a, b, line, [0.1, 0.0]),
-            &x12(&x),
-            &x12(&v),
-        );
-        let edges = Gap3d::Edges {
-            a: [[0.0; 3], [1.0, 0.2, 0.0]],
-            b: [[0.2, 0.0, 0.0], [0.3, 1.0, 0.1]],
-        };
-        check(
-            &ShapeContact3d::new(a, b, edges, [0.0, 0.0]),
-            &x12(&x),
-            &x12(&v),
-        );
-    }
-
-    /// Four points from three (the fourth a little off the first).
-    fn x12(x: &[f64; 9]) -> Vec<f64> {
-        let mut out = x.to_vec();
-        out.extend([x[0] + 0.7, x[1] - 0.3, x[2] + 0.4]);
-        out
-    }
-
-    #[test]
-    fn bad_contacts_are_refused_with_the_field() {
-        let (a, b) = bodies();
-        let tilted = Gap3d::Face {
-            a: [0.0; 3],
-            b: [0.0; 3],
-            normal: [0.0, 0.0, 2.0],
-        };
-        let e = ShapeContact3d::new(a, b, tilted, [0.0, 0.0]).check(3);
-        assert!(e.unwrap_err().to_string().contains("unit vector"));
-        let round = Gap3d::Round {
-            a: [0.0; 3],
-            b: [0.0; 3],
-        };
-        let e = ShapeContact3d::new(a, b, round, [-0.1, 0.0]).check(3);
-        assert!(e.unwrap_err().to_string().contains("radius"));
-        assert!(
-            ShapeContact3d::new(a, b, round, [0.1, 0.0])
-                .check(2)
-                .is_err()
-        );
-        // Two edges each along its own box's x axis cross where the boxes are turned apart:
-        // their frames cannot say whether they are parallel (a tumbling tower's step failed on
-        // that). A point given twice is no edge.
-        let along_x = Gap3d::Edges {
-            a: [[0.0; 3], [1.0, 0.0, 0.0]],
-            b: [[0.0, 0.0, 0.3], [1.0, 0.0, 0.3]],
-        };
-        assert!(
-            ShapeContact3d::new(a, b, along_x, [0.0, 0.0])
-                .check(3)
-                .is_ok()
-        );
-        let point = Gap3d::Edges {
-            a: [[0.0; 3], [0.0; 3]],
-            b: [[0.0, 0.0, 0.3], [1.0, 0.0, 0.3]],
-        };
-        let e = ShapeContact3d::new(a, b, point, [0.0, 0.0]).check(3);
-        assert!(e.unwrap_err().to_string().contains("no direction"));
-    }
-
-    /// The marked point lies midway between the surfaces, for every kind of features.
-    #[test]
-    fn the_witness_lies_midway_between_the_surfaces() {
-        let (a, b) = bodies();
-        let at = |gap: Gap3d, radii: [f64; 2], x: [[f64; 3]; 4]| {
-            ShapeContact3d::new(a, b, gap, radii).witness(&x).unwrap()
-        };
-        let close = |p: [f64; 3], q: [f64; 3]| (0..3).all(|k| (p[k] - q[k]).abs() < 1e-12);
-        let o = [0.0; 3];
-        // A ball of radius 0.5 centred 0.6 above a face through the origin: 0.1 apart.
-        let face = Gap3d::Face {
-            a: o,
-            b: o,
-            normal: [0.0, 0.0, 1.0],
-        };
-        let x = [[0.2, 0.0, 0.6], o, [0.0, 0.0, 1.0], [0.2, 0.0, 0.6]];
-        assert!(close(at(face, [0.5, 0.0], x), [0.2, 0.0, 0.05]));
-        // The same ball over a line along x.
-        let line = Gap3d::Line {
-            a: o,
-            b: o,
-            direction: [1.0, 0.0, 0.0],
-        };
-        let x = [[0.2, 0.0, 0.6], o, [1.0, 0.0, 0.0], [0.2, 0.0, 0.6]];
-        assert!(close(at(line, [0.5, 0.0], x), [0.2, 0.0, 0.05]));
-        // Two spheres of radii 0.5 and 0.3 whose centres are 1 m apart along y.
-        let round = Gap3d::Round { a: o, b: o };
-        let x = [[0.0, 1.0, 0.0], o, o, [0.0, 1.0, 0.0]];
-        assert!(close(at(round, [0.5, 0.3], x), [0.0, 0.4, 0.0]));
-        // An edge along x at height 0.1 crossing one along y through the origin.
-        let edges = Gap3d::Edges {
-            a: [o, [1.0, 0.0, 0.0]],
-            b: [o, [0.0, 1.0, 0.0]],
-        };
-        let x = [
-            [-1.0, 0.3, 0.1],
-            [0.2, -1.0, 0.0],
-            [0.2, 1.0, 0.0],
-            [1.0, 0.3, 0.1],
-        ];
-        assert!(close(at(edges, [0.0, 0.0], x), [0.2, 0.3, 0.05]));
-    }
-}
+mod tests;

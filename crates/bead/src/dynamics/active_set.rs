@@ -142,6 +142,16 @@ impl ActiveSet {
     ) -> Result<Effort, Failure> {
         let m = rows.b.len();
         let mut effort = Effort::default();
+        // Each friction row's bounds ±μ λ_n are its own: a contact with two (in 3D) would get a
+        // square cone, up to √2 times Coulomb's circle along its diagonals.
+        let mut normals = std::collections::HashSet::new();
+        if let Some(row) = (0..m).find(|&i| {
+            rows.bounds
+                .friction(i)
+                .is_some_and(|(normal, _)| !normals.insert(normal))
+        }) {
+            return Err(Failure::Circle { row });
+        }
         if method.persistent()
             && let Some(row) = (0..m).find(|&i| rows.bounds.friction(i).is_some())
         {

@@ -83,6 +83,14 @@ pub(crate) fn complementarity_error(layout: &Layout, model: &Model, failure: Fai
                 "the inequality method {method} does not carry friction; use jonquet or lcp"
             ),
         },
+        Failure::Circle { row } => EvalError::Complementarity {
+            constraints: vec![name(row)],
+            reason: "friction between 3D shapes is solved on its circular cone by the implicit \
+                     steppers only (the explicit integrators would bound it by a square, up to \
+                     √2 times too strong): set integrator = \"implicit-euler\" or \"bdf2\", or \
+                     friction = 0"
+                .into(),
+        },
         Failure::PivotLimit { pivots, rows } => {
             let mut constraints: Vec<String> = rows.iter().map(|&r| name(r)).collect();
             constraints.dedup();

@@ -150,9 +150,6 @@ impl ShapeGroup {
                     )));
                 }
             };
-            if model.dim == 3 && *mu > 0.0 {
-                return Err(friction_in_3d(&who, *mu));
-            }
             members.push(Member {
                 operand,
                 body: id.0,
@@ -167,9 +164,6 @@ impl ShapeGroup {
         }
         if let Some(mu) = spec.friction {
             check_mu("the group", mu)?;
-            if model.dim == 3 && mu > 0.0 {
-                return Err(friction_in_3d("the group", mu));
-            }
         }
         if let Some(e) = spec.restitution
             && !(0.0..=1.0).contains(&e)
@@ -210,9 +204,6 @@ impl ShapeGroup {
             return Err(ModelError::Setting(format!(
                 "the friction coefficient must be zero or more, got {mu}"
             )));
-        }
-        if model.dim == 3 && mu > 0.0 {
-            return Err(friction_in_3d("the group", mu));
         }
         self.friction = Some(mu);
         let mut live: Vec<((usize, usize, u64), ConstraintId)> = self.contacts.drain().collect();
@@ -393,6 +384,11 @@ impl ShapeGroup {
                     Found::Solid(p) => {
                         if let Some(contact) = any.downcast_mut::<ShapeContact3d>() {
                             contact.set_gap(p.gap, p.radii);
+                            if contact.coefficient() > 0.0
+                                && let Some((touch, n)) = touching(contact, &poses[a], &poses[b])
+                            {
+                                contact.set_touch(touch, n);
+                            }
                             // Its points moved with the features: the model's copy follows.
                             entry.operands = contact.operands();
                         }
@@ -411,7 +407,19 @@ impl ShapeGroup {
                     });
                     Box::new(ShapeContact::new(body_a, body_b, p.gap, p.radii).friction(mu))
                 }
-                Found::Solid(p) => Box::new(ShapeContact3d::new(body_a, body_b, p.gap, p.radii)),
+                Found::Solid(p) => {
+                    let mu = self.friction.unwrap_or_else(|| {
+                        (self.members[i].friction * self.members[j].friction).sqrt()
+                    });
+                    let mut contact = ShapeContact3d::new(body_a, body_b, p.gap, p.radii);
+                    if mu > 0.0
+                        && let Some((touch, n)) = touching(&contact, &poses[a], &poses[b])
+                    {
+                        let reference = crate::constraint::tangent_reference_from(&n, None);
+                        contact = contact.with_friction(mu, touch, reference);
+                    }
+                    Box::new(contact)
+                }
             };
             let id = model.add_constraint(contact)?;
             model.entry_mut(id)?.name =
@@ -433,14 +441,6 @@ fn no_shape(who: &str) -> ModelError {
     ))
 }
 
-/// The error of friction asked of 3D contacts, which are frictionless for now.
-fn friction_in_3d(what: &str, mu: f64) -> ModelError {
-    ModelError::Setting(format!(
-        "{what}: friction coefficient {mu}, but contacts between 3D shapes are frictionless \
-         for now (the friction cone is being built): set it to 0"
-    ))
-}
-
 /// The pairs of bodies (smaller index first) that some constraint joins.
 fn connected_pairs(model: &Model) -> HashSet<(usize, usize)> {
     let mut pairs = HashSet::new();
@@ -459,4 +459,27 @@ fn connected_pairs(model: &Model) -> HashSet<(usize, usize)> {
         }
     }
     pairs
+}
+
+/// Where a 3D contact's bodies touch at their placements `pa`, `pb` (the step's start), in
+/// each body's frame, and its normal there (from b towards a): the friction rows' material
+/// points. `None` where the features give no normal.
+fn touching(
+    contact: &ShapeContact3d,
+    pa: &Placement,
+    pb: &Placement,
+) -> Option<([[f64; 3]; 2], [f64; 3])> {
+    let (Placement::Solid(pa), Placement::Solid(pb)) = (pa, pb) else {
+        return None;
+    };
+    let world = |op: &Operand, pose: &Pose3d| match op {
+        Operand::Point(Point::OnBody3d { local, .. }) => pose.apply(local),
+        _ => pose.position,
+    };
+    let ops = contact.operands();
+    let poses = [pa, pb, pb, pa];
+    let x: Vec<[f64; 3]> = ops.iter().zip(poses).map(|(op, p)| world(op, p)).collect();
+    let at = contact.witness(&x)?;
+    let n = contact.world_normal(&x)?;
+    Some(([pa.local(&at), pb.local(&at)], n))
 }

@@ -106,7 +106,8 @@ impl System {
                 touching.insert(pair);
             }
             summary.normal_force += lambda[0];
-            summary.friction_force += lambda.get(1).map_or(0.0, |l| l.abs());
+            // A contact's friction force: one row in 2D, two tangents in 3D.
+            summary.friction_force += lambda.iter().skip(1).map(|l| l * l).sum::<f64>().sqrt();
             summary.max_penetration = summary.max_penetration.max(-g);
         }
         summary.contacts = touching.len();

@@ -16,6 +16,7 @@ mod determinism;
 mod failures;
 mod forces;
 mod friction;
+mod friction_3d;
 mod gears;
 mod impacts;
 mod implicit;

@@ -104,7 +104,23 @@ pub(super) fn contact_step(
     // closer, and the Newton iteration's own test decides the step.
     let mut settled = gauss_seidel(&mut p, &bounds, 0.1 * tolerance, enough)
         || contact_problem::error(&p, &bounds) <= enough;
-    if !settled && b <= lemke::LARGEST {
+    if !w.contact_compliance && p.disks.iter().any(|&(k, t, c)| slides(&p, k, t, c, enough)) {
+        // A 3D contact slides. Where the bodies touch at several points (a box's face on
+        // another: four corners), the rigid problem leaves the split of their normal forces
+        // free, and with the friction on the edges of its cones the split turns the body: a box
+        // sliding out of a pinch spun about the pinch at 40 rad/s² on the sweeps' own split.
+        // The compliance picks the split of least elastic energy, the even one (penetrations
+        // of 1e-13 m), for this step.
+        w.contact_compliance = true;
+        w.sliding_compliance = true;
+        comply(model, w, &mut p, true);
+        settled = gauss_seidel(&mut p, &bounds, 0.1 * tolerance, enough)
+            || contact_problem::error(&p, &bounds) <= enough;
+    }
+    // Lemke's tableau and Tresca's boxes take a contact's friction along one tangent: a 3D
+    // contact's circle is left to the sweeps, with the compliance where they do not settle.
+    let disks = !p.disks.is_empty();
+    if !settled && b <= lemke::LARGEST && !disks {
         if lemke::solve(&mut p, &bounds, LEMKE_ACCEPT * tolerance) {
             gauss_seidel(&mut p, &bounds, 0.1 * tolerance, enough);
         }
@@ -118,7 +134,7 @@ pub(super) fn contact_step(
         settled = gauss_seidel(&mut p, &bounds, 0.1 * tolerance, enough)
             || contact_problem::error(&p, &bounds) <= enough;
     }
-    if !settled && w.contact_compliance {
+    if !settled && w.contact_compliance && !disks {
         // Where the sweeps circle on Coulomb's cones, which follow the normal forces: passes
         // of Tresca's problem, each convex.
         tresca::solve(&mut p, &bounds, 0.1 * tolerance);
@@ -130,6 +146,21 @@ pub(super) fn contact_step(
     w.contact_problem = p;
     Ok(())
 }
+
+/// Whether the 3D contact of normal row `k` and friction rows `t` (positions in `p.rows`)
+/// slides: a normal force, the friction on its circle, and a slip of more than `tolerance`
+/// (metres in the step, Newton's tolerance: a contact that holds at the edge of its cone, its
+/// slip the rounding of redundant rows, does not slide).
+fn slides(p: &ContactProblem, k: usize, t: [usize; 2], coefficient: f64, tolerance: f64) -> bool {
+    let n = p.mu[p.rows[k]];
+    let force = p.mu[p.rows[t[0]]].hypot(p.mu[p.rows[t[1]]]);
+    let slip = p.residual[t[0]].hypot(p.residual[t[1]]);
+    n > 0.0 && force >= coefficient * n * (1.0 - SLIDING) && slip > tolerance
+}
+
+/// How close to its circle, relative to the circle's radius, a 3D contact's friction force
+/// counts as on it.
+const SLIDING: f64 = 1e-9;
 
 /// Gives the problem's contacts (the rows the interior-point iteration would take) the
 /// compliance [`CONTACT_COMPLIANCE`] times `(J W Jᵀ)_rr`: `r_n + ε m μ_n ≥ 0 ⊥ μ_n ≥ 0`, on the

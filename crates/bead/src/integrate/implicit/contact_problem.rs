@@ -1,8 +1,9 @@
 //! The bounded rows of one Newton iteration as a complementarity problem of their own, and its
 //! solver (see [`super::contact_lcp`] for where it comes from and why): nonsmooth Gauss–Seidel
 //! over the contacts — each contact's normal and friction rows solved together by the cases of
-//! Coulomb's law, as in Moreau and Jean's nonsmooth contact dynamics — accelerated by direct
-//! solves of the rows inside their bounds. Where the sweeps stall, [`super::lemke`] pivots on
+//! Coulomb's law, as in Moreau and Jean's nonsmooth contact dynamics, a 3D contact's two friction
+//! rows on its circular cone ([`super::disk`]) — accelerated by direct solves of the rows inside
+//! their bounds. Where the sweeps stall, [`super::lemke`] pivots on
 //! the same law; [`super::split`] splits redundant rows' forces by least norm at the step's end.
 //!
 //! ```text
@@ -10,6 +11,7 @@
 //!                                r_t opposite μ_t at its edge
 //! ```
 
+use super::least_norm::{least_squares, symmetric_pseudo_inverse};
 use super::row_bounds::RowBounds;
 
 /// The buffers of the bounded rows' problem.
@@ -20,6 +22,12 @@ pub(super) struct ContactProblem {
     /// The sweeps' blocks: a row (its position in `rows`) and, for a contact's normal row, its
     /// friction row's position and coefficient.
     pub(super) blocks: Vec<(usize, Option<(usize, f64)>)>,
+    /// The 3D contacts, apart from `blocks`: a normal row, its two friction rows and their
+    /// coefficient, solved on Coulomb's circle ([`super::disk`]).
+    pub(super) disks: Vec<(usize, [usize; 2], f64)>,
+    /// Each row's other friction row where it is one of a 3D contact's two (by their positions
+    /// in `rows`; `usize::MAX` for every other row).
+    pub(super) sibling: Vec<usize>,
     /// `A` by its compressed columns: the rows (positions in `rows`, ascending) where column `k`
     /// is not zero, and its diagonal, `column_rows[column_start[k]..column_start[k + 1]]`, with
     /// their values in `column_values`; `diagonal_at[k]` is where column `k`'s diagonal lies.
@@ -188,6 +196,16 @@ pub(super) fn error(p: &ContactProblem, bounds: &RowBounds<'_>) -> f64 {
                 return 0.0;
             }
             let r = p.rows[k];
+            if let Some((s, _, radius)) = disk_row(p, bounds, k) {
+                // The projected step of the contact's friction force onto its disk, one scale
+                // for both rows: with a scale of each its own, the step would turn a slide's
+                // force off its slip and never vanish.
+                let scale = a.max(p.diagonal(s));
+                let mu = [p.mu[r], p.mu[p.rows[s]]];
+                let trial = [mu[0] - p.residual[k] / scale, mu[1] - p.residual[s] / scale];
+                let step = super::disk::project(trial, radius);
+                return (step[0] - mu[0]).hypot(step[1] - mu[1]) * scale;
+            }
             let (lo, hi) = bounds.get(r, &p.mu);
             ((p.mu[r] - p.residual[k] / a).clamp(lo, hi) - p.mu[r]).abs() * a
         })
@@ -224,6 +242,23 @@ fn sweep(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
             if k == usize::MAX {
                 continue;
             }
+            let delta = value - p.mu[p.rows[k]];
+            worst = worst.max((delta * p.diagonal(k)).abs());
+            move_row(p, k, delta);
+        }
+    }
+    for disk in 0..p.disks.len() {
+        let (k, [t1, t2], coefficient) = p.disks[disk];
+        let rows = [k, t1, t2];
+        let a: [[f64; 3]; 3] =
+            std::array::from_fn(|i| std::array::from_fn(|j| p.entry(rows[i], rows[j])));
+        let mu = rows.map(|r| p.mu[p.rows[r]]);
+        // The residuals with the contact's own force taken out.
+        let free: [f64; 3] = std::array::from_fn(|i| {
+            p.residual[rows[i]] - (0..3).map(|j| a[i][j] * mu[j]).sum::<f64>()
+        });
+        let x = super::disk::contact(&a, &free, coefficient, &mu);
+        for (k, value) in rows.into_iter().zip(x) {
             let delta = value - p.mu[p.rows[k]];
             worst = worst.max((delta * p.diagonal(k)).abs());
             move_row(p, k, delta);
@@ -285,26 +320,52 @@ pub(super) fn positions(p: &ContactProblem) -> Vec<usize> {
 }
 
 /// The bounded rows' blocks for the sweeps: each contact's normal row with its friction row
-/// (by their positions in `rows`), every other bounded row alone.
+/// (by their positions in `rows`), every other bounded row alone; a 3D contact's normal row
+/// with its two friction rows among the disks.
 pub(super) fn blocks(p: &mut ContactProblem, bounds: &RowBounds<'_>) {
     let index = positions(p);
-    let mut friction_of = vec![None; p.rows.len()];
-    let mut paired = vec![false; p.rows.len()];
+    let b = p.rows.len();
+    let mut friction_of: Vec<Vec<usize>> = vec![Vec::new(); b];
+    let mut coefficient_of = vec![0.0; b];
+    let mut paired = vec![false; b];
     for (t, &r) in p.rows.iter().enumerate() {
         if let Some((normal, coefficient)) = bounds.cone(r)
             && let Some(&k) = index.get(normal)
             && k != usize::MAX
         {
-            friction_of[k] = Some((t, coefficient));
+            friction_of[k].push(t);
+            coefficient_of[k] = coefficient;
             paired[t] = true;
         }
     }
     p.blocks.clear();
-    for k in 0..p.rows.len() {
-        if !paired[k] {
-            p.blocks.push((k, friction_of[k]));
+    p.disks.clear();
+    p.sibling.clear();
+    p.sibling.resize(b, usize::MAX);
+    for k in 0..b {
+        if paired[k] {
+            continue;
+        }
+        match friction_of[k][..] {
+            [t1, t2] => {
+                p.disks.push((k, [t1, t2], coefficient_of[k]));
+                (p.sibling[t1], p.sibling[t2]) = (t2, t1);
+            }
+            [t] => p.blocks.push((k, Some((t, coefficient_of[k])))),
+            _ => p.blocks.push((k, None)),
         }
     }
+}
+
+/// A 3D contact's friction row at position `k`, with its sibling's position, its normal row
+/// and its cone's radius `μ_f μ_n` at the multipliers of `p`; `None` for any other row.
+fn disk_row(p: &ContactProblem, bounds: &RowBounds<'_>, k: usize) -> Option<(usize, usize, f64)> {
+    let s = *p.sibling.get(k)?;
+    if s == usize::MAX {
+        return None;
+    }
+    let (normal, coefficient) = bounds.cone(p.rows[k])?;
+    Some((s, normal, coefficient * p.mu[normal].max(0.0)))
 }
 
 /// The rows strictly inside their bounds (by their positions in `rows`), and each friction row
@@ -325,6 +386,10 @@ pub(super) fn free_rows(p: &ContactProblem, bounds: &RowBounds<'_>) -> FreeRows 
     let margin = INSIDE * largest_mu;
     let inside = |k: usize| {
         let r = p.rows[k];
+        if let Some((s, _, radius)) = disk_row(p, bounds, k) {
+            // A 3D contact's friction rows are inside together: its force inside the circle.
+            return p.diagonal(k) > 0.0 && p.mu[r].hypot(p.mu[p.rows[s]]) < radius - margin;
+        }
         let (lo, hi) = bounds.get(r, &p.mu);
         p.diagonal(k) > 0.0 && p.mu[r] > lo + margin && p.mu[r] < hi - margin
     };
@@ -341,6 +406,11 @@ pub(super) fn free_rows(p: &ContactProblem, bounds: &RowBounds<'_>) -> FreeRows 
             let j = *column.get(n)?;
             if j == usize::MAX || inside(k) || p.mu[r] == 0.0 {
                 return None;
+            }
+            if let Some((s, _, _)) = disk_row(p, bounds, k) {
+                // On the circle: the force keeps its direction and follows its normal force.
+                let force = p.mu[r].hypot(p.mu[p.rows[s]]);
+                return Some((k, j, coefficient * p.mu[r] / force));
             }
             Some((k, j, coefficient * p.mu[r].signum()))
         })
@@ -442,92 +512,6 @@ const EDGE_ROUNDS: usize = 40;
 /// How closely, relative to its right-hand side, [`with_edges`] solves its system.
 const EDGE_ACCURACY: f64 = 1e-12;
 
-/// The least-squares solution of least norm of `a x = rhs`, from the singular values of `a`:
-/// those below [`SUBSPACE_CUTOFF`] of the largest are its null space (the free split of
-/// redundant rows, and rounding). `None` if the decomposition fails.
-pub(super) fn least_squares(a: &faer::Mat<f64>, rhs: &[f64]) -> Option<Vec<f64>> {
-    let svd = a.thin_svd();
-    crate::math::vector_state::clear_upper_state();
-    let svd = svd.ok()?;
-    let (u, s, v) = (svd.U(), svd.S(), svd.V());
-    Some(pseudo_inverse(
-        rhs,
-        |e| s[e],
-        |i, e| u[(i, e)],
-        |i, e| v[(i, e)],
-    ))
-}
-
-/// [`least_squares`] for a symmetric positive semi-definite `a` (only its lower triangle is
-/// read), from its eigendecomposition, a few times cheaper than the singular values.
-pub(super) fn symmetric_least_squares(a: &faer::Mat<f64>, rhs: &[f64]) -> Option<Vec<f64>> {
-    use faer::linalg::solvers::Solve;
-    let f = rhs.len();
-    // A definite block (most faces, once the contacts take their compliance) is solved by
-    // Cholesky's factors, at a twentieth of the eigendecomposition's cost; one whose pivots
-    // span more than the cutoff is taken for singular.
-    let llt = a.llt(faer::Side::Lower);
-    crate::math::vector_state::clear_upper_state();
-    if let Ok(llt) = llt {
-        let l = llt.L();
-        let (least, most) = (0..f).fold((f64::INFINITY, 0.0_f64), |(lo, hi), i| {
-            let pivot = l[(i, i)] * l[(i, i)];
-            (lo.min(pivot), hi.max(pivot))
-        });
-        if least > SUBSPACE_CUTOFF * most {
-            let x = llt.solve(faer::Col::<f64>::from_fn(f, |i| rhs[i]));
-            crate::math::vector_state::clear_upper_state();
-            let x: Vec<f64> = (0..f).map(|i| x[i]).collect();
-            if x.iter().all(|v| v.is_finite()) {
-                return Some(x);
-            }
-        }
-    }
-    symmetric_pseudo_inverse(a).map(|solve| solve(rhs))
-}
-
-/// The pseudo-inverse of a symmetric positive semi-definite `a` (its lower triangle), from its
-/// eigendecomposition, as the map from a right-hand side to its least-norm solution; `None` if
-/// the decomposition fails.
-fn symmetric_pseudo_inverse(a: &faer::Mat<f64>) -> Option<impl Fn(&[f64]) -> Vec<f64>> {
-    let evd = a.self_adjoint_eigen(faer::Side::Lower);
-    crate::math::vector_state::clear_upper_state();
-    let evd = evd.ok()?;
-    Some(move |rhs: &[f64]| {
-        let (vectors, values) = (evd.U(), evd.S().column_vector());
-        pseudo_inverse(
-            rhs,
-            |e| values[e],
-            |i, e| vectors[(i, e)],
-            |i, e| vectors[(i, e)],
-        )
-    })
-}
-
-/// `x = Σ_e right_e (left_eᵀ rhs) / value_e` over the values above [`SUBSPACE_CUTOFF`] of the
-/// largest: the pseudo-inverse applied to `rhs`, from a decomposition `Σ left_e value_e right_eᵀ`
-/// (singular vectors and values, or a symmetric matrix's eigenvectors and eigenvalues).
-fn pseudo_inverse(
-    rhs: &[f64],
-    value: impl Fn(usize) -> f64,
-    left: impl Fn(usize, usize) -> f64,
-    right: impl Fn(usize, usize) -> f64,
-) -> Vec<f64> {
-    let f = rhs.len();
-    let largest = (0..f).fold(0.0_f64, |m, e| m.max(value(e).abs()));
-    let mut x = vec![0.0; f];
-    for e in 0..f {
-        if !(value(e) > SUBSPACE_CUTOFF * largest) {
-            continue;
-        }
-        let along = (0..f).map(|i| left(i, e) * rhs[i]).sum::<f64>() / value(e);
-        for (i, xi) in x.iter_mut().enumerate() {
-            *xi += right(i, e) * along;
-        }
-    }
-    x
-}
-
 /// Moves the free rows of `rows` by `delta` (an edge with its normal row), as far along it as
 /// every free row stays within its bounds (a friction row's move with its normal row's
 /// multiplier), with the residuals: the rows the move would carry past a bound stop at it, and
@@ -551,7 +535,21 @@ pub(super) fn move_within_bounds(
     for &k in &rows.free {
         let r = p.rows[k];
         let d = change[k];
-        if let Some((normal, coefficient)) = bounds.cone(r) {
+        if let Some((s, normal, radius)) = disk_row(p, bounds, k) {
+            // A 3D contact's force and its disk move together (once, from its first row).
+            if s > k {
+                let coefficient = bounds.cone(r).map_or(0.0, |(_, c)| c);
+                let n = index.get(normal).copied().unwrap_or(usize::MAX);
+                let d_n = if n == usize::MAX { 0.0 } else { change[n] };
+                let u = [p.mu[r], p.mu[p.rows[s]]];
+                alpha = alpha.min(super::disk::room(
+                    u,
+                    [d, change[s]],
+                    radius,
+                    coefficient * d_n,
+                ));
+            }
+        } else if let Some((normal, coefficient)) = bounds.cone(r) {
             let n = index.get(normal).copied().unwrap_or(usize::MAX);
             let (mu_n, d_n) = if n == usize::MAX {
                 (p.mu[normal], 0.0)
@@ -588,12 +586,9 @@ pub(super) fn move_within_bounds(
 /// free (rounding leaves rows a hair from the bound they belong at).
 const INSIDE: f64 = 1e-12;
 
-/// Singular values of the free rows' matrix below this fraction of the largest are its null
-/// space: the free split of redundant rows, and rounding.
-const SUBSPACE_CUTOFF: f64 = 1e-10;
-
 #[cfg(test)]
 pub(super) mod tests {
+    use super::super::least_norm::{least_squares, symmetric_least_squares};
     use super::*;
     use crate::solve::Bounds;
 

@@ -7,6 +7,7 @@
 
 use super::cone_coupling::coupled_step;
 use super::contact_lcp::{contact_step, split_at_end};
+use super::disk;
 use super::exact_step::exact_step;
 use super::failure::{diverged, stalled};
 use super::interior_point::{
@@ -397,6 +398,13 @@ fn begin(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64, history
         w.contact_lcp = false;
         w.interior = true;
     }
+    // 3D contacts' circular cones are solved in the contacts' own problem only: the barrier
+    // and the active set bound each friction row on its own.
+    if disk::any(model.friction_rows()) {
+        w.interior = false;
+        w.contact_lcp = true;
+    }
+    w.sliding_compliance = false;
     w.start_q.clear();
     w.start_q.extend_from_slice(q);
     w.start_mu.clone_from(&w.mu);
@@ -415,6 +423,7 @@ fn constraint_error(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> f64 
         return max_abs(&w.residual);
     }
     let bounds = RowBounds::of(model, h2);
+    let sibling = disk::siblings(model.friction_rows());
     let mut max_c = 0.0_f64;
     for r in 0..w.residual.len() {
         // The contacts' compliance: under the interior-point iteration, and in the contacts'
@@ -459,6 +468,19 @@ fn constraint_error(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> f64 
             // by its gap or its slip. Counting the gap would ask the problem for a precision
             // it has already passed, and the iteration would never end.
             let mass = w.mass[r];
+            if let Some(&s) = sibling.get(r).filter(|&&s| s != usize::MAX) {
+                // A 3D contact's friction: its projected step onto the circle, and how far
+                // its force lies beyond it.
+                // One scale for both rows (see `contact_problem::error`).
+                let scale = mass.max(w.mass[s]);
+                let radius = hi.max(0.0);
+                let trial = [mu - raw / scale, w.mu[s] - w.residual[s] / scale];
+                let step = disk::project(trial, radius);
+                let off = (step[0] - mu).hypot(step[1] - w.mu[s]) * scale;
+                let beyond = (mu.hypot(w.mu[s]) - radius).max(0.0) * scale;
+                max_c = max_c.max(off).max(beyond);
+                continue;
+            }
             let off = ((mu - raw / mass).clamp(lo, hi.max(lo)) - mu).abs() * mass;
             let beyond = ((mu - hi).max(lo - mu)).max(0.0) * mass;
             max_c = max_c.max(off).max(beyond);
@@ -722,7 +744,9 @@ fn finish(model: &mut dyn ConstrainedModel, w: &mut Work) {
     #[cfg(test)]
     ITERATIONS.with(|n| n.set(n.get() + w.iterations));
     count_interior_steps(w);
-    w.compliant_contacts |= w.interior || w.contact_compliance;
+    // A step whose compliance only chose a slide's split (see `contact_lcp`) leaves the next
+    // ones rigid: a slide that stops sticks without it.
+    w.compliant_contacts |= w.interior || (w.contact_compliance && !w.sliding_compliance);
     w.contact_lcp_steps = if w.contact_lcp {
         w.contact_lcp_steps + 1
     } else {

@@ -15,9 +15,8 @@
 //! the problem once those rows are the right ones. Its normal forces set the next pass's cones;
 //! where they no longer change, the rows meet Coulomb's law ([`error`]), which is the test.
 
-use super::contact_problem::{
-    ContactProblem, DENSE_LARGEST, error, move_row, symmetric_least_squares,
-};
+use super::contact_problem::{ContactProblem, DENSE_LARGEST, error, move_row};
+use super::least_norm::symmetric_least_squares;
 use super::row_bounds::RowBounds;
 
 /// Solves `p` in place, from its multipliers, by passes of Tresca's problem (see the module's

@@ -76,6 +76,9 @@ pub(super) struct Work {
     /// multipliers, roles that cycle, ten interior-point iterations a step; with the
     /// compliance, its warm start solves most resting steps outright).
     pub(super) compliant_contacts: bool,
+    /// Whether this step's contacts took the compliance because a 3D contact slides (see
+    /// [`super::contact_lcp`]): for this step only.
+    pub(super) sliding_compliance: bool,
     /// That problem's buffers.
     pub(super) contact_problem: super::contact_problem::ContactProblem,
     /// Scratch of the contacts' problem's matrix ([`super::delassus`]).

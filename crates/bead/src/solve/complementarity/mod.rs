@@ -115,6 +115,13 @@ pub(crate) enum Failure {
         /// A friction row.
         row: usize,
     },
+    /// A contact has two friction rows (a 3D contact, whose cone is a circle), which this solve
+    /// would bound each on its own, a square around the circle: `row` is one of them.
+    #[error("a 3D contact's friction needs its circular cone")]
+    Circle {
+        /// A friction row.
+        row: usize,
+    },
     /// The pivot cap was reached (cycling on a degenerate problem).
     #[error("no complementary solution after {pivots} pivots")]
     PivotLimit {
