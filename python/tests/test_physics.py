@@ -154,3 +154,16 @@ def test_the_3d_tower_stands_exactly_until_the_ball_arrives(scenes: Path) -> Non
     assert np.all(c["tower.contacts"] == 5)
     for k in range(4):
         assert np.max(np.abs(tr[f"cube{k}.z"] - (0.1 + 0.2 * k))) < 1e-12
+
+
+def test_the_3d_pinch_grip_holds_its_box_by_friction_without_creep(scenes: Path) -> None:
+    # scenes/pinch_grip_3d.toml: two fingers close on a 0.5 kg box, their slider motors stalling
+    # at 20 N each; friction (μ = 0.5) holds its weight at four times what it needs. Once
+    # gripped the box's height holds, and the grip presses with the motors' 40 N.
+    run = bead.load(scenes / "pinch_grip_3d.toml").run(duration=1.0)
+    tr, c = run.trajectory, run.constraints
+    gripped = tr["t"] >= 0.2
+    z = tr["box.z"][gripped]
+    assert z[0] < -1e-3
+    assert np.max(z) - np.min(z) < 1e-10
+    assert np.all(np.abs(c["grip.normal_force"][gripped] - 40.0) < 1e-6)
