@@ -144,12 +144,7 @@ impl ActiveSet {
         let mut effort = Effort::default();
         // Each friction row's bounds ±μ λ_n are its own: a contact with two (in 3D) would get a
         // square cone, up to √2 times Coulomb's circle along its diagonals.
-        let mut normals = std::collections::HashSet::new();
-        if let Some(row) = (0..m).find(|&i| {
-            rows.bounds
-                .friction(i)
-                .is_some_and(|(normal, _)| !normals.insert(normal))
-        }) {
+        if let Some(row) = (0..m).find(|&i| rows.bounds.sibling(i).is_some()) {
             return Err(Failure::Circle { row });
         }
         if method.persistent()

@@ -97,6 +97,18 @@ impl<'a> Bounds<'a> {
         self.friction.get(r).copied().flatten()
     }
 
+    /// Row `r`'s other friction row where it is one of a 3D contact's two (whose cone is a
+    /// circle). A contact's rows are its constraint's, next to each other, so the other is a
+    /// neighbour with the same normal row.
+    pub(crate) fn sibling(&self, r: usize) -> Option<usize> {
+        let (normal, _) = self.friction(r)?;
+        let same = |k: usize| self.friction(k).is_some_and(|(n, _)| n == normal);
+        [r.checked_sub(1), r.checked_add(1)]
+            .into_iter()
+            .flatten()
+            .find(|&k| same(k))
+    }
+
     /// Whether any row is a friction row.
     pub(crate) fn any_friction(&self) -> bool {
         self.friction.iter().any(Option::is_some)
@@ -157,5 +169,21 @@ impl<'a> Targets<'a> {
     /// `J (q − q_b)`, `c_t` is `∂C/∂t`).
     pub(crate) fn position(&self, r: usize, c: f64, j_dq: f64, c_t: f64, h: f64) -> f64 {
         if self.velocity[r] { j_dq + h * c_t } else { c }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn siblings_pair_the_two_friction_rows_of_a_3d_contact_only() {
+        // Rows: a 2D contact (0, 1), a 3D contact (2, 3, 4).
+        let inequality = [true, false, true, false, false];
+        let own = [(0.0, f64::INFINITY); 5];
+        let friction = [None, Some((0, 0.5)), None, Some((2, 0.5)), Some((2, 0.5))];
+        let b = Bounds::new(&inequality, &own, &friction);
+        let s: Vec<Option<usize>> = (0..5).map(|r| b.sibling(r)).collect();
+        assert_eq!(s, vec![None, None, None, Some(4), Some(3)]);
     }
 }

@@ -478,7 +478,7 @@ fn touching(
     };
     let ops = contact.operands();
     let poses = [pa, pb, pb, pa];
-    let x: Vec<[f64; 3]> = ops.iter().zip(poses).map(|(op, p)| world(op, p)).collect();
+    let x: [[f64; 3]; 4] = std::array::from_fn(|i| world(&ops[i], poses[i]));
     let at = contact.witness(&x)?;
     let n = contact.world_normal(&x)?;
     Some(([pa.local(&at), pb.local(&at)], n))

@@ -325,16 +325,18 @@ pub(super) fn positions(p: &ContactProblem) -> Vec<usize> {
 pub(super) fn blocks(p: &mut ContactProblem, bounds: &RowBounds<'_>) {
     let index = positions(p);
     let b = p.rows.len();
-    let mut friction_of: Vec<Vec<usize>> = vec![Vec::new(); b];
-    let mut coefficient_of = vec![0.0; b];
+    // Each normal row's friction rows (one in 2D, two in 3D) and their coefficient.
+    let mut friction_of: Vec<Option<(usize, Option<usize>, f64)>> = vec![None; b];
     let mut paired = vec![false; b];
     for (t, &r) in p.rows.iter().enumerate() {
         if let Some((normal, coefficient)) = bounds.cone(r)
             && let Some(&k) = index.get(normal)
             && k != usize::MAX
         {
-            friction_of[k].push(t);
-            coefficient_of[k] = coefficient;
+            friction_of[k] = match friction_of[k] {
+                Some((first, _, _)) => Some((first, Some(t), coefficient)),
+                None => Some((t, None, coefficient)),
+            };
             paired[t] = true;
         }
     }
@@ -342,17 +344,14 @@ pub(super) fn blocks(p: &mut ContactProblem, bounds: &RowBounds<'_>) {
     p.disks.clear();
     p.sibling.clear();
     p.sibling.resize(b, usize::MAX);
-    for k in 0..b {
-        if paired[k] {
-            continue;
-        }
-        match friction_of[k][..] {
-            [t1, t2] => {
-                p.disks.push((k, [t1, t2], coefficient_of[k]));
+    for k in (0..b).filter(|&k| !paired[k]) {
+        match friction_of[k] {
+            Some((t1, Some(t2), coefficient)) => {
+                p.disks.push((k, [t1, t2], coefficient));
                 (p.sibling[t1], p.sibling[t2]) = (t2, t1);
             }
-            [t] => p.blocks.push((k, Some((t, coefficient_of[k])))),
-            _ => p.blocks.push((k, None)),
+            Some((t, None, coefficient)) => p.blocks.push((k, Some((t, coefficient)))),
+            None => p.blocks.push((k, None)),
         }
     }
 }

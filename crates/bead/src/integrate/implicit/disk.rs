@@ -179,41 +179,6 @@ fn solve3(a: &[[f64; 3]; 3], b: &[f64; 3]) -> Option<[f64; 3]> {
     }))
 }
 
-/// Each row's other friction row where it is one of a 3D contact's two (`usize::MAX` for
-/// every other row), from each friction row's normal row and coefficient.
-pub(super) fn siblings(friction: &[Option<(usize, f64)>]) -> Vec<usize> {
-    let mut sibling = vec![usize::MAX; friction.len()];
-    let mut first = vec![usize::MAX; friction.len()];
-    let mut count = vec![0_u8; friction.len()];
-    for (r, f) in friction.iter().enumerate() {
-        if let Some((normal, _)) = *f
-            && normal < friction.len()
-        {
-            count[normal] = count[normal].saturating_add(1);
-            if first[normal] == usize::MAX {
-                first[normal] = r;
-            } else {
-                (sibling[r], sibling[first[normal]]) = (first[normal], r);
-            }
-        }
-    }
-    // Three friction rows on one normal are no 3D contact.
-    for (r, f) in friction.iter().enumerate() {
-        if let Some((normal, _)) = *f
-            && normal < count.len()
-            && count[normal] != 2
-        {
-            sibling[r] = usize::MAX;
-        }
-    }
-    sibling
-}
-
-/// Whether any contact has two friction rows: a 3D contact, with a circular cone.
-pub(super) fn any(friction: &[Option<(usize, f64)>]) -> bool {
-    siblings(friction).iter().any(|&s| s != usize::MAX)
-}
-
 /// `v` projected onto the disk of `radius` about the origin.
 pub(super) fn project(v: [f64; 2], radius: f64) -> [f64; 2] {
     let len = v[0].hypot(v[1]);
@@ -358,14 +323,5 @@ mod tests {
         // A disk that shrinks to nothing at α = 0.5.
         assert!((room([0.0, 0.0], [0.0, 0.0], 1.0, -2.0) - 0.5).abs() < 1e-14);
         assert_eq!(project([3.0, 4.0], 1.0), [0.6, 0.8]);
-    }
-
-    #[test]
-    fn siblings_pair_the_two_friction_rows_of_a_3d_contact_only() {
-        // Rows: a 2D contact (0, 1), a 3D contact (2, 3, 4).
-        let friction = [None, Some((0, 0.5)), None, Some((2, 0.5)), Some((2, 0.5))];
-        let s = siblings(&friction);
-        assert_eq!(s, vec![usize::MAX, usize::MAX, usize::MAX, 4, 3]);
-        assert!(any(&friction) && !any(&friction[..2]));
     }
 }

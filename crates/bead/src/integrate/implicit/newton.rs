@@ -400,7 +400,7 @@ fn begin(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64, history
     }
     // 3D contacts' circular cones are solved in the contacts' own problem only: the barrier
     // and the active set bound each friction row on its own.
-    if disk::any(model.friction_rows()) {
+    if (0..m).any(|r| bounds.sibling(r).is_some()) {
         w.interior = false;
         w.contact_lcp = true;
     }
@@ -423,7 +423,6 @@ fn constraint_error(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> f64 
         return max_abs(&w.residual);
     }
     let bounds = RowBounds::of(model, h2);
-    let sibling = disk::siblings(model.friction_rows());
     let mut max_c = 0.0_f64;
     for r in 0..w.residual.len() {
         // The contacts' compliance: under the interior-point iteration, and in the contacts'
@@ -468,7 +467,7 @@ fn constraint_error(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> f64 
             // by its gap or its slip. Counting the gap would ask the problem for a precision
             // it has already passed, and the iteration would never end.
             let mass = w.mass[r];
-            if let Some(&s) = sibling.get(r).filter(|&&s| s != usize::MAX) {
+            if let Some(s) = bounds.sibling(r) {
                 // A 3D contact's friction: its projected step onto the circle, and how far
                 // its force lies beyond it.
                 // One scale for both rows (see `contact_problem::error`).

@@ -53,6 +53,11 @@ impl<'a> RowBounds<'a> {
     pub(super) fn cone(&self, r: usize) -> Option<(usize, f64)> {
         self.bounds.friction(r)
     }
+
+    /// A 3D contact's friction row's other one (see [`Bounds::sibling`]).
+    pub(super) fn sibling(&self, r: usize) -> Option<usize> {
+        self.bounds.sibling(r)
+    }
 }
 
 /// A bound on λ as a bound on `μ = ĥ² λ`. An infinite bound (a contact's λ ≤ ∞) stays infinite
