@@ -374,6 +374,13 @@ pub enum ShapeSpec {
         /// Vertices, m.
         vertices: Vec<[f64; 2]>,
     },
+    /// The convex hull of `points` in the body's frame, centroid at the origin (3D). Every
+    /// point must be a corner of the hull: one inside it or on a face or an edge is an error
+    /// naming it (a non-convex solid is several bodies).
+    ConvexHull {
+        /// Corners, m.
+        points: Vec<[f64; 3]>,
+    },
 }
 
 /// A mass: a number of kilograms, or the word `"infinity"`.

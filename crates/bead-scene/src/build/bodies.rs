@@ -103,10 +103,12 @@ pub(super) fn add_body(system: &mut System, spec: &BodySpec, path: &str) -> Resu
                 )
                 .hint("shape = { kind = \"box\", width = 1.0, height = 0.5 }"));
             }
-            ShapeSpec::Sphere { .. } | ShapeSpec::Cylinder { .. } => {
+            ShapeSpec::Sphere { .. }
+            | ShapeSpec::Cylinder { .. }
+            | ShapeSpec::ConvexHull { .. } => {
                 return Err(SceneError::at(
                     format!("{path}.shape"),
-                    "spheres and cylinders are 3D shapes",
+                    "spheres, cylinders and convex hulls are 3D shapes",
                 )
                 .hint("2D shapes: disc, box, rod, capsule, polygon"));
             }
@@ -241,6 +243,9 @@ pub(super) fn add_body_3d(
                 radius: *radius,
                 length: *length,
             },
+            ShapeSpec::ConvexHull { points } => Shape3d::ConvexHull {
+                points: points.clone(),
+            },
             ShapeSpec::Box { .. } => {
                 return Err(SceneError::at(
                     format!("{path}.shape"),
@@ -253,7 +258,7 @@ pub(super) fn add_body_3d(
                     format!("{path}.shape"),
                     "discs, rods and polygons are 2D shapes",
                 )
-                .hint("3D shapes: sphere, box, capsule, cylinder"));
+                .hint("3D shapes: sphere, box, capsule, cylinder, convex-hull"));
             }
         }),
     };

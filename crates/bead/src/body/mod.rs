@@ -7,6 +7,7 @@
 //! `q̇` and `W`; what a body's coordinates mean is known here and in [`crate::Point`] alone.
 
 pub(crate) mod chart;
+pub(crate) mod hull;
 mod parametric;
 mod particle;
 mod rigid2d;

@@ -10,9 +10,14 @@
 //! box of edges a × b × c          m = ρ a b c           I_x = m (b² + c²)/12, ...
 //! cylinder r, length L (along z)  m = ρ π r² L          I_z = ½ m r², I_x = m (3r² + L²)/12
 //! capsule r, L between its hemispheres' centres, along z: a cylinder and two half balls
+//! convex hull of points           m = ρ V              I = ρ (tr S − S), S = ∫ x xᵀ dV
 //! ```
+//!
+//! A convex hull's points are given about its centroid, as a polygon's are in 2D, so that the
+//! body's position stays its centre of mass; its inertia is a full tensor.
 
-use super::{positive, representable};
+use super::{hull, positive, representable};
+use crate::math::vector::norm;
 use std::f64::consts::PI;
 
 use super::chart::Chart;
@@ -65,20 +70,46 @@ pub enum Shape3d {
         /// Distance between its hemispheres' centres, m.
         length: f64,
     },
+    /// The convex hull of `points`, given in the body's frame about the hull's centroid.
+    /// Every point must be a corner of the hull (one inside it, or on a face or an edge, is
+    /// an error naming it), and at least four must not lie in one plane.
+    ///
+    /// ```
+    /// use bead::Shape3d;
+    /// // A wedge: a right triangle of legs 0.3 m (x) and 0.6 m (z), 0.2 m deep in y, its
+    /// // centroid moved to the origin.
+    /// let tri = [[0.0, 0.0], [0.3, 0.0], [0.0, 0.6]];
+    /// let c = [0.1, 0.2];
+    /// let points: Vec<[f64; 3]> = [-0.1, 0.1]
+    ///     .iter()
+    ///     .flat_map(|&y| tri.iter().map(move |p| [p[0] - c[0], y, p[1] - c[1]]))
+    ///     .collect();
+    /// let (m, _) = Shape3d::ConvexHull { points }.mass_properties(1000.0).unwrap();
+    /// assert!((m - 1000.0 * 0.5 * 0.3 * 0.6 * 0.2).abs() < 1e-9);
+    /// ```
+    ConvexHull {
+        /// The hull's corners, m.
+        points: Vec<[f64; 3]>,
+    },
 }
 
 impl Shape3d {
-    /// Mass (kg) and principal moments of inertia about the centre of mass along the body's
-    /// x, y and z axes (kg·m²) for a uniform `density` (kg/m³).
+    /// Mass (kg) and inertia tensor about the centre of mass in the body's frame (kg·m²) for a
+    /// uniform `density` (kg/m³). Every shape but a convex hull has its principal axes along
+    /// the body's, so its tensor is diagonal.
     ///
     /// ```
     /// use bead::Shape3d;
     /// let (m, i) = Shape3d::Box { size: [1.0, 2.0, 3.0] }.mass_properties(2.0).unwrap();
     /// assert_eq!(m, 12.0);
-    /// assert!((i[0] - 12.0 * (4.0 + 9.0) / 12.0).abs() < 1e-12);
+    /// assert!((i[0][0] - 12.0 * (4.0 + 9.0) / 12.0).abs() < 1e-12);
+    /// assert_eq!(i[0][1], 0.0);
     /// ```
-    pub fn mass_properties(&self, density: f64) -> Result<(f64, [f64; 3]), String> {
+    pub fn mass_properties(&self, density: f64) -> Result<(f64, [[f64; 3]; 3]), String> {
         let rho = positive("density", density)?;
+        if let Shape3d::ConvexHull { points } = self {
+            return hull_properties(points, rho);
+        }
         let properties: Result<(f64, [f64; 3]), String> = match self {
             Shape3d::Sphere { radius } => {
                 let r = positive("radius", *radius)?;
@@ -121,9 +152,34 @@ impl Shape3d {
                 let axial = 0.5 * m_c * r * r + 2.0 * 0.4 * m_h * r * r;
                 Ok((m_c + 2.0 * m_h, [side, side, axial]))
             }
+            Shape3d::ConvexHull { .. } => unreachable!("taken above"),
         };
-        representable(rho, properties?)
+        let (m, moments) = representable(rho, properties?)?;
+        Ok((m, diagonal(moments)))
     }
+}
+
+/// A convex hull's mass and inertia tensor about its centroid, which must be the origin.
+fn hull_properties(points: &[[f64; 3]], rho: f64) -> Result<(f64, [[f64; 3]; 3]), String> {
+    let faces = hull::hull_faces(points)?;
+    let (volume, centroid, s) = hull::moments(points, &faces);
+    let reach = points.iter().flatten().fold(0.0_f64, |m, x| m.max(x.abs()));
+    if norm(&centroid) > 1e-9 * reach {
+        // Rounding's crumbs print as zeros, not as -0.000000000.
+        let [x, y, z] = centroid.map(|c| if c.abs() < 5e-10 { 0.0 } else { c });
+        return Err(format!(
+            "the hull's centroid is at ({x:.9}, {y:.9}, {z:.9}), not at the origin; give the \
+             points relative to the centroid (subtract it from each)"
+        ));
+    }
+    let trace = s[0][0] + s[1][1] + s[2][2];
+    let inertia: [[f64; 3]; 3] =
+        [0, 1, 2].map(|i| [0, 1, 2].map(|j| rho * (if i == j { trace } else { 0.0 } - s[i][j])));
+    let (m, _) = representable(
+        rho,
+        (rho * volume, [inertia[0][0], inertia[1][1], inertia[2][2]]),
+    )?;
+    Ok((m, inertia))
 }
 
 /// Description of a 3D rigid body to add to a 3D system.
@@ -214,7 +270,7 @@ impl RigidBody3d {
     /// [`System::add_rigid_body_3d`](crate::System::add_rigid_body_3d) rejects with the reason.
     pub fn shape(mut self, shape: Shape3d, density: f64) -> Self {
         match shape.mass_properties(density) {
-            Ok((m, i)) => (self.mass, self.inertia) = (m, diagonal(i)),
+            Ok((m, i)) => (self.mass, self.inertia) = (m, i),
             Err(_) => (self.mass, self.inertia) = (f64::NAN, diagonal([f64::NAN; 3])),
         }
         self.shape = Some(shape);
@@ -366,7 +422,12 @@ mod tests {
             panic!("valid shapes were rejected");
         };
         assert!((mb - mc).abs() < 1e-12);
-        assert!(ib.iter().zip(&ic).all(|(a, b)| (a - b).abs() < 1e-12));
+        assert!(
+            ib.iter()
+                .flatten()
+                .zip(ic.iter().flatten())
+                .all(|(a, b)| (a - b).abs() < 1e-12)
+        );
     }
 
     /// A long capsule tends to its cylinder: its ends add `4r/3L` of the mass and about `4r/L`
@@ -389,7 +450,101 @@ mod tests {
             panic!("rejected");
         };
         assert!(((mc - my) / my - 4.0 * r / (3.0 * l)).abs() < 1e-9);
-        assert!(((ic[0] - iy[0]) / iy[0] - 4.0 * r / l).abs() < 2e-4);
+        assert!(((ic[0][0] - iy[0][0]) / iy[0][0] - 4.0 * r / l).abs() < 2e-4);
+    }
+
+    fn corners(h: [f64; 3]) -> Vec<[f64; 3]> {
+        (0..8)
+            .map(|k| [0, 1, 2].map(|d| if k & (1 << d) != 0 { h[d] } else { -h[d] }))
+            .collect()
+    }
+
+    fn close(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3], tol: f64) -> bool {
+        a.iter()
+            .flatten()
+            .zip(b.iter().flatten())
+            .all(|(x, y)| (x - y).abs() <= tol)
+    }
+
+    /// A box's eight corners, as a hull, weigh and turn as the box does, also when the hull is
+    /// turned: its tensor is then `R I Rᵀ`, products of inertia included.
+    #[test]
+    fn a_hull_of_a_box_has_the_box_mass_properties() {
+        let h = [0.4, 0.25, 0.1];
+        let (mb, ib) = Shape3d::Box {
+            size: h.map(|x| 2.0 * x),
+        }
+        .mass_properties(700.0)
+        .unwrap();
+        let (mh, ih) = Shape3d::ConvexHull { points: corners(h) }
+            .mass_properties(700.0)
+            .unwrap();
+        assert!((mb - mh).abs() < 1e-12 * mb);
+        assert!(close(&ib, &ih, 1e-14 * ib[0][0]), "{ib:?} vs {ih:?}");
+        let r =
+            crate::math::rotation::rotation_matrix(&normalized(&[0.9, 0.3, -0.2, 0.25]).unwrap());
+        let turned: Vec<[f64; 3]> = corners(h)
+            .iter()
+            .map(|p| [0, 1, 2].map(|i| (0..3).map(|j| r[i][j] * p[j]).sum()))
+            .collect();
+        let (_, it) = Shape3d::ConvexHull { points: turned }
+            .mass_properties(700.0)
+            .unwrap();
+        let expected: [[f64; 3]; 3] = [0, 1, 2]
+            .map(|i| [0, 1, 2].map(|j| (0..3).map(|k| r[i][k] * ib[k][k] * r[j][k]).sum()));
+        assert!(
+            close(&it, &expected, 1e-13 * ib[0][0]),
+            "{it:?} vs {expected:?}"
+        );
+        assert!(
+            it[0][1].abs() > 1e-3 * ib[0][0],
+            "the turn gives products of inertia"
+        );
+    }
+
+    /// A regular tetrahedron of edge a turns alike about every axis: I = m a²/20.
+    #[test]
+    fn a_regular_tetrahedron_has_its_closed_form_inertia() {
+        let s = 0.3;
+        // Alternate corners of a cube of side s: edges a = s √2, centroid at the origin.
+        let points = vec![
+            [s / 2.0, s / 2.0, s / 2.0],
+            [s / 2.0, -s / 2.0, -s / 2.0],
+            [-s / 2.0, s / 2.0, -s / 2.0],
+            [-s / 2.0, -s / 2.0, s / 2.0],
+        ];
+        let (m, i) = Shape3d::ConvexHull { points }
+            .mass_properties(1000.0)
+            .unwrap();
+        let a2 = 2.0 * s * s;
+        assert!((m - 1000.0 * s * s * s / 3.0).abs() < 1e-12 * m);
+        let expected =
+            [0, 1, 2].map(|r| [0, 1, 2].map(|c| if r == c { m * a2 / 20.0 } else { 0.0 }));
+        assert!(close(&i, &expected, 1e-15), "{i:?}");
+    }
+
+    /// A hull whose centroid is not the origin is refused with where its centroid is, as a
+    /// polygon is in 2D; one with a point inside it, with the point.
+    #[test]
+    fn a_hull_off_its_centroid_or_with_a_point_inside_is_refused() {
+        let moved: Vec<[f64; 3]> = corners([0.1; 3])
+            .iter()
+            .map(|p| [p[0] + 0.5, p[1], p[2]])
+            .collect();
+        let e = Shape3d::ConvexHull { points: moved }
+            .mass_properties(1.0)
+            .unwrap_err();
+        assert!(
+            e.contains("centroid is at (0.500000000, 0.000000000, 0.000000000)"),
+            "{e}"
+        );
+        let mut dented = corners([0.1; 3]);
+        dented.push([0.0, 0.0, 0.05]);
+        let e = RigidBody3d::new([0.0; 3])
+            .shape(Shape3d::ConvexHull { points: dented }, 1.0)
+            .place(3, 0)
+            .unwrap_err();
+        assert!(e.to_string().contains("hull point 8"), "{e}");
     }
 
     /// Bad input is a located error: a zero quaternion, an inertia that is not positive

@@ -1,8 +1,9 @@
 //! A 3D body's shape as collision geometry: its *core* (a point, a segment or a convex
 //! polytope) swept by a radius — a sphere is a point swept by its radius, a capsule a segment,
-//! a box a polytope swept by nothing.
+//! a box or a convex hull a polytope swept by nothing.
 
 use crate::body::Shape3d;
+use crate::body::hull::hull_faces;
 use crate::body::positive;
 use crate::math::rotation::rotation_matrix;
 use crate::math::vector::{Vec3, cross, dot, norm, sub};
@@ -32,7 +33,7 @@ pub(crate) enum Core {
     Point,
     /// A segment between two points of the body (a capsule).
     Segment([Vec3; 2]),
-    /// A convex polytope (a box).
+    /// A convex polytope (a box, a convex hull).
     Polytope(Polytope),
 }
 
@@ -123,10 +124,14 @@ impl Collider3d {
                     radius: r,
                 }
             }
+            Shape3d::ConvexHull { points } => Collider3d {
+                core: Core::Polytope(Polytope::hull(points)?),
+                radius: 0.0,
+            },
             Shape3d::Cylinder { .. } => {
                 return Err(
-                    "is a cylinder: cylinders do not collide yet (spheres, boxes and \
-                            capsules do)"
+                    "is a cylinder: cylinders do not collide yet (spheres, boxes, capsules \
+                     and convex hulls do)"
                         .into(),
                 );
             }
@@ -194,6 +199,18 @@ impl Polytope {
             face([0.0, 0.0, 1.0], [4, 5, 7, 6]),
         ];
         Polytope::from_faces(vertices, faces)
+    }
+
+    /// The convex hull of `points` (body frame), or why they do not make one.
+    pub(crate) fn hull(points: &[Vec3]) -> Result<Polytope, String> {
+        let faces = hull_faces(points)?
+            .into_iter()
+            .map(|f| Face {
+                normal: f.normal,
+                vertices: f.corners,
+            })
+            .collect();
+        Ok(Polytope::from_faces(points.to_vec(), faces))
     }
 
     /// The polytope of `vertices` and `faces`, its edges found from the faces.

@@ -7,7 +7,9 @@
 //! instead ([`super::surfaces`]); a body without a solid is drawn by its axes either way.
 
 use super::{Canvas, Element};
+use crate::body::hull::hull_faces;
 use crate::body::{BodyId, Shape3d};
+use crate::math::vector::norm;
 use crate::point::Point;
 use crate::view::View;
 
@@ -60,6 +62,19 @@ pub(crate) fn draw_solid(
                 }
             }
             h.iter().fold(0.0_f64, |m, x| m.max(*x))
+        }
+        Some(Shape3d::ConvexHull { points }) => {
+            // Each edge once: the faces run along it both ways.
+            for face in hull_faces(points).unwrap_or_default() {
+                let c = &face.corners;
+                for k in 0..c.len() {
+                    let (i, j) = (c[k], c[(k + 1) % c.len()]);
+                    if i < j {
+                        canvas.line(world(points[i]), world(points[j]), Element::Body);
+                    }
+                }
+            }
+            points.iter().map(|p| norm(p)).fold(0.0_f64, f64::max)
         }
         Some(Shape3d::Cylinder { radius, length }) => {
             round_along_z(&world, &direction, *radius, length / 2.0, canvas);

@@ -1,15 +1,17 @@
 //! 3D solids as flat faces, for renderers that fill them in depth order
 //! ([`Canvas::draws_faces`]): a box by its six sides, round solids by facets — a sphere by bands
 //! of latitude and sectors of longitude, a cylinder by the strips of its side and the wedges of
-//! its ends, a capsule by a cylinder's side and two hemispheres.
+//! its ends, a capsule by a cylinder's side and two hemispheres, a convex hull by its faces.
 //!
-//! Only edges a reader needs are drawn as lines: a box's edges and a cylinder's rims. The facets
+//! Only edges a reader needs are drawn as lines: a box's or a hull's edges and a cylinder's
+//! rims. The facets
 //! of round solids alternate two tones in stripes, so that a spin shows where a uniform surface
 //! would hide it (the wireframe shows it by the body's axes, which a filled solid covers).
 
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
 use super::{Canvas, Element, Face};
+use crate::body::hull::hull_faces;
 use crate::body::{BodyId, Shape3d};
 use crate::math::rotation::rotation_matrix;
 use crate::point::Point;
@@ -86,7 +88,23 @@ fn faces(shape: &Shape3d) -> Vec<Local> {
             }
             faces
         }
+        Shape3d::ConvexHull { ref points } => hull(points),
     }
+}
+
+/// A convex hull: its faces, each with all its sides drawn (a hull that does not close draws
+/// nothing: adding its body reports why).
+fn hull(points: &[[f64; 3]]) -> Vec<Local> {
+    let faces = hull_faces(points).unwrap_or_default();
+    faces
+        .into_iter()
+        .map(|f| Local {
+            corners: f.corners.iter().map(|&k| points[k]).collect(),
+            normal: f.normal,
+            edges: u32::MAX,
+            tone: 0,
+        })
+        .collect()
 }
 
 /// The unit vector at polar angle `polar` from +z and longitude `longitude` about z.

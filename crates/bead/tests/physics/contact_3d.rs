@@ -205,7 +205,7 @@ fn collision(name: &str, e: f64, dt: f64) -> Collision {
                 .shape(ball, 500.0),
         )
         .unwrap();
-    let bodies = [(a, mb, ib[0]), (c, mc, ic[0]), (d, mb, ib[0])];
+    let bodies = [(a, mb, ib[0][0]), (c, mc, ic[0][0]), (d, mb, ib[0][0])];
     sys.add_shape_contacts(
         ShapeContacts::new()
             .body(a, 0.0)
