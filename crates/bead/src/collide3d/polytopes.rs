@@ -201,6 +201,7 @@ fn proximity_points(wa: &World<'_>, wb: &World<'_>, margin: f64) -> Vec<(Vec3, C
         }
     };
     for (from, to, case) in [(wa, wb, kind::CORNER[0]), (wb, wa, kind::CORNER[1])] {
+        let tie = TIE * to.body.c.extent();
         for (v, x) in from.vertices.iter().enumerate() {
             let (feature, y, depth) = nearest(to.poly, &to.body.pose.local(x));
             let (gap, from_is_a) = match feature {
@@ -212,22 +213,39 @@ fn proximity_points(wa: &World<'_>, wb: &World<'_>, margin: f64) -> Vec<(Vec3, C
                     },
                     true,
                 ),
+                // A corner against an edge or a corner: the plane through the nearest point,
+                // its normal fixed in the body it belongs to. The distance to a line or a point
+                // has no normal where they touch, and a sharp corner (no radius) touches there:
+                // a frictionless 3D arch's corner came to rest on its neighbour's edge at 1e-12
+                // m, and the line's distance, a square root of rounding, was not a number.
                 Nearest::Edge(e) => {
-                    let [i, j] = to.poly.edges[e];
-                    let along = sub(&to.vertices[j], &to.vertices[i]);
-                    let l = norm(&along);
-                    let y = to.body.pose.apply(&y);
-                    pair_gap(
-                        &from.body,
-                        *x,
-                        None,
-                        &to.body,
-                        y,
-                        Some(along.map(|c| c / l)),
+                    let i = to.poly.edges[e][0];
+                    let faces = to.poly.edge_faces[e].map(|f| to.poly.faces[f].normal);
+                    (
+                        Gap3d::Face {
+                            a: from.poly.vertices[v],
+                            b: to.poly.vertices[i],
+                            normal: outward(&sub(&to.body.pose.local(x), &y), &faces, tie),
+                        },
+                        true,
                     )
                 }
-                Nearest::Vertex(_) => {
-                    pair_gap(&from.body, *x, None, &to.body, to.body.pose.apply(&y), None)
+                Nearest::Vertex(w) => {
+                    let faces: Vec<Vec3> = to
+                        .poly
+                        .faces
+                        .iter()
+                        .filter(|f| f.vertices.contains(&w))
+                        .map(|f| f.normal)
+                        .collect();
+                    (
+                        Gap3d::Face {
+                            a: from.poly.vertices[v],
+                            b: to.poly.vertices[w],
+                            normal: outward(&sub(&to.body.pose.local(x), &y), &faces, tie),
+                        },
+                        true,
+                    )
                 }
             };
             consider(
@@ -271,6 +289,20 @@ fn proximity_points(wa: &World<'_>, wb: &World<'_>, margin: f64) -> Vec<(Vec3, C
         }
     }
     found
+}
+
+/// The unit normal of the plane through a polytope's edge or corner that a point touches,
+/// `d` from the nearest point to it (body frame): along `d` where it is longer than `tie`,
+/// otherwise the mean of the normals of the `faces` that meet there (never zero: a convex
+/// corner's face normals lie in one open half-space).
+fn outward(d: &Vec3, faces: &[Vec3], tie: f64) -> Vec3 {
+    let len = norm(d);
+    if len > tie {
+        return d.map(|c| c / len);
+    }
+    let sum = [0, 1, 2].map(|k| faces.iter().map(|n| n[k]).sum::<f64>());
+    let l = norm(&sum);
+    sum.map(|c| c / l)
 }
 
 fn place<'a>(body: Placed<'a>, poly: &'a Polytope) -> World<'a> {

@@ -373,3 +373,52 @@ fn resting_shapes_touch_at_the_features_statics_expects() {
     assert!(matches!(points[0].gap, Gap3d::Edges { .. }), "{points:?}");
     assert!((points[0].separation - 0.001).abs() < 1e-12);
 }
+
+/// A sharp corner resting on another polytope's edge, at zero distance or a hair off, has a
+/// gap with a normal: the plane through the edge, not the distance to its line, whose square
+/// root of rounding was not a number (a frictionless 3D arch's corner came to rest on its
+/// neighbour's edge at 1e-12 m and its step failed).
+#[test]
+fn a_corner_on_an_edge_has_a_finite_gap_and_normal() {
+    let cube = Shape3d::Box { size: [0.2; 3] };
+    // The upper cube turned 45° about x and about y, so that a corner points down, over the
+    // lower cube's top edge along y at x = 0.1.
+    let (c, s) = (
+        (std::f64::consts::PI / 8.0).cos(),
+        (std::f64::consts::PI / 8.0).sin(),
+    );
+    let q = [c * c, s * c, c * s, -s * s];
+    let (c1, c2) = (
+        Collider3d::of(&cube).unwrap_or_else(|e| panic!("{e}")),
+        Collider3d::of(&cube).unwrap_or_else(|e| panic!("{e}")),
+    );
+    let turned = Pose3d::new([0.0; 3], q);
+    let lowest = c2
+        .points()
+        .iter()
+        .map(|v| turned.apply(v))
+        .min_by(|a, b| a[2].total_cmp(&b[2]))
+        .unwrap_or([0.0; 3]);
+    for off in [0.0, 1e-13, 1e-6] {
+        // The lowest corner at (0.1, 0, 0.1 + off): on the edge, or just above it.
+        let at = [0.1 - lowest[0], -lowest[1], 0.1 + off - lowest[2]];
+        let (p1, p2) = (Pose3d::new([0.0; 3], LEVEL), Pose3d::new(at, q));
+        let mut points = Vec::new();
+        manifold((&c1, &p1), (&c2, &p2), 0.01, &mut points);
+        assert!(!points.is_empty(), "off {off}: nothing found");
+        for p in &points {
+            assert!(matches!(p.gap, Gap3d::Face { .. }), "{p:?}");
+            let (g, n) = gap_at(p, [&p1, &p2]);
+            assert!(g.is_finite() && n.iter().all(|x| x.is_finite()), "{p:?}");
+            assert!((g - p.separation).abs() < 1e-12, "{g} vs {}", p.separation);
+        }
+        let deepest = points
+            .iter()
+            .map(|p| p.separation)
+            .fold(f64::INFINITY, f64::min);
+        assert!(
+            (deepest - off).abs() < 1e-12,
+            "off {off}: deepest {deepest}"
+        );
+    }
+}
