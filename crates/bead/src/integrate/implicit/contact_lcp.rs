@@ -32,12 +32,14 @@
 //! linearization is the step's own, so the outer iteration keeps Newton's rate; the answer is a
 //! solution of the same equations, to the same tolerance.
 
-use super::contact_problem::{self, ContactProblem, DENSE_LARGEST, gauss_seidel};
+use super::contact_problem::{self, ContactProblem};
 use super::delassus;
+use super::gauss_seidel::gauss_seidel;
 use super::interior_point::compliant_contact;
 use super::lemke;
 use super::row_bounds::RowBounds;
 use super::split::settle_split;
+use super::subspace::DENSE_LARGEST;
 use super::tresca;
 use super::work::Work;
 use crate::error::EvalError;

@@ -1,17 +1,16 @@
-//! The bounded rows of one Newton iteration as a complementarity problem of their own, and its
-//! solver (see [`super::contact_lcp`] for where it comes from and why): nonsmooth Gauss–Seidel
-//! over the contacts — each contact's normal and friction rows solved together by the cases of
-//! Coulomb's law, as in Moreau and Jean's nonsmooth contact dynamics, a 3D contact's two friction
-//! rows on its circular cone ([`super::disk`]) — accelerated by direct solves of the rows inside
-//! their bounds. Where the sweeps stall, [`super::lemke`] pivots on
-//! the same law; [`super::split`] splits redundant rows' forces by least norm at the step's end.
+//! The bounded rows of one Newton iteration as a complementarity problem of their own (see
+//! [`super::contact_lcp`] for where it comes from and why): its matrix by compressed columns,
+//! its residuals and multipliers, and the measures of its error. It is solved by nonsmooth
+//! Gauss–Seidel ([`super::gauss_seidel`]) with direct solves of the rows inside their bounds
+//! ([`super::subspace`]), a 3D contact's two friction rows on its circular cone
+//! ([`super::disk`]). Where the sweeps stall, [`super::lemke`] pivots on the same law;
+//! [`super::split`] splits redundant rows' forces by least norm at the step's end.
 //!
 //! ```text
 //! r(μ_b) = c + A (μ_b − μ_b⁰):   r_n ≥ 0 ⊥ μ_n ≥ 0,   |μ_t| ≤ μ_f μ_n,  r_t = 0 inside the cone,
 //!                                r_t opposite μ_t at its edge
 //! ```
 
-use super::least_norm::{least_squares, symmetric_pseudo_inverse};
 use super::row_bounds::RowBounds;
 
 /// The buffers of the bounded rows' problem.
@@ -126,145 +125,42 @@ impl ContactProblem {
     }
 }
 
-/// Nonsmooth Gauss–Seidel on `r = residual + A Δμ` over the bounded rows, in place on `p.mu`
-/// (and `p.residual` with it): a contact's two rows move together to where Coulomb's law holds
-/// for them ([`contact`]), any other bounded row to where its residual vanishes, then back
-/// within its bounds.
-/// Where the sweeps slow down (an arch's stiff loop of blocks: the sweeps need about as many
-/// passes as the matrix's condition number), the rows strictly inside their bounds are solved
-/// together directly ([`subspace`]) and the sweeps resume from there, which ends them once
-/// those rows are the right ones. Returns whether every row's complementarity error, as a
-/// displacement, fell below `tolerance`.
-///
-/// The iteration also ends, unsettled, where going on would buy nothing: once the error is
-/// within `enough` and the sweeps no longer move the rows, or a direct solve has not halved
-/// it, or [`STALLED_ROUNDS`] direct solves in a row have not halved it. Redundant rows whose
-/// residuals rounding has left inconsistent (a pyramid's 1,600 rows on 630 coordinates, off
-/// by 8e-12 m) hold no closer however long the sweeps run, and each direct solve of theirs
-/// costs a second; the caller reads [`error`] to judge what is left.
-pub(super) fn gauss_seidel(
-    p: &mut ContactProblem,
-    bounds: &RowBounds<'_>,
-    tolerance: f64,
-    enough: f64,
-) -> bool {
-    blocks(p, bounds);
-    let (mut best, mut stalled) = (f64::INFINITY, 0);
-    for _ in 0..SUBSPACE_ROUNDS {
-        let mut moved = f64::INFINITY;
-        for _ in 0..SWEEPS_PER_ROUND {
-            moved = sweep(p, bounds);
-            if moved <= tolerance {
-                return true;
-            }
-        }
-        let before = error(p, bounds);
-        if before <= enough && moved <= 1e-3 * before {
-            return false;
-        }
-        subspace(p, bounds);
-        let now = error(p, bounds);
-        if now <= tolerance {
-            return true;
-        }
-        if now <= enough && now > 0.5 * before {
-            return false;
-        }
-        if now < 0.5 * best {
-            (best, stalled) = (now, 0);
-        } else {
-            stalled += 1;
-            if stalled >= STALLED_ROUNDS {
-                return false;
-            }
-        }
-    }
-    false
-}
-
-/// Direct solves in a row that do not halve the complementarity error before the sweeps stop
-/// (see [`gauss_seidel`]).
-const STALLED_ROUNDS: usize = 3;
-
 /// The largest complementarity error of the bounded rows, as a displacement: how far one
 /// projected step would move each row's residual (0 where every row meets its law).
 pub(super) fn error(p: &ContactProblem, bounds: &RowBounds<'_>) -> f64 {
     (0..p.rows.len())
-        .map(|k| {
-            let a = p.diagonal(k);
-            if !(a > 0.0) {
-                return 0.0;
-            }
-            let r = p.rows[k];
-            if let Some((s, _, radius)) = disk_row(p, bounds, k) {
-                // The projected step of the contact's friction force onto its disk, one scale
-                // for both rows: with a scale of each its own, the step would turn a slide's
-                // force off its slip and never vanish.
-                let scale = a.max(p.diagonal(s));
-                let mu = [p.mu[r], p.mu[p.rows[s]]];
-                let trial = [mu[0] - p.residual[k] / scale, mu[1] - p.residual[s] / scale];
-                let step = super::disk::project(trial, radius);
-                return (step[0] - mu[0]).hypot(step[1] - mu[1]) * scale;
-            }
-            let (lo, hi) = bounds.get(r, &p.mu);
-            ((p.mu[r] - p.residual[k] / a).clamp(lo, hi) - p.mu[r]).abs() * a
-        })
+        .map(|k| row_error(p, bounds, k))
         .fold(0.0, f64::max)
 }
 
-/// Rounds of sweeps and direct solves before the iteration gives up.
-const SUBSPACE_ROUNDS: usize = 60;
-/// Sweeps between two direct solves of the rows inside their bounds.
-const SWEEPS_PER_ROUND: usize = 30;
+/// The root of the sum of the squares of the rows' complementarity errors: where [`error`]
+/// sees the worst row, this sees them all.
+pub(super) fn total_error(p: &ContactProblem, bounds: &RowBounds<'_>) -> f64 {
+    (0..p.rows.len())
+        .map(|k| row_error(p, bounds, k).powi(2))
+        .sum::<f64>()
+        .sqrt()
+}
 
-/// One nonsmooth Gauss–Seidel sweep over the blocks (see [`blocks`]); returns the largest
-/// change of a row's residual it made.
-fn sweep(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
-    let mut worst = 0.0_f64;
-    for block in 0..p.blocks.len() {
-        let (k, friction) = p.blocks[block];
-        let next = match friction {
-            Some((t, coefficient)) => contact(p, k, t, coefficient),
-            None => {
-                let a = p.diagonal(k);
-                if !(a > 0.0) {
-                    continue;
-                }
-                let r = p.rows[k];
-                let (lo, hi) = bounds.get(r, &p.mu);
-                [
-                    (k, (p.mu[r] - p.residual[k] / a).clamp(lo, hi)),
-                    (usize::MAX, 0.0),
-                ]
-            }
-        };
-        for (k, value) in next {
-            if k == usize::MAX {
-                continue;
-            }
-            let delta = value - p.mu[p.rows[k]];
-            worst = worst.max((delta * p.diagonal(k)).abs());
-            move_row(p, k, delta);
-        }
+/// Row `k`'s complementarity error (see [`error`]).
+fn row_error(p: &ContactProblem, bounds: &RowBounds<'_>, k: usize) -> f64 {
+    let a = p.diagonal(k);
+    if !(a > 0.0) {
+        return 0.0;
     }
-    for disk in 0..p.disks.len() {
-        let (k, [t1, t2], coefficient) = p.disks[disk];
-        let rows = [k, t1, t2];
-        let a: [[f64; 3]; 3] =
-            std::array::from_fn(|i| std::array::from_fn(|j| p.entry(rows[i], rows[j])));
-        let mu = rows.map(|r| p.mu[p.rows[r]]);
-        // The residuals with the contact's own force taken out.
-        let free: [f64; 3] = std::array::from_fn(|i| {
-            p.residual[rows[i]] - (0..3).map(|j| a[i][j] * mu[j]).sum::<f64>()
-        });
-        let x = super::disk::contact(&a, &free, coefficient, &mu);
-        for (k, value) in rows.into_iter().zip(x) {
-            let delta = value - p.mu[p.rows[k]];
-            worst = worst.max((delta * p.diagonal(k)).abs());
-            move_row(p, k, delta);
-        }
+    let r = p.rows[k];
+    if let Some((s, _, radius)) = disk_row(p, bounds, k) {
+        // The projected step of the contact's friction force onto its disk, one scale for
+        // both rows: with a scale of each its own, the step would turn a slide's force off
+        // its slip and never vanish.
+        let scale = a.max(p.diagonal(s));
+        let mu = [p.mu[r], p.mu[p.rows[s]]];
+        let trial = [mu[0] - p.residual[k] / scale, mu[1] - p.residual[s] / scale];
+        let step = super::disk::project(trial, radius);
+        return (step[0] - mu[0]).hypot(step[1] - mu[1]) * scale;
     }
-    worst
+    let (lo, hi) = bounds.get(r, &p.mu);
+    ((p.mu[r] - p.residual[k] / a).clamp(lo, hi) - p.mu[r]).abs() * a
 }
 
 /// Changes bounded row `k`'s multiplier by `delta`, and every residual with it.
@@ -276,38 +172,6 @@ pub(super) fn move_row(p: &mut ContactProblem, k: usize, delta: f64) {
     for i in p.column_start[k]..p.column_start[k + 1] {
         p.residual[p.column_rows[i]] += p.column_values[i] * delta;
     }
-}
-
-/// One contact's normal row `k` and friction row `t` solved together, the other rows where they
-/// are: the 2D Coulomb law's cases in turn — sticking (both residuals zero, inside the cone),
-/// sliding either way (normal residual zero, friction at the edge against the slip), apart
-/// (no force, the gap opening) — and the first that holds.
-fn contact(p: &ContactProblem, k: usize, t: usize, coefficient: f64) -> [(usize, f64); 2] {
-    let (nn, nt, tn, tt) = (p.diagonal(k), p.entry(k, t), p.entry(t, k), p.diagonal(t));
-    let (mu_n, mu_t) = (p.mu[p.rows[k]], p.mu[p.rows[t]]);
-    // Residuals with this contact's force taken out: r(μ) = free + A_loc μ.
-    let free_n = p.residual[k] - nn * mu_n - nt * mu_t;
-    let free_t = p.residual[t] - tn * mu_n - tt * mu_t;
-    let det = nn * tt - nt * tn;
-    if det > 0.0 {
-        let n = (-free_n * tt + nt * free_t) / det;
-        let f = (-tt * 0.0 - free_t * nn + tn * free_n) / det;
-        if n >= 0.0 && f.abs() <= coefficient * n {
-            return [(k, n), (t, f)];
-        }
-    }
-    for side in [1.0, -1.0] {
-        // μ_t = side μ_f μ_n; the normal residual zero.
-        let slope = nn + nt * side * coefficient;
-        if slope > 0.0 {
-            let n = -free_n / slope;
-            let slip = free_t + (tn + tt * side * coefficient) * n;
-            if n >= 0.0 && side * slip <= 0.0 {
-                return [(k, n), (t, side * coefficient * n)];
-            }
-        }
-    }
-    [(k, 0.0), (t, 0.0)]
 }
 
 /// Each row's position in `p.rows` (`usize::MAX` for a row that is not bounded).
@@ -358,7 +222,11 @@ pub(super) fn blocks(p: &mut ContactProblem, bounds: &RowBounds<'_>) {
 
 /// A 3D contact's friction row at position `k`, with its sibling's position, its normal row
 /// and its cone's radius `μ_f μ_n` at the multipliers of `p`; `None` for any other row.
-fn disk_row(p: &ContactProblem, bounds: &RowBounds<'_>, k: usize) -> Option<(usize, usize, f64)> {
+pub(super) fn disk_row(
+    p: &ContactProblem,
+    bounds: &RowBounds<'_>,
+    k: usize,
+) -> Option<(usize, usize, f64)> {
     let s = *p.sibling.get(k)?;
     if s == usize::MAX {
         return None;
@@ -367,227 +235,11 @@ fn disk_row(p: &ContactProblem, bounds: &RowBounds<'_>, k: usize) -> Option<(usi
     Some((s, normal, coefficient * p.mu[normal].max(0.0)))
 }
 
-/// The rows strictly inside their bounds (by their positions in `rows`), and each friction row
-/// at its cone's edge whose normal row is among them: its position, its normal row's index in
-/// `free`, and `±μ_f`, so that it follows its normal row, `μ_t = ±μ_f μ_n`.
-pub(super) struct FreeRows {
-    pub(super) free: Vec<usize>,
-    pub(super) edges: Vec<(usize, usize, f64)>,
-}
-
-/// The bounded rows of `p` strictly inside their bounds (by more than [`INSIDE`] of the largest
-/// multiplier: rounding leaves rows a hair from the bound they belong at), and the edges that
-/// follow them.
-pub(super) fn free_rows(p: &ContactProblem, bounds: &RowBounds<'_>) -> FreeRows {
-    let b = p.rows.len();
-    let index = positions(p);
-    let largest_mu = p.rows.iter().fold(0.0_f64, |m, &r| m.max(p.mu[r].abs()));
-    let margin = INSIDE * largest_mu;
-    let inside = |k: usize| {
-        let r = p.rows[k];
-        if let Some((s, _, radius)) = disk_row(p, bounds, k) {
-            // A 3D contact's friction rows are inside together: its force inside the circle.
-            return p.diagonal(k) > 0.0 && p.mu[r].hypot(p.mu[p.rows[s]]) < radius - margin;
-        }
-        let (lo, hi) = bounds.get(r, &p.mu);
-        p.diagonal(k) > 0.0 && p.mu[r] > lo + margin && p.mu[r] < hi - margin
-    };
-    let free: Vec<usize> = (0..b).filter(|&k| inside(k)).collect();
-    let mut column = vec![usize::MAX; b];
-    for (i, &k) in free.iter().enumerate() {
-        column[k] = i;
-    }
-    let edges = (0..b)
-        .filter_map(|k| {
-            let r = p.rows[k];
-            let (normal, coefficient) = bounds.cone(r)?;
-            let n = *index.get(normal)?;
-            let j = *column.get(n)?;
-            if j == usize::MAX || inside(k) || p.mu[r] == 0.0 {
-                return None;
-            }
-            if let Some((s, _, _)) = disk_row(p, bounds, k) {
-                // On the circle: the force keeps its direction and follows its normal force.
-                let force = p.mu[r].hypot(p.mu[p.rows[s]]);
-                return Some((k, j, coefficient * p.mu[r] / force));
-            }
-            Some((k, j, coefficient * p.mu[r].signum()))
-        })
-        .collect();
-    FreeRows { free, edges }
-}
-
-/// The rows strictly inside their bounds solved together, the others where they are, but for
-/// a friction row at its cone's edge, which follows its normal row: `μ_t = ±μ_f μ_n`. With `F`
-/// the free rows and `E` the edges, the change `Δ_F` solves `(A_FF + A_FE S) Δ_F = −r_F`, `S`
-/// the edges' coupling, by least squares (from the singular values, or on a large block with
-/// a few edges by [`with_edges`]' splitting: redundant rows keep their split).
-fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
-    let rows = free_rows(p, bounds);
-    let (free, edges) = (&rows.free, &rows.edges);
-    let f = free.len();
-    if f == 0 || f > DENSE_LARGEST {
-        return 1.0;
-    }
-    let whole = || {
-        let mut index = Vec::new();
-        let mut block = p.block(free, &mut index);
-        // Each edge's column, times its sign and coefficient, joins its normal row's.
-        for &(k, j, s) in edges {
-            for (row, value) in p.column(k) {
-                if index[row] != usize::MAX {
-                    block[(index[row], j)] += value * s;
-                }
-            }
-        }
-        block
-    };
-    let residual: Vec<f64> = free.iter().map(|&k| -p.residual[k]).collect();
-    // On a large block with a few edges, the symmetric block's eigenvectors and a splitting
-    // are cheaper than the whole block's singular values; on a small one, or with many edges
-    // (a landing pile's sliding contacts), the splitting's rounds cost more than they save.
-    let solved = if f >= SPLITTING_FROM && EDGES_AT_MOST * edges.len() <= f {
-        with_edges(p, &rows, &residual).or_else(|| least_squares(&whole(), &residual))
-    } else {
-        least_squares(&whole(), &residual)
-    };
-    let Some(delta) = solved else {
-        return 1.0;
-    };
-    move_within_bounds(p, bounds, &rows, &delta)
-}
-
-/// `(A_FF + A_FE S) Δ_F = rhs` by the splitting `A_FF Δ⁽ᵏ⁺¹⁾ = rhs − A_FE S Δ⁽ᵏ⁾`, each
-/// round on one eigendecomposition of the symmetric `A_FF` (a third of the singular values'
-/// cost on the 20-row pyramid's 1,586 free rows: 0.29 s against 0.82 s). A few edges couple
-/// little: the pyramid's 14 took 17 rounds to 10⁻¹² of the right-hand side. `None` where the
-/// rounds do not get there in [`EDGE_ROUNDS`] (the caller then takes the singular values).
-fn with_edges(p: &ContactProblem, rows: &FreeRows, rhs: &[f64]) -> Option<Vec<f64>> {
-    let (free, edges) = (&rows.free, &rows.edges);
-    let f = free.len();
-    let mut index = Vec::new();
-    let block = p.block(free, &mut index);
-    let solve = symmetric_pseudo_inverse(&block)?;
-    let scale = rhs.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
-    let mut delta = solve(rhs);
-    let mut shifted = vec![0.0; f];
-    for _ in 0..EDGE_ROUNDS {
-        // `rhs − A_FE S Δ`, and how far `Δ` is from solving the whole system.
-        shifted.copy_from_slice(rhs);
-        for &(k, j, s) in edges {
-            let moved = s * delta[j];
-            for (row, value) in p.column(k) {
-                if index[row] != usize::MAX {
-                    shifted[index[row]] -= value * moved;
-                }
-            }
-        }
-        let off = (0..f).fold(0.0_f64, |m, i| {
-            let row = (0..f).map(|j| block[(i, j)] * delta[j]).sum::<f64>();
-            m.max((shifted[i] - row).abs())
-        });
-        if !off.is_finite() {
-            return None;
-        }
-        if off <= EDGE_ACCURACY * scale {
-            return Some(delta);
-        }
-        delta = solve(&shifted);
-    }
-    None
-}
-
-/// The most free rows solved together as a dense block (128 MB, and minutes of its
-/// decomposition): a larger face is left to the sweeps, rather than take the machine's memory
-/// (the 5,050 touching boxes of Box2D's `large_pyramid` give faces of tens of thousands of
-/// rows).
-pub(super) const DENSE_LARGEST: usize = 4096;
-/// The fewest free rows [`subspace`] solves by [`with_edges`]' splitting.
-const SPLITTING_FROM: usize = 400;
-/// [`subspace`] takes the splitting for at most one edge in this many free rows.
-const EDGES_AT_MOST: usize = 16;
-/// The most rounds of [`with_edges`]' splitting.
-const EDGE_ROUNDS: usize = 40;
-/// How closely, relative to its right-hand side, [`with_edges`] solves its system.
-const EDGE_ACCURACY: f64 = 1e-12;
-
-/// Moves the free rows of `rows` by `delta` (an edge with its normal row), as far along it as
-/// every free row stays within its bounds (a friction row's move with its normal row's
-/// multiplier), with the residuals: the rows the move would carry past a bound stop at it, and
-/// what follows decides whether they stay there. Returns the fraction of `delta` taken.
-pub(super) fn move_within_bounds(
-    p: &mut ContactProblem,
-    bounds: &RowBounds<'_>,
-    rows: &FreeRows,
-    delta: &[f64],
-) -> f64 {
-    let b = p.rows.len();
-    let index = positions(p);
-    let mut change = vec![0.0; b];
-    for (i, &k) in rows.free.iter().enumerate() {
-        change[k] = delta[i];
-    }
-    for &(k, j, s) in &rows.edges {
-        change[k] = s * delta[j];
-    }
-    let mut alpha = 1.0_f64;
-    for &k in &rows.free {
-        let r = p.rows[k];
-        let d = change[k];
-        if let Some((s, normal, radius)) = disk_row(p, bounds, k) {
-            // A 3D contact's force and its disk move together (once, from its first row).
-            if s > k {
-                let coefficient = bounds.cone(r).map_or(0.0, |(_, c)| c);
-                let n = index.get(normal).copied().unwrap_or(usize::MAX);
-                let d_n = if n == usize::MAX { 0.0 } else { change[n] };
-                let u = [p.mu[r], p.mu[p.rows[s]]];
-                alpha = alpha.min(super::disk::room(
-                    u,
-                    [d, change[s]],
-                    radius,
-                    coefficient * d_n,
-                ));
-            }
-        } else if let Some((normal, coefficient)) = bounds.cone(r) {
-            let n = index.get(normal).copied().unwrap_or(usize::MAX);
-            let (mu_n, d_n) = if n == usize::MAX {
-                (p.mu[normal], 0.0)
-            } else {
-                (p.mu[normal], change[n])
-            };
-            let room_hi = coefficient * mu_n - p.mu[r];
-            let room_lo = p.mu[r] + coefficient * mu_n;
-            let rate_hi = d - coefficient * d_n;
-            let rate_lo = -d - coefficient * d_n;
-            if rate_hi > 0.0 {
-                alpha = alpha.min(room_hi.max(0.0) / rate_hi);
-            }
-            if rate_lo > 0.0 {
-                alpha = alpha.min(room_lo.max(0.0) / rate_lo);
-            }
-        } else {
-            let (lo, hi) = bounds.get(r, &p.mu);
-            if d < 0.0 && lo > f64::NEG_INFINITY {
-                alpha = alpha.min((p.mu[r] - lo).max(0.0) / -d);
-            }
-            if d > 0.0 && hi < f64::INFINITY {
-                alpha = alpha.min((hi - p.mu[r]).max(0.0) / d);
-            }
-        }
-    }
-    for (k, change) in change.iter().enumerate() {
-        move_row(p, k, change * alpha);
-    }
-    alpha
-}
-
-/// How far inside its bounds, relative to the largest multiplier, a row must be to count as
-/// free (rounding leaves rows a hair from the bound they belong at).
-const INSIDE: f64 = 1e-12;
-
 #[cfg(test)]
 pub(super) mod tests {
+    use super::super::gauss_seidel::gauss_seidel;
     use super::super::least_norm::{least_squares, symmetric_least_squares};
+    use super::super::subspace::{FreeRows, with_edges};
     use super::*;
     use crate::solve::Bounds;
 

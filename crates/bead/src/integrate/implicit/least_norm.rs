@@ -13,6 +13,7 @@ pub(super) fn least_squares(a: &faer::Mat<f64>, rhs: &[f64]) -> Option<Vec<f64>>
     let (u, s, v) = (svd.U(), svd.S(), svd.V());
     Some(pseudo_inverse(
         rhs,
+        a.ncols(),
         |e| s[e],
         |i, e| u[(i, e)],
         |i, e| v[(i, e)],
@@ -58,6 +59,7 @@ pub(super) fn symmetric_pseudo_inverse(a: &faer::Mat<f64>) -> Option<impl Fn(&[f
         let (vectors, values) = (evd.U(), evd.S().column_vector());
         pseudo_inverse(
             rhs,
+            rhs.len(),
             |e| values[e],
             |i, e| vectors[(i, e)],
             |i, e| vectors[(i, e)],
@@ -67,21 +69,23 @@ pub(super) fn symmetric_pseudo_inverse(a: &faer::Mat<f64>) -> Option<impl Fn(&[f
 
 /// `x = Σ_e right_e (left_eᵀ rhs) / value_e` over the values above [`SUBSPACE_CUTOFF`] of the
 /// largest: the pseudo-inverse applied to `rhs`, from a decomposition `Σ left_e value_e right_eᵀ`
-/// (singular vectors and values, or a symmetric matrix's eigenvectors and eigenvalues).
+/// (singular vectors and values, or a symmetric matrix's eigenvectors and eigenvalues) of a
+/// matrix of `n` columns and at least as many rows.
 fn pseudo_inverse(
     rhs: &[f64],
+    n: usize,
     value: impl Fn(usize) -> f64,
     left: impl Fn(usize, usize) -> f64,
     right: impl Fn(usize, usize) -> f64,
 ) -> Vec<f64> {
-    let f = rhs.len();
-    let largest = (0..f).fold(0.0_f64, |m, e| m.max(value(e).abs()));
-    let mut x = vec![0.0; f];
-    for e in 0..f {
+    let m = rhs.len();
+    let largest = (0..n).fold(0.0_f64, |most, e| most.max(value(e).abs()));
+    let mut x = vec![0.0; n];
+    for e in 0..n {
         if !(value(e) > SUBSPACE_CUTOFF * largest) {
             continue;
         }
-        let along = (0..f).map(|i| left(i, e) * rhs[i]).sum::<f64>() / value(e);
+        let along = (0..m).map(|i| left(i, e) * rhs[i]).sum::<f64>() / value(e);
         for (i, xi) in x.iter_mut().enumerate() {
             *xi += right(i, e) * along;
         }

@@ -71,7 +71,8 @@
 //!
 //! The files: [`newton`] (the iteration and the step framing), [`roles`] (the semismooth active
 //! set) and [`row_bounds`], [`interior_point`], [`cone_coupling`], [`contact_lcp`],
-//! [`contact_problem`] and
+//! [`contact_problem`] (with [`gauss_seidel`], its sweeps, and [`subspace`], their direct
+//! solves) and
 //! [`lemke`], [`split`] (the least-norm split of redundant contacts' forces), [`residual`] (the
 //! residuals' measures), [`warm_start`], [`halving`] (a step that does not converge taken again
 //! in halves), and one file per stepper.
@@ -84,6 +85,7 @@ mod delassus;
 mod disk;
 mod exact_step;
 mod failure;
+mod gauss_seidel;
 mod halving;
 mod implicit_euler;
 mod interior_point;
@@ -94,6 +96,7 @@ mod residual;
 mod roles;
 mod row_bounds;
 mod split;
+mod subspace;
 mod tresca;
 mod warm_start;
 mod work;

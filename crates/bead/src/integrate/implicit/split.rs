@@ -20,8 +20,9 @@
 //! 630 × 630. Unchanged forces leave every residual where it was, so the step stays converged;
 //! the move is kept only if the rows still meet their law to the tolerance.
 
-use super::contact_problem::{ContactProblem, FreeRows, error, free_rows, move_within_bounds};
+use super::contact_problem::{ContactProblem, error};
 use super::row_bounds::RowBounds;
+use super::subspace::{FreeRows, free_rows, move_within_bounds};
 
 /// The model's coordinates `n`, and `x ↦ Jᵀ x` from its rows' multipliers to the generalized
 /// force on them.
@@ -229,8 +230,8 @@ fn columns(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::integrate::implicit::contact_problem::gauss_seidel;
     use crate::integrate::implicit::contact_problem::tests::{problem, violation};
+    use crate::integrate::implicit::gauss_seidel::gauss_seidel;
     use crate::solve::Bounds;
 
     #[test]

@@ -15,9 +15,10 @@
 //! the problem once those rows are the right ones. Its normal forces set the next pass's cones;
 //! where they no longer change, the rows meet Coulomb's law ([`error`]), which is the test.
 
-use super::contact_problem::{ContactProblem, DENSE_LARGEST, error, move_row};
+use super::contact_problem::{ContactProblem, error, move_row};
 use super::least_norm::symmetric_least_squares;
 use super::row_bounds::RowBounds;
+use super::subspace::DENSE_LARGEST;
 
 /// Solves `p` in place, from its multipliers, by passes of Tresca's problem (see the module's
 /// notes); returns whether every row meets its law (Coulomb's, with the cones following the
