@@ -555,9 +555,9 @@ pub enum EvalError {
     /// Newton iteration (redundant contacts with friction), did not settle.
     #[error(
         "the contacts' forces did not settle in {iterations} Newton iterations \
-         (max |C| = {max_abs_c:.3e}): neither the sweeps nor Lemke's pivoting solved the \
-         contacts' complementarity problem at this iterate (docs/friction.md, Limits); a \
-         smaller dt can carry the run further"
+         (max |C| = {max_abs_c:.3e}): neither the sweeps nor Lemke's pivoting (which takes no \
+         3D contact's friction) solved the contacts' complementarity problem at this iterate \
+         (docs/friction.md, Limits); a smaller dt can carry the run further"
     )]
     ContactsUnsettled {
         /// Iterations done.
