@@ -173,6 +173,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from chain3d import quat_to_matrix
+
 ROOT = Path(__file__).resolve().parents[2]
 GRIP_SCENE = ROOT / "scenes" / "pinch_grip_3d.toml"
 BEAD = ROOT / "target" / "release" / "bead"
@@ -361,18 +363,7 @@ def make_scene(name: str, n: int | None, friction: float | None, dt: float | Non
 def quat_wxyz_to_matrix(q: np.ndarray) -> np.ndarray:
     """Rotation matrices (k, 3, 3) of quaternions (k, 4) given as [w, x, y, z] (normalized here)."""
     q = q / np.linalg.norm(q, axis=1, keepdims=True)
-    w, x, y, z = q[:, 0], q[:, 1], q[:, 2], q[:, 3]
-    r = np.empty((len(q), 3, 3))
-    r[:, 0, 0] = 1 - 2 * (y * y + z * z)
-    r[:, 0, 1] = 2 * (x * y - z * w)
-    r[:, 0, 2] = 2 * (x * z + y * w)
-    r[:, 1, 0] = 2 * (x * y + z * w)
-    r[:, 1, 1] = 1 - 2 * (x * x + z * z)
-    r[:, 1, 2] = 2 * (y * z - x * w)
-    r[:, 2, 0] = 2 * (x * z - y * w)
-    r[:, 2, 1] = 2 * (y * z + x * w)
-    r[:, 2, 2] = 1 - 2 * (x * x + y * y)
-    return r
+    return quat_to_matrix(q[:, [1, 2, 3, 0]])
 
 
 def box_overlap(c1: np.ndarray, r1: np.ndarray, h1: np.ndarray, c2: np.ndarray, r2: np.ndarray, h2: np.ndarray) -> float:

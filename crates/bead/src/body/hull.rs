@@ -84,13 +84,10 @@ pub(crate) fn hull_faces(points: &[[f64; 3]]) -> Result<Vec<HullFace>, String> {
         let on: Vec<usize> = (0..points.len())
             .filter(|&k| dot(&n, &sub(&points[k], &a)).abs() <= tol)
             .collect();
-        if faces.iter().any(|f| same_points(&f.corners, &on)) {
-            continue;
-        }
-        if let Some(face) = face(points, &n, &on, tol) {
-            if faces.iter().any(|f| same_points(&f.corners, &face.corners)) {
-                continue;
-            }
+        // Each of a face's triangles finds it again.
+        if let Some(face) = face(points, &n, &on, tol)
+            && !faces.iter().any(|f| same_points(&f.corners, &face.corners))
+        {
             faces.push(face);
         }
     }
@@ -245,18 +242,19 @@ pub(crate) fn moments(points: &[[f64; 3]], faces: &[HullFace]) -> (f64, Vec3, [[
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn cube(h: f64) -> Vec<[f64; 3]> {
+    /// The eight corners of the box of half-edges `h` about the origin.
+    pub(in super::super) fn corners(h: [f64; 3]) -> Vec<[f64; 3]> {
         (0..8)
-            .map(|k| [0, 1, 2].map(|d| if k & (1 << d) != 0 { h } else { -h }))
+            .map(|k| [0, 1, 2].map(|d| if k & (1 << d) != 0 { h[d] } else { -h[d] }))
             .collect()
     }
 
     #[test]
     fn a_cube_has_six_square_faces_turning_outward() {
-        let p = cube(0.5);
+        let p = corners([0.5; 3]);
         let faces = hull_faces(&p).unwrap();
         assert_eq!(faces.len(), 6);
         for f in &faces {
@@ -295,17 +293,17 @@ mod tests {
 
     #[test]
     fn points_that_are_not_corners_are_refused_with_their_index() {
-        let mut p = cube(1.0);
+        let mut p = corners([1.0; 3]);
         p.push([0.0, 0.0, 0.0]);
         let e = hull_faces(&p).unwrap_err();
         assert!(
             e.contains("hull point 8") && e.contains("not a corner"),
             "{e}"
         );
-        let mut p = cube(1.0);
+        let mut p = corners([1.0; 3]);
         p.push([1.0, 0.0, 0.0]); // the middle of a face
         assert!(hull_faces(&p).unwrap_err().contains("hull point 8"));
-        let mut p = cube(1.0);
+        let mut p = corners([1.0; 3]);
         p.push([1.0, 1.0, 0.0]); // the middle of an edge
         assert!(hull_faces(&p).unwrap_err().contains("hull point 8"));
     }
@@ -320,10 +318,10 @@ mod tests {
         ];
         assert!(hull_faces(&flat).unwrap_err().contains("one plane"));
         assert!(hull_faces(&flat[..3]).unwrap_err().contains("at least 4"));
-        let mut twice = cube(1.0);
+        let mut twice = corners([1.0; 3]);
         twice.push([1.0, 1.0, 1.0]);
         assert!(hull_faces(&twice).unwrap_err().contains("coincide"));
-        let mut nan = cube(1.0);
+        let mut nan = corners([1.0; 3]);
         nan[3][1] = f64::NAN;
         assert!(hull_faces(&nan).unwrap_err().contains("hull point 3"));
     }

@@ -107,9 +107,6 @@ impl Shape3d {
     /// ```
     pub fn mass_properties(&self, density: f64) -> Result<(f64, [[f64; 3]; 3]), String> {
         let rho = positive("density", density)?;
-        if let Shape3d::ConvexHull { points } = self {
-            return hull_properties(points, rho);
-        }
         let properties: Result<(f64, [f64; 3]), String> = match self {
             Shape3d::Sphere { radius } => {
                 let r = positive("radius", *radius)?;
@@ -152,7 +149,8 @@ impl Shape3d {
                 let axial = 0.5 * m_c * r * r + 2.0 * 0.4 * m_h * r * r;
                 Ok((m_c + 2.0 * m_h, [side, side, axial]))
             }
-            Shape3d::ConvexHull { .. } => unreachable!("taken above"),
+            // A full tensor, not principal moments along the body's axes.
+            Shape3d::ConvexHull { points } => return hull_properties(points, rho),
         };
         let (m, moments) = representable(rho, properties?)?;
         Ok((m, diagonal(moments)))
@@ -389,6 +387,7 @@ fn positive_definite(m: &[[f64; 3]; 3]) -> Result<(), ModelError> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::hull::tests::corners;
     use super::*;
 
     /// A shape whose mass overflows (or underflows) at its density is refused: it would make
@@ -451,12 +450,6 @@ mod tests {
         };
         assert!(((mc - my) / my - 4.0 * r / (3.0 * l)).abs() < 1e-9);
         assert!(((ic[0][0] - iy[0][0]) / iy[0][0] - 4.0 * r / l).abs() < 2e-4);
-    }
-
-    fn corners(h: [f64; 3]) -> Vec<[f64; 3]> {
-        (0..8)
-            .map(|k| [0, 1, 2].map(|d| if k & (1 << d) != 0 { h[d] } else { -h[d] }))
-            .collect()
     }
 
     fn close(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3], tol: f64) -> bool {

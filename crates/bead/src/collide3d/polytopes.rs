@@ -204,59 +204,34 @@ fn proximity_points(wa: &World<'_>, wb: &World<'_>, margin: f64) -> Vec<(Vec3, C
         let tie = TIE * to.body.c.extent();
         for (v, x) in from.vertices.iter().enumerate() {
             let (feature, y, depth) = nearest(to.poly, &to.body.pose.local(x));
-            let (gap, from_is_a) = match feature {
-                Nearest::Face(f) => (
-                    Gap3d::Face {
-                        a: from.poly.vertices[v],
-                        b: to.poly.vertices[to.poly.faces[f].vertices[0]],
-                        normal: to.poly.faces[f].normal,
-                    },
-                    true,
-                ),
-                // A corner against an edge or a corner: the plane through the nearest point,
-                // its normal fixed in the body it belongs to. The distance to a line or a point
-                // has no normal where they touch, and a sharp corner (no radius) touches there:
-                // a frictionless 3D arch's corner came to rest on its neighbour's edge at 1e-12
-                // m, and the line's distance, a square root of rounding, was not a number.
+            // A corner against a face: the face's plane. Against an edge or a corner: the
+            // plane through the nearest point, its normal fixed in the body it belongs to. The
+            // distance to a line or a point has no normal where they touch, and a sharp corner
+            // (no radius) touches there: a frictionless 3D arch's corner came to rest on its
+            // neighbour's edge at 1e-12 m, and the line's distance, a square root of rounding,
+            // was not a number.
+            let off = || sub(&to.body.pose.local(x), &y);
+            let (through, normal) = match feature {
+                Nearest::Face(f) => (to.poly.faces[f].vertices[0], to.poly.faces[f].normal),
                 Nearest::Edge(e) => {
-                    let i = to.poly.edges[e][0];
                     let faces = to.poly.edge_faces[e].map(|f| to.poly.faces[f].normal);
-                    (
-                        Gap3d::Face {
-                            a: from.poly.vertices[v],
-                            b: to.poly.vertices[i],
-                            normal: outward(&sub(&to.body.pose.local(x), &y), &faces, tie),
-                        },
-                        true,
-                    )
+                    (to.poly.edges[e][0], outward(&off(), faces.into_iter(), tie))
                 }
                 Nearest::Vertex(w) => {
-                    let faces: Vec<Vec3> = to
-                        .poly
-                        .faces
-                        .iter()
-                        .filter(|f| f.vertices.contains(&w))
-                        .map(|f| f.normal)
-                        .collect();
-                    (
-                        Gap3d::Face {
-                            a: from.poly.vertices[v],
-                            b: to.poly.vertices[w],
-                            normal: outward(&sub(&to.body.pose.local(x), &y), &faces, tie),
-                        },
-                        true,
-                    )
+                    let faces = to.poly.faces.iter().filter(|f| f.vertices.contains(&w));
+                    (w, outward(&off(), faces.map(|f| f.normal), tie))
                 }
+            };
+            let gap = Gap3d::Face {
+                a: from.poly.vertices[v],
+                b: to.poly.vertices[through],
+                normal,
             };
             consider(
                 *x,
                 ContactPoint3d {
                     key: key(case, v as u64, feature.code()),
-                    first_is_a: if from_is_a {
-                        from.body.first
-                    } else {
-                        !from.body.first
-                    },
+                    first_is_a: from.body.first,
                     gap,
                     radii: [0.0, 0.0],
                     separation: depth,
@@ -295,12 +270,12 @@ fn proximity_points(wa: &World<'_>, wb: &World<'_>, margin: f64) -> Vec<(Vec3, C
 /// `d` from the nearest point to it (body frame): along `d` where it is longer than `tie`,
 /// otherwise the mean of the normals of the `faces` that meet there (never zero: a convex
 /// corner's face normals lie in one open half-space).
-fn outward(d: &Vec3, faces: &[Vec3], tie: f64) -> Vec3 {
+fn outward(d: &Vec3, faces: impl Iterator<Item = Vec3>, tie: f64) -> Vec3 {
     let len = norm(d);
     if len > tie {
         return d.map(|c| c / len);
     }
-    let sum = [0, 1, 2].map(|k| faces.iter().map(|n| n[k]).sum::<f64>());
+    let sum = faces.fold([0.0; 3], |s, n| [s[0] + n[0], s[1] + n[1], s[2] + n[2]]);
     let l = norm(&sum);
     sum.map(|c| c / l)
 }

@@ -70,7 +70,7 @@ pub(super) fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
         return 1.0;
     };
     let (change, room) = rooms(p, bounds, &rows, &delta);
-    let alpha = room.iter().fold(1.0_f64, |m, &a| m.min(a));
+    let alpha = least(&room);
     if alpha >= STUCK {
         move_by(p, &change, alpha);
         return alpha;
@@ -87,14 +87,14 @@ pub(super) fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
     let mut blocked: Vec<bool> = room.iter().map(|&a| a < 1.0).collect();
     let mut held: Vec<usize> = Vec::new();
     for pivot in 1..=PIVOTS {
-        let next = without(p, bounds, &rows, &blocked);
-        held.extend(rows.free.iter().filter(|k| !next.free.contains(k)));
+        let (next, left) = without(p, bounds, &rows, &blocked);
+        held.extend(left);
         rows = next;
         let Some(delta) = solve_held(p, &rows, &held) else {
             break;
         };
         let (change, room) = rooms(p, bounds, &rows, &delta);
-        let pivoted = room.iter().fold(1.0_f64, |m, &a| m.min(a));
+        let pivoted = least(&room);
         if pivot == PIVOTS || pivoted >= STUCK {
             move_by(p, &change, pivoted);
             if total_error(p, bounds) < before {
@@ -135,19 +135,7 @@ fn solve_free(p: &ContactProblem, rows: &FreeRows) -> Option<Vec<f64>> {
     if f == 0 || f > DENSE_LARGEST {
         return None;
     }
-    let whole = || {
-        let mut index = Vec::new();
-        let mut block = p.block(free, &mut index);
-        // Each edge's column, times its sign and coefficient, joins its normal row's.
-        for &(k, j, s) in edges {
-            for (row, value) in p.column(k) {
-                if index[row] != usize::MAX {
-                    block[(index[row], j)] += value * s;
-                }
-            }
-        }
-        block
-    };
+    let whole = || equations(p, rows, &[]);
     let residual: Vec<f64> = free.iter().map(|&k| -p.residual[k]).collect();
     // On a large block with a few edges, the symmetric block's eigenvectors and a splitting
     // are cheaper than the whole block's singular values; on a small one, or with many edges
@@ -163,42 +151,53 @@ fn solve_free(p: &ContactProblem, rows: &FreeRows) -> Option<Vec<f64>> {
 /// of the `held` rows, which stay where they are: a pivot's rows keep their equations, since
 /// they are inside their bounds and their residuals must vanish too.
 fn solve_held(p: &ContactProblem, rows: &FreeRows, held: &[usize]) -> Option<Vec<f64>> {
-    let (free, edges) = (&rows.free, &rows.edges);
-    let f = free.len();
+    let f = rows.free.len();
     if f == 0 || f + held.len() > DENSE_LARGEST {
         return None;
     }
+    let residual: Vec<f64> = rows
+        .free
+        .iter()
+        .chain(held)
+        .map(|&k| -p.residual[k])
+        .collect();
+    least_squares(&equations(p, rows, held), &residual)
+}
+
+/// The free rows' columns of `A` on the rows of the free ones then the `held` ones, each
+/// edge's column, times its sign and coefficient, joined to its normal row's.
+fn equations(p: &ContactProblem, rows: &FreeRows, held: &[usize]) -> faer::Mat<f64> {
     let mut index = vec![usize::MAX; p.rows.len()];
-    for (i, &k) in free.iter().chain(held).enumerate() {
+    for (i, &k) in rows.free.iter().chain(held).enumerate() {
         index[k] = i;
     }
-    let mut block = faer::Mat::<f64>::zeros(f + held.len(), f);
-    for (j, &k) in free.iter().enumerate() {
+    let mut block = faer::Mat::<f64>::zeros(rows.free.len() + held.len(), rows.free.len());
+    for (j, &k) in rows.free.iter().enumerate() {
         for (row, value) in p.column(k) {
             if index[row] != usize::MAX {
                 block[(index[row], j)] = value;
             }
         }
     }
-    for &(k, j, s) in edges {
+    for &(k, j, s) in &rows.edges {
         for (row, value) in p.column(k) {
             if index[row] != usize::MAX {
                 block[(index[row], j)] += value * s;
             }
         }
     }
-    let residual: Vec<f64> = free.iter().chain(held).map(|&k| -p.residual[k]).collect();
-    least_squares(&block, &residual)
+    block
 }
 
 /// `rows` without the free rows marked `blocked` (by their places in `rows.free`), a 3D
-/// contact's two friction rows together, and without the edges whose normal row left.
+/// contact's two friction rows together, and without the edges whose normal row left; with
+/// the free rows that left.
 fn without(
     p: &ContactProblem,
     bounds: &RowBounds<'_>,
     rows: &FreeRows,
     blocked: &[bool],
-) -> FreeRows {
+) -> (FreeRows, Vec<usize>) {
     let mut drop = vec![false; p.rows.len()];
     for (i, &k) in rows.free.iter().enumerate() {
         if blocked[i] {
@@ -210,8 +209,11 @@ fn without(
     }
     let mut place = vec![usize::MAX; rows.free.len()];
     let mut free = Vec::with_capacity(rows.free.len());
+    let mut left = Vec::new();
     for (i, &k) in rows.free.iter().enumerate() {
-        if !drop[k] {
+        if drop[k] {
+            left.push(k);
+        } else {
             place[i] = free.len();
             free.push(k);
         }
@@ -222,7 +224,7 @@ fn without(
         .filter(|&&(_, j, _)| place[j] != usize::MAX)
         .map(|&(k, j, s)| (k, place[j], s))
         .collect();
-    FreeRows { free, edges }
+    (FreeRows { free, edges }, left)
 }
 
 /// `(A_FF + A_FE S) Δ_F = rhs` by the splitting `A_FF Δ⁽ᵏ⁺¹⁾ = rhs − A_FE S Δ⁽ᵏ⁾`, each
@@ -290,9 +292,14 @@ pub(super) fn move_within_bounds(
     delta: &[f64],
 ) -> f64 {
     let (change, room) = rooms(p, bounds, rows, delta);
-    let alpha = room.iter().fold(1.0_f64, |m, &a| m.min(a));
+    let alpha = least(&room);
     move_by(p, &change, alpha);
     alpha
+}
+
+/// The share of a step every row's `room` allows (1 at most).
+fn least(room: &[f64]) -> f64 {
+    room.iter().fold(1.0_f64, |m, &a| m.min(a))
 }
 
 /// Every row's change from `delta` (the free rows', the edges following their normal rows),
