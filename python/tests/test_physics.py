@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -181,3 +182,29 @@ def test_the_3d_arch_of_convex_hulls_stands_on_friction(scenes: Path) -> None:
     text = (scenes / "arch_3d.toml").read_text().replace("friction = 0.6", "friction = 0.0")
     fallen = bead.loads(text).run(duration=0.5).trajectory
     assert fallen["stone4.z"][-1] < 0.8
+
+
+def test_a_ball_rolls_in_a_bowl_at_the_rolling_pendulums_period(scenes: Path) -> None:
+    # scenes/ball_in_bowl_3d.toml let go from rest, 0.6 rad up a hemisphere of radius 0.5 m:
+    # rolling, the 5 cm ball swings as a pendulum 7/5 as long as the 0.45 m its centre moves on,
+    # with period 4 √(7(R − r)/5g) K(sin 0.3); without friction it slides, as one of 0.45 m.
+    text = (scenes / "ball_in_bowl_3d.toml").read_text()
+    text = text.replace("velocity = [0.0, 0.25, 0.0]", "velocity = [0.0, 0.0, 0.0]")
+    text = re.sub(r"angular_velocity = \[[^\]]*\]", "angular_velocity = [0.0, 0.0, 0.0]", text)
+    text = text.replace("dt = 0.002", "dt = 0.001").replace("output_every = 5", "output_every = 1")
+
+    def k(m: float) -> float:
+        a, b = 1.0, math.sqrt(1.0 - m * m)
+        for _ in range(40):
+            a, b = (a + b) / 2.0, math.sqrt(a * b)
+        return math.pi / (2.0 * a)
+
+    for friction, length in (("0.8", 0.63), ("0.0", 0.45)):
+        run = bead.loads(text.replace("friction = 0.8", f"friction = {friction}"))
+        tr = run.run(duration=3.5).trajectory
+        t, x = np.asarray(tr["t"]), np.asarray(tr["ball.x"])
+        down = np.nonzero((x[:-1] > 0.0) & (x[1:] <= 0.0))[0]
+        crossings = t[down] + (t[down + 1] - t[down]) * x[down] / (x[down] - x[down + 1])
+        period = crossings[1] - crossings[0]
+        closed = 4.0 * math.sqrt(length / 9.81) * k(math.sin(0.3))
+        assert abs(period - closed) < 1e-4, (friction, period, closed)

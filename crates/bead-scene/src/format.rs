@@ -381,6 +381,17 @@ pub enum ShapeSpec {
         /// Corners, m.
         points: Vec<[f64; 3]>,
     },
+    /// A bowl (3D): the inside of a sphere of `radius` about the body's position, from its
+    /// lowest point, `radius` below, up to the rim, `depth` above that (`depth = radius`: a
+    /// hemisphere). A surface without thickness or mass: a body whose centre is inside the
+    /// sphere touches it below the rim, nothing touches its outside. Give it
+    /// `mass = "infinity"`, or a mass and an inertia.
+    Bowl {
+        /// Radius of the sphere, m.
+        radius: f64,
+        /// Height of the rim over the lowest point, m (more than 0, at most twice the radius).
+        depth: f64,
+    },
 }
 
 /// A mass: a number of kilograms, or the word `"infinity"`.

@@ -105,10 +105,11 @@ pub(super) fn add_body(system: &mut System, spec: &BodySpec, path: &str) -> Resu
             }
             ShapeSpec::Sphere { .. }
             | ShapeSpec::Cylinder { .. }
-            | ShapeSpec::ConvexHull { .. } => {
+            | ShapeSpec::ConvexHull { .. }
+            | ShapeSpec::Bowl { .. } => {
                 return Err(SceneError::at(
                     format!("{path}.shape"),
-                    "spheres, cylinders and convex hulls are 3D shapes",
+                    "spheres, cylinders, convex hulls and bowls are 3D shapes",
                 )
                 .hint("2D shapes: disc, box, rod, capsule, polygon"));
             }
@@ -246,6 +247,10 @@ pub(super) fn add_body_3d(
             ShapeSpec::ConvexHull { points } => Shape3d::ConvexHull {
                 points: points.clone(),
             },
+            ShapeSpec::Bowl { radius, depth } => Shape3d::Bowl {
+                radius: *radius,
+                depth: *depth,
+            },
             ShapeSpec::Box { .. } => {
                 return Err(SceneError::at(
                     format!("{path}.shape"),
@@ -258,10 +263,14 @@ pub(super) fn add_body_3d(
                     format!("{path}.shape"),
                     "discs, rods and polygons are 2D shapes",
                 )
-                .hint("3D shapes: sphere, box, capsule, cylinder, convex-hull"));
+                .hint("3D shapes: sphere, box, capsule, cylinder, convex-hull, bowl"));
             }
         }),
     };
+    // A fixed body's shape gives no mass but must still make a solid (or a bowl).
+    if let Some(reason) = shape.as_ref().and_then(|s| s.check().err()) {
+        return Err(SceneError::at(format!("{path}.shape"), reason));
+    }
     // A fixed body may say `inertia = "infinity"` too, as a 2D one does.
     let inertia = match &spec.inertia {
         Some(InertiaSpec::Moment(MassSpec::Word(w))) if w == "infinity" || w == "inf" => None,

@@ -17,6 +17,7 @@ pub use parametric::{MassPoint, Parametric, ParametricId, PositionFn};
 pub(crate) use parametric::{PointMotion, generalized_mass};
 pub use particle::{Particle, ParticleId};
 pub use rigid2d::{RigidBody, RigidBodyId, Shape};
+pub(crate) use rigid3d::bowl_rim;
 pub use rigid3d::{RigidBody3d, RigidBody3dId, Shape3d};
 
 use crate::error::ModelError;

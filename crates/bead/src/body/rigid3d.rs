@@ -91,6 +91,28 @@ pub enum Shape3d {
         /// The hull's corners, m.
         points: Vec<[f64; 3]>,
     },
+    /// A bowl: the inside of a sphere of `radius` about the body's origin, from its lowest
+    /// point `[0, 0, −radius]` up to the rim, `depth` above it (`depth = radius` is a
+    /// hemisphere, `2 radius` a closed hollow sphere). A surface without thickness: a body
+    /// whose centre is inside the sphere touches it below the rim, nothing touches its outside,
+    /// and a body that rises over the rim leaves it. It has no volume, so no mass of its own:
+    /// make the body fixed, or give it a mass and inertia.
+    ///
+    /// ```
+    /// use bead::{RigidBody3d, Shape3d, System};
+    /// let mut sys = System::new(3)?;
+    /// let bowl = Shape3d::Bowl { radius: 0.5, depth: 0.25 };
+    /// assert!(bowl.mass_properties(1000.0).is_err());
+    /// // Its lowest point at the origin.
+    /// sys.add_rigid_body_3d(RigidBody3d::new([0.0, 0.0, 0.5]).outline(bowl).fixed())?;
+    /// # Ok::<(), bead::ModelError>(())
+    /// ```
+    Bowl {
+        /// Radius of the sphere, m.
+        radius: f64,
+        /// Height of the rim over the lowest point, m: more than 0, at most `2 radius`.
+        depth: f64,
+    },
 }
 
 impl Shape3d {
@@ -151,10 +173,48 @@ impl Shape3d {
             }
             // A full tensor, not principal moments along the body's axes.
             Shape3d::ConvexHull { points } => return hull_properties(points, rho),
+            Shape3d::Bowl { .. } => {
+                return Err(
+                    "a bowl is a surface without volume and has no mass of its own: \
+                            make the body fixed, or give it a mass and an inertia"
+                        .into(),
+                );
+            }
         };
         let (m, moments) = representable(rho, properties?)?;
         Ok((m, diagonal(moments)))
     }
+}
+
+impl Shape3d {
+    /// Why the shape's measures make no solid (or bowl), if they do not: what a body given it
+    /// would be refused for.
+    ///
+    /// ```
+    /// use bead::Shape3d;
+    /// assert!(Shape3d::Bowl { radius: 0.5, depth: 0.5 }.check().is_ok());
+    /// let deep = Shape3d::Bowl { radius: 0.5, depth: 1.5 }.check().unwrap_err();
+    /// assert!(deep.contains("depth"));
+    /// ```
+    pub fn check(&self) -> Result<(), String> {
+        match self {
+            Shape3d::Bowl { radius, depth } => bowl_rim(*radius, *depth).map(|_| ()),
+            _ => self.mass_properties(1.0).map(|_| ()),
+        }
+    }
+}
+
+/// The height of a bowl's rim over its sphere's centre, or why `radius` and `depth` make no
+/// bowl.
+pub(crate) fn bowl_rim(radius: f64, depth: f64) -> Result<f64, String> {
+    let r = positive("radius", radius)?;
+    if !(depth > 0.0 && depth <= 2.0 * r) {
+        return Err(format!(
+            "a bowl's depth must be more than 0 and at most twice its radius ({}), got {depth}",
+            2.0 * r
+        ));
+    }
+    Ok(depth - r)
 }
 
 /// A convex hull's mass and inertia tensor about its centroid, which must be the origin.
@@ -316,7 +376,7 @@ impl RigidBody3d {
         if let Some(shape) = &self.shape {
             // A shape that does not give a mass or that is degenerate is an error, even for
             // drawing only.
-            if let Err(reason) = shape.mass_properties(1.0) {
+            if let Err(reason) = shape.check() {
                 return Err(ModelError::Setting(format!("rigid body shape: {reason}")));
             }
             if self.mass.is_nan() {

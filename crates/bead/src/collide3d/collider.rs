@@ -1,8 +1,9 @@
 //! A 3D body's shape as collision geometry: its *core* (a point, a segment or a convex
 //! polytope) swept by a radius — a sphere is a point swept by its radius, a capsule a segment,
-//! a box or a convex hull a polytope swept by nothing.
+//! a box or a convex hull a polytope swept by nothing — or a bowl, the inside of a sphere.
 
 use crate::body::Shape3d;
+use crate::body::bowl_rim;
 use crate::body::hull::hull_faces;
 use crate::body::positive;
 use crate::math::rotation::rotation_matrix;
@@ -35,6 +36,9 @@ pub(crate) enum Core {
     Segment([Vec3; 2]),
     /// A convex polytope (a box, a convex hull).
     Polytope(Polytope),
+    /// The inside of a sphere of `radius` about the body's origin, below the plane `z = rim`
+    /// of the body's frame (a bowl): the one concave core, touched from within.
+    Bowl { radius: f64, rim: f64 },
 }
 
 /// A shape ready to collide: its core in the body's frame and the radius that sweeps it.
@@ -128,6 +132,13 @@ impl Collider3d {
                 core: Core::Polytope(Polytope::hull(points)?),
                 radius: 0.0,
             },
+            Shape3d::Bowl { radius, depth } => Collider3d {
+                core: Core::Bowl {
+                    radius: *radius,
+                    rim: bowl_rim(*radius, *depth)?,
+                },
+                radius: 0.0,
+            },
             Shape3d::Cylinder { .. } => {
                 return Err(
                     "is a cylinder: cylinders do not collide yet (spheres, boxes, capsules \
@@ -152,12 +163,18 @@ impl Collider3d {
             Core::Point => &[[0.0; 3]],
             Core::Segment(ends) => ends,
             Core::Polytope(p) => &p.vertices,
+            // The sphere's centre: `bounds` and `extent` take its radius.
+            Core::Bowl { .. } => &[[0.0; 3]],
         }
     }
 
-    /// The axis-aligned box around the shape at `pose`, grown by `margin`: `[min, max]`.
+    /// The axis-aligned box around the shape at `pose`, grown by `margin`: `[min, max]`. A
+    /// bowl's is its sphere's, a bound however it is turned.
     pub(crate) fn bounds(&self, pose: &Pose3d, margin: f64) -> [Vec3; 2] {
-        let grow = self.radius + margin;
+        let grow = match self.core {
+            Core::Bowl { radius, .. } => radius,
+            _ => self.radius,
+        } + margin;
         let mut b = [[f64::INFINITY; 3], [f64::NEG_INFINITY; 3]];
         for v in self.points() {
             let w = pose.apply(v);
@@ -171,6 +188,9 @@ impl Collider3d {
 
     /// The largest distance of the shape from its body's origin.
     pub(crate) fn extent(&self) -> f64 {
+        if let Core::Bowl { radius, .. } = self.core {
+            return radius;
+        }
         self.points()
             .iter()
             .map(|v| norm(v))

@@ -40,6 +40,8 @@ pub(super) mod kind {
     pub(crate) const EDGES: u64 = 5;
     /// A corner of the first (then second) polytope against the other's nearest feature.
     pub(crate) const CORNER: [u64; 2] = [6, 7];
+    /// A point of a core inside a bowl.
+    pub(crate) const BOWL: u64 = 8;
 }
 
 /// The key of a pair of features: its [`kind`], then a code for each feature.

@@ -1,8 +1,9 @@
 //! The points where two 3D colliders touch, each named by the features that touch: round cores
 //! (points and segments) by their closest points, a round core against a polytope by the
 //! polytope's closest face, edge or vertex, and two polytopes by separating axes and clipping
-//! ([`super::polytopes`]).
+//! ([`super::polytopes`]), and a core inside a bowl by its points ([`super::bowl`]).
 
+use super::bowl::{self, Bowl};
 use super::collider::{Collider3d, Core, Nearest, Polytope, Pose3d, nearest};
 use super::contact_point::{ContactPoint3d, Placed, key, kind, pair_gap, sided};
 use super::polytopes;
@@ -29,6 +30,14 @@ pub(crate) fn manifold(
         first: false,
     };
     match (&c1.core, &c2.core) {
+        // A bowl has no outside: two never touch.
+        (Core::Bowl { .. }, Core::Bowl { .. }) => {}
+        (&Core::Bowl { radius, rim }, _) => {
+            bowl::inside((Bowl { radius, rim }, &one), &two, margin, out)
+        }
+        (_, &Core::Bowl { radius, rim }) => {
+            bowl::inside((Bowl { radius, rim }, &two), &one, margin, out)
+        }
         (Core::Polytope(a), Core::Polytope(b)) => {
             polytopes::manifold((one, a), (two, b), margin, out)
         }

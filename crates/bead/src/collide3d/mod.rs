@@ -13,6 +13,7 @@
 //! box had a point 0.2 m inside the capsule. parry3d-f64 stays as the tests' oracle for the
 //! distances and normals.
 
+mod bowl;
 mod collider;
 mod contact_point;
 mod manifold;

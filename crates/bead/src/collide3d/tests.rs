@@ -45,7 +45,9 @@ fn parry_shape(shape: &Shape3d) -> Box<dyn Shape> {
                 .collect();
             Box::new(ConvexPolyhedron::from_convex_hull(&points).expect("a hull"))
         }
-        Shape3d::Cylinder { .. } => unreachable!("cylinders do not collide"),
+        Shape3d::Cylinder { .. } | Shape3d::Bowl { .. } => {
+            unreachable!("cylinders do not collide; parry has no bowl")
+        }
     }
 }
 
@@ -89,6 +91,11 @@ fn gap_at(p: &ContactPoint3d, poses: [&Pose3d; 2]) -> (f64, Vec3) {
             let d = sub(&pa.apply(&a), &pb.apply(&b));
             let len = norm(&d);
             (len - r, d.map(|x| x / len))
+        }
+        Gap3d::Within { a, b, radius } => {
+            let d = sub(&pb.apply(&b), &pa.apply(&a));
+            let len = norm(&d);
+            (radius - len - r, d.map(|x| x / len))
         }
     }
 }
@@ -248,8 +255,8 @@ fn core_distance(shape: &Shape3d, x: &Vec3) -> f64 {
             let z = x[2].clamp(-length / 2.0, length / 2.0);
             norm(&[x[0], x[1], x[2] - z])
         }
-        Shape3d::Cylinder { .. } | Shape3d::ConvexHull { .. } => {
-            unreachable!("not asked of cylinders or hulls")
+        Shape3d::Cylinder { .. } | Shape3d::ConvexHull { .. } | Shape3d::Bowl { .. } => {
+            unreachable!("not asked of cylinders, hulls or bowls")
         }
     }
 }
@@ -420,5 +427,127 @@ fn a_corner_on_an_edge_has_a_finite_gap_and_normal() {
             (deepest - off).abs() < 1e-12,
             "off {off}: deepest {deepest}"
         );
+    }
+}
+
+/// Every shape inside a turned hollow sphere (a bowl of depth twice its radius) touches it at
+/// its farthest point from the centre: the deepest gap is the radius less the shape's reach,
+/// the largest of parry's support points over 20,000 directions, and every point's gap
+/// evaluated from its features is its separation.
+#[test]
+fn shapes_in_a_bowl_touch_it_at_their_farthest_points() {
+    let radius = 1.0;
+    let bowl = Collider3d::of(&Shape3d::Bowl {
+        radius,
+        depth: 2.0 * radius,
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    // Directions spread evenly over the sphere (a Fibonacci lattice).
+    let count = 20_000;
+    let golden = std::f64::consts::PI * (3.0 - 5.0_f64.sqrt());
+    let directions: Vec<Vector> = (0..count)
+        .map(|k| {
+            let z = 1.0 - 2.0 * (k as f64 + 0.5) / count as f64;
+            let (s, c) = (golden * k as f64).sin_cos();
+            let w = (1.0 - z * z).sqrt();
+            Vector::new(w * c, w * s, z)
+        })
+        .collect();
+    let mut rng = Scatter(11);
+    let (mut touched, mut apart) = (0, 0);
+    for shape in shapes() {
+        let c = Collider3d::of(&shape).unwrap_or_else(|e| panic!("{e}"));
+        let parry = parry_shape(&shape);
+        let support = parry
+            .as_support_map()
+            .unwrap_or_else(|| panic!("{shape:?}"));
+        for _ in 0..80 {
+            let bowl_pose = Pose3d::new([rng.next(), rng.next(), rng.next()], rng.quaternion());
+            // Near the wall, the shape's core inside the sphere.
+            let d = [rng.next(), rng.next(), rng.next()];
+            let along = (radius - c.extent() + 0.03 * (rng.next() - 1.0)) / norm(&d);
+            let x: Vec3 = [0, 1, 2].map(|k| bowl_pose.position[k] + along * d[k]);
+            let q = rng.quaternion();
+            let pose = Pose3d::new(x, q);
+            let margin = 0.05;
+            let mut points = Vec::new();
+            manifold((&c, &pose), (&bowl, &bowl_pose), margin, &mut points);
+            let at = parry_pose(x, q);
+            let centre = bowl_pose.position;
+            let reach = directions
+                .iter()
+                .map(|&u| {
+                    let p = support.support_point(&at, u);
+                    (p.x - centre[0]) * u.x + (p.y - centre[1]) * u.y + (p.z - centre[2]) * u.z
+                })
+                .fold(f64::NEG_INFINITY, f64::max);
+            let case = format!("{shape:?} at {x:?} {q:?} in a bowl at {bowl_pose:?}");
+            for p in &points {
+                let (g, _) = gap_at(p, [&pose, &bowl_pose]);
+                assert!((g - p.separation).abs() < 1e-12, "{case}: {g} vs {p:?}");
+                assert!(p.separation <= margin + 1e-12, "{case}: {p:?}");
+            }
+            let deepest = points
+                .iter()
+                .map(|p| p.separation)
+                .fold(f64::INFINITY, f64::min);
+            // The lattice's spacing, 0.025 rad, leaves the reach short by up to about
+            // reach · spacing² / 2 (3e-4 m); a corner's is nearer.
+            let exact = radius - reach;
+            if exact > margin + 1e-3 {
+                assert!(points.is_empty(), "{case}: {points:?}");
+                apart += 1;
+            } else if exact < margin - 1e-3 {
+                assert!(
+                    deepest <= exact + 1e-12 && deepest > exact - 1e-3,
+                    "{case}: deepest {deepest} vs {exact}"
+                );
+                touched += 1;
+            }
+        }
+    }
+    assert!(
+        touched > 100 && apart > 20,
+        "{touched} touched, {apart} apart"
+    );
+}
+
+/// A ball touches a bowl only below its rim, and only with its centre inside the sphere: a
+/// hemisphere of radius 1 about the origin, its rim in the plane z = 0.
+#[test]
+fn a_bowl_is_touched_below_its_rim_and_from_inside() {
+    let bowl = Collider3d::of(&Shape3d::Bowl {
+        radius: 1.0,
+        depth: 1.0,
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let ball = Collider3d::sphere(0.1);
+    let at_origin = Pose3d::at([0.0; 3]);
+    let touching = |x: Vec3| {
+        let mut points = Vec::new();
+        manifold(
+            (&bowl, &at_origin),
+            (&ball, &Pose3d::at(x)),
+            0.01,
+            &mut points,
+        );
+        points
+    };
+    // Resting at the bottom: one point, the bowl second.
+    let bottom = touching([0.0, 0.0, -0.9]);
+    assert_eq!(bottom.len(), 1);
+    assert!(!bottom[0].first_is_a && bottom[0].separation.abs() < 1e-12);
+    // Against the wall just below the rim, and just above it.
+    let wall = |z: f64| [(0.81_f64 - z * z).sqrt(), 0.0, z];
+    assert_eq!(touching(wall(-0.01)).len(), 1);
+    assert!(touching(wall(0.01)).is_empty());
+    // Outside the sphere, under the bowl: nothing; pressed past the surface from inside, a
+    // negative gap.
+    assert!(touching([0.0, 0.0, -1.05]).is_empty());
+    let pressed = touching([0.0, 0.0, -0.95]);
+    assert!(pressed.len() == 1 && (pressed[0].separation + 0.05).abs() < 1e-12);
+    // Bad measures are refused.
+    for (radius, depth) in [(0.0, 0.5), (1.0, 0.0), (1.0, 2.5), (f64::NAN, 1.0)] {
+        assert!(Collider3d::of(&Shape3d::Bowl { radius, depth }).is_err());
     }
 }

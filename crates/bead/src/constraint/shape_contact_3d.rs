@@ -9,6 +9,7 @@
 //! a point against a plane of b   g = (x_a − x_f)·(x_n − x_f) − (r_a + r_b)
 //! a point against a line of b    g = |p − (p·u) u / |u|²| − (r_a + r_b),   p = x_a − x_b, u = x_t − x_b
 //! round against round            g = |x_a − x_b| − (r_a + r_b)
+//! a point inside a sphere of b    g = R − |x_a − x_b| − (r_a + r_b)
 //! ```
 //!
 //! `x_a` is a's core point; `x_f` a point of b's plane and `x_n` the point one metre from it
@@ -25,7 +26,8 @@
 //! `g = n₀·(x_a − x_b) − r` ([`ConstraintEval::step_start`]), as in 2D
 //! ([`super::ShapeContact`]): linear in the points, never above the true gap. A point against
 //! a line is not: `n₀` leaves the line's perpendicular plane as b turns, and the held gap could
-//! then rise above the true one.
+//! then rise above the true one. Nor is a point inside a sphere (a bowl): there the held gap
+//! `R − n₀·(x_a − x_b)` is never *below* the true one, so it would let the point through.
 
 use super::dot_rows::{Chords, DotSum};
 use super::shape_contact::ContactBody;
@@ -88,6 +90,17 @@ pub enum Gap3d {
         b: [f64; 3],
         /// The plane's outward unit normal (from `b` towards `a`), in `b`'s frame.
         normal: [f64; 3],
+    },
+    /// A point of `a` inside a sphere fixed in `b` (a body in a bowl): the sphere's radius less
+    /// the point's distance from its centre, `g = R − |x_a − x_b| − (r_a + r_b)`, exact as the
+    /// point moves round the sphere.
+    Within {
+        /// Core point of `a`, in `a`'s frame, m.
+        a: [f64; 3],
+        /// The sphere's centre, in `b`'s frame, m.
+        b: [f64; 3],
+        /// The sphere's radius `R`, m.
+        radius: f64,
     },
 }
 
@@ -219,6 +232,8 @@ impl ShapeContact3d {
                 let s = dot(&p, &u) / dot(&u, &u);
                 unit(std::array::from_fn(|k| p[k] - s * u[k]))
             }
+            // Inward, towards the sphere's centre.
+            Gap3d::Within { .. } => unit(sub3(&x[1], &x[0])),
             // Operands a₀, b₀, b₁, a₁: the lines' cross product (a₁ − a₀) × (b₁ − b₀).
             Gap3d::Edges { .. } => unit(cross(&sub3(&x[3], &x[0]), &sub3(&x[2], &x[1]))),
         }
@@ -265,6 +280,12 @@ impl ShapeContact3d {
             Gap3d::Round { .. } => {
                 let n = unit(sub3(&x[0], &x[1]))?;
                 Some(between(&x[0], &x[1], &n))
+            }
+            Gap3d::Within { radius, .. } => {
+                // a's core point, and the sphere's surface beyond it.
+                let u = unit(sub3(&x[0], &x[1]))?;
+                let surface = std::array::from_fn(|k| x[1][k] + radius * u[k]);
+                Some(between(&x[0], &surface, &u.map(|v| -v)))
             }
             Gap3d::Face { .. } => {
                 let n = sub3(&x[2], &x[1]);
@@ -329,7 +350,7 @@ impl Constraint for ShapeContact3d {
         // point and get no gradient.
         let along = |p: [f64; 3], d: [f64; 3]| [0, 1, 2].map(|k| p[k] + d[k]);
         let [p0, p1, p2, p3] = match self.gap {
-            Gap3d::Round { a: pa, b: pb } => [pa, pb, pb, pa],
+            Gap3d::Round { a: pa, b: pb } | Gap3d::Within { a: pa, b: pb, .. } => [pa, pb, pb, pa],
             Gap3d::Face {
                 a: pa,
                 b: pb,
@@ -376,6 +397,10 @@ impl Constraint for ShapeContact3d {
         }
         let (a, b) = match self.gap {
             Gap3d::Round { a, b } => (a, b),
+            Gap3d::Within { a, b, radius } => {
+                InvalidParameter::check_positive("radius", radius)?;
+                (a, b)
+            }
             Gap3d::Face {
                 a,
                 b,
@@ -448,10 +473,12 @@ impl Constraint for ShapeContact3d {
             Gap3d::Face { .. } => {
                 DotSum::at(eval, 4, &[(1.0, Chords::new([0, 1], [2, 1]))]).write(eval, 0, -r);
             }
-            Gap3d::Round { .. } => {
-                let row = match [eval.step_start(0), eval.step_start(1)] {
-                    [Some(s0), Some(s1)] => separation_along([eval.x(0), eval.x(1)], [s0, s1], r)?,
-                    _ => separation([eval.x(0), eval.x(1)], [eval.v(0), eval.v(1)], r, 1.0)?,
+            Gap3d::Round { .. } | Gap3d::Within { .. } => {
+                let (x, v) = ([eval.x(0), eval.x(1)], [eval.v(0), eval.v(1)]);
+                let row = match (self.gap, [eval.step_start(0), eval.step_start(1)]) {
+                    (Gap3d::Within { radius, .. }, _) => separation(x, v, radius - r, -1.0)?,
+                    (_, [Some(s0), Some(s1)]) => separation_along(x, [s0, s1], r)?,
+                    _ => separation(x, v, r, 1.0)?,
                 };
                 let minus = row.gradient.map(|g| -g);
                 eval.set_value(0, row.value);
@@ -547,10 +574,16 @@ impl Constraint for ShapeContact3d {
                 };
                 polarize_quadratic(at.len(), &mut q, hessian)?;
             }
-            Gap3d::Round { .. } => {
-                // The separation's 6 × 6 block of the first two points, into the 9 × 9 matrix.
+            Gap3d::Round { .. } | Gap3d::Within { .. } => {
+                // The separation's 6 × 6 block of the first two points, into the 9 × 9 matrix;
+                // inside a sphere the gap is its negative.
+                let sign = if matches!(self.gap, Gap3d::Within { .. }) {
+                    -1.0
+                } else {
+                    1.0
+                };
                 let mut block = [0.0; 36];
-                add_separation_hessian([at.x(0), at.x(1)], weights[0], &mut block)?;
+                add_separation_hessian([at.x(0), at.x(1)], sign * weights[0], &mut block)?;
                 let n = at.len();
                 for i in 0..6 {
                     for j in 0..6 {

@@ -100,6 +100,35 @@ pub(crate) fn draw_solid(
             }
             radius + half
         }
+        Some(Shape3d::Bowl { radius, depth }) => {
+            // Its rim, two circles of latitude below it and eight meridians from the rim to
+            // the lowest point; no axes, which would hang at the sphere's centre above it.
+            let radius = *radius;
+            let top = ((depth - radius) / radius).clamp(-1.0, 1.0).acos();
+            let at = |polar: f64, longitude: f64| {
+                let (sp, cp) = polar.sin_cos();
+                let (sl, cl) = longitude.sin_cos();
+                world([radius * sp * cl, radius * sp * sl, radius * cp])
+            };
+            let axis = direction([0.0, 0.0, 1.0]);
+            for j in 0..3 {
+                let polar = top + (std::f64::consts::PI - top) * j as f64 / 3.0;
+                let c = world([0.0, 0.0, radius * polar.cos()]);
+                canvas.circle(c, radius * polar.sin(), axis, Element::Body);
+            }
+            for m in 0..8 {
+                let longitude = std::f64::consts::TAU * m as f64 / 8.0;
+                let polar = |k: usize| top + (std::f64::consts::PI - top) * k as f64 / ARC as f64;
+                for k in 0..ARC {
+                    canvas.line(
+                        at(polar(k), longitude),
+                        at(polar(k + 1), longitude),
+                        Element::Body,
+                    );
+                }
+            }
+            return;
+        }
         None => 0.1,
     };
     // The body's axes, a third of its size: x, y and z from the centre.

@@ -1,7 +1,8 @@
 //! 3D solids as flat faces, for renderers that fill them in depth order
 //! ([`Canvas::draws_faces`]): a box by its six sides, round solids by facets — a sphere by bands
 //! of latitude and sectors of longitude, a cylinder by the strips of its side and the wedges of
-//! its ends, a capsule by a cylinder's side and two hemispheres, a convex hull by its faces.
+//! its ends, a capsule by a cylinder's side and two hemispheres, a convex hull by its faces, a
+//! bowl by its sphere's bands below the rim, inside and out.
 //!
 //! Only edges a reader needs are drawn as lines: a box's or a hull's edges and a cylinder's
 //! rims. The facets
@@ -24,6 +25,8 @@ const SPHERE_BANDS: usize = 8;
 const ROUND_SECTORS: usize = 24;
 /// Bands of latitude of a capsule's hemisphere, from its pole to its rim.
 const CAP_BANDS: usize = 4;
+/// Bands of latitude of a bowl, from its rim to its lowest point.
+const BOWL_BANDS: usize = 6;
 
 /// A face in the body's frame: its corners, its outward normal, its drawn sides and tone.
 struct Local {
@@ -89,7 +92,47 @@ fn faces(shape: &Shape3d) -> Vec<Local> {
             faces
         }
         Shape3d::ConvexHull { ref points } => hull(points),
+        Shape3d::Bowl { radius, depth } => bowl(radius, depth),
     }
+}
+
+/// A bowl: bands of the sphere from its rim down to its lowest point, each facet twice, facing
+/// in and out, so that it shows from above and below; its rim drawn.
+fn bowl(radius: f64, depth: f64) -> Vec<Local> {
+    let top = ((depth - radius) / radius).clamp(-1.0, 1.0).acos();
+    let polar = |j: f64| top + (PI - top) * j / BOWL_BANDS as f64;
+    let longitude = |k: f64| TAU * k / ROUND_SECTORS as f64;
+    let at =
+        |j: usize, k: usize| direction(polar(j as f64), longitude(k as f64)).map(|c| radius * c);
+    let mut faces = Vec::with_capacity(2 * ROUND_SECTORS * BOWL_BANDS);
+    for j in 0..BOWL_BANDS {
+        for k in 0..ROUND_SECTORS {
+            let mut corners = vec![at(j, k), at(j + 1, k), at(j + 1, k + 1), at(j, k + 1)];
+            // At the lowest point two corners are the point itself.
+            if j + 1 == BOWL_BANDS {
+                corners.remove(1);
+            }
+            let out = direction(polar(j as f64 + 0.5), longitude(k as f64 + 0.5));
+            // The rim is the side from the last corner to the first.
+            let edges = if j == 0 { 1 << (corners.len() - 1) } else { 0 };
+            // Reversed, the rim is still the side from the last corner to the first.
+            let mut inner = corners.clone();
+            inner.reverse();
+            faces.push(Local {
+                corners,
+                normal: out,
+                edges,
+                tone: stripe(k),
+            });
+            faces.push(Local {
+                corners: inner,
+                normal: out.map(|c| -c),
+                edges,
+                tone: stripe(k),
+            });
+        }
+    }
+    faces
 }
 
 /// A convex hull: its faces, each with all its sides drawn (a hull that does not close draws
@@ -310,6 +353,31 @@ mod tests {
                 assert!(face.corners.iter().all(on_surface), "{shape:?}");
             }
         }
+    }
+
+    /// A bowl's facets lie on its sphere below the rim, each twice, facing out and in, and
+    /// only its rim is drawn as lines.
+    #[test]
+    fn a_bowl_is_its_sphere_below_the_rim_inside_and_out() {
+        let (radius, depth) = (0.5, 0.3);
+        let faces = faces(&Shape3d::Bowl { radius, depth });
+        assert_eq!(faces.len(), 2 * ROUND_SECTORS * BOWL_BANDS);
+        let rim = depth - radius;
+        let mut drawn = 0;
+        for pair in faces.chunks(2) {
+            let (out, inner) = (&pair[0], &pair[1]);
+            assert!((0..3).all(|k| (out.normal[k] + inner.normal[k]).abs() < 1e-15));
+            for c in &out.corners {
+                let r = (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt();
+                assert!((r - radius).abs() < 1e-12 && c[2] <= rim + 1e-12, "{c:?}");
+                // The facet's normal is the sphere's outward one, within a facet's spread.
+                let along = (0..3).map(|k| c[k] * out.normal[k]).sum::<f64>() / r;
+                assert!(along > 0.95, "{along}");
+            }
+            drawn += (out.edges.count_ones() + inner.edges.count_ones()) as usize;
+        }
+        // The rim's sectors, once from each side.
+        assert_eq!(drawn, 2 * ROUND_SECTORS);
     }
 
     /// A box draws its edges; a sphere none, in two tones.

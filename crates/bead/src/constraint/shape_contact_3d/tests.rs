@@ -48,6 +48,16 @@ fn rows_agree_with_differences_and_polarization() {
         &x12(&x),
         &x12(&v),
     );
+    let within = Gap3d::Within {
+        a: [0.0; 3],
+        b: [0.2, 0.0, 0.0],
+        radius: 1.5,
+    };
+    check(
+        &ShapeContact3d::new(a, b, within, [0.1, 0.0]),
+        &x12(&x),
+        &x12(&v),
+    );
 }
 
 /// Four points from three (the fourth a little off the first).
@@ -139,6 +149,15 @@ fn the_witness_lies_midway_between_the_surfaces() {
         [1.0, 0.3, 0.1],
     ];
     assert!(close(at(edges, [0.0, 0.0], x), [0.2, 0.3, 0.05]));
+    // A ball of radius 0.5 whose centre is 1.2 m along z from the centre of a bowl's sphere
+    // of radius 2: its surface 1.7 m out, the bowl's 2 m, the mark between at 1.85 m.
+    let within = Gap3d::Within {
+        a: o,
+        b: o,
+        radius: 2.0,
+    };
+    let x = [[0.0, 0.0, 1.2], o, o, [0.0, 0.0, 1.2]];
+    assert!(close(at(within, [0.5, 0.0], x), [0.0, 0.0, 1.85]));
 }
 
 /// The friction rows of every kind of features: no value, `Ċ = t·(v(p_a) − v(p_b))` with
@@ -167,6 +186,11 @@ fn friction_rows_agree_with_differences_and_polarization() {
         Gap3d::Edges {
             a: [o, [1.0, 0.0, 0.0]],
             b: [o, [0.0, 1.0, 0.0]],
+        },
+        Gap3d::Within {
+            a: o,
+            b: [0.2, 0.0, 0.0],
+            radius: 1.5,
         },
     ];
     // Six points: the gap's four (a face's second point one metre along its normal from
