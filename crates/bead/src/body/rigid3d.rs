@@ -442,6 +442,27 @@ fn positive_definite(m: &[[f64; 3]; 3]) -> Result<(), ModelError> {
     if !(m[0][0] > 0.0 && minor2 > 0.0 && det > 0.0) {
         return bad("must be positive definite");
     }
+    // Of a body: I = tr(S) 1 − S for its second moment of mass S = ∫ ρ x xᵀ, which is positive
+    // semi-definite, so S = tr(I)/2 · 1 − I must be; its eigenvalues are half the sums of two
+    // principal moments less the third (a flat plate's is zero, to rounding).
+    let half = (m[0][0] + m[1][1] + m[2][2]) / 2.0;
+    let s: [[f64; 3]; 3] =
+        std::array::from_fn(|r| std::array::from_fn(|c| if r == c { half } else { 0.0 } - m[r][c]));
+    let slack = 1e-9 * half;
+    let minor = |a: usize, b: usize| s[a][a] * s[b][b] - s[a][b] * s[b][a];
+    let det_s = s[0][0] * minor(1, 2) - s[0][1] * (s[1][0] * s[2][2] - s[1][2] * s[2][0])
+        + s[0][2] * (s[1][0] * s[2][1] - s[1][1] * s[2][0]);
+    let semidefinite = (0..3).all(|k| s[k][k] >= -slack)
+        && [(0, 1), (0, 2), (1, 2)]
+            .iter()
+            .all(|&(a, b)| minor(a, b) >= -slack * half)
+        && det_s >= -slack * half * half;
+    if !semidefinite {
+        return bad(
+            "is that of no body: one principal moment exceeds the sum of the other two \
+             (for any mass, I₁ ≤ I₂ + I₃)",
+        );
+    }
     Ok(())
 }
 
@@ -614,6 +635,23 @@ mod tests {
             .inertia([[1.0, 0.5, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
             .place(3, 0);
         assert!(matches!(lopsided, Err(ModelError::Setting(s)) if s.contains("symmetric")));
+        // Positive definite, but no mass has these moments: 3 > 1 + 1.
+        let impossible = RigidBody3d::new([0.0; 3])
+            .principal_inertia([1.0, 1.0, 3.0])
+            .place(3, 0);
+        assert!(
+            matches!(&impossible, Err(ModelError::Setting(s)) if s.contains("no body")),
+            "{impossible:?}"
+        );
+        // The same turned (products of inertia), and a plate's, I₃ = I₁ + I₂, which is one.
+        let turned = RigidBody3d::new([0.0; 3])
+            .inertia([[2.0, 1.0, 0.0], [1.0, 2.0, 0.0], [0.0, 0.0, 0.5]])
+            .place(3, 0);
+        assert!(matches!(turned, Err(ModelError::Setting(s)) if s.contains("no body")));
+        let plate = RigidBody3d::new([0.0; 3])
+            .inertia([[1.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 3.0]])
+            .place(3, 0);
+        assert!(plate.is_ok(), "{plate:?}");
         let flat_system = RigidBody3d::new([0.0; 3]).place(2, 0);
         assert!(matches!(flat_system, Err(ModelError::Setting(_))));
         let no_density = RigidBody3d::new([0.0; 3])
