@@ -383,9 +383,9 @@ pub enum ShapeSpec {
     },
     /// A bowl (3D): the inside of a sphere of `radius` about the body's position, from its
     /// lowest point, `radius` below, up to the rim, `depth` above that (`depth = radius`: a
-    /// hemisphere). A surface without thickness or mass: a body whose centre is inside the
-    /// sphere touches it below the rim, nothing touches its outside. Give it
-    /// `mass = "infinity"`, or a mass and an inertia.
+    /// hemisphere). A surface without thickness or mass: a body's round points and corners
+    /// touch its wall from inside below the rim, and its rim from anywhere; nothing touches its
+    /// outside. Give it `mass = "infinity"`, or a mass and an inertia.
     Bowl {
         /// Radius of the sphere, m.
         radius: f64,

@@ -351,6 +351,13 @@ pub(super) fn add_body_3d(
             }
             body = body.shape(shape, density);
         }
+        (None, None, None, Some(Shape3d::Bowl { .. })) => {
+            return Err(SceneError::at(
+                format!("{path}.mass"),
+                "missing: a bowl is a surface without volume, so it has no mass of its own",
+            )
+            .hint("mass = \"infinity\" makes it a fixed body; or give a mass and an inertia"));
+        }
         (None, None, None, Some(_)) => {
             return Err(SceneError::at(format!("{path}.density"), "missing")
                 .hint("a shape gives mass and inertia only with a density, kg/m³"));

@@ -93,10 +93,11 @@ pub enum Shape3d {
     },
     /// A bowl: the inside of a sphere of `radius` about the body's origin, from its lowest
     /// point `[0, 0, −radius]` up to the rim, `depth` above it (`depth = radius` is a
-    /// hemisphere, `2 radius` a closed hollow sphere). A surface without thickness: a body
-    /// whose centre is inside the sphere touches it below the rim, nothing touches its outside,
-    /// and a body that rises over the rim leaves it. It has no volume, so no mass of its own:
-    /// make the body fixed, or give it a mass and inertia.
+    /// hemisphere, `2 radius` a closed hollow sphere). A surface without thickness: a body's
+    /// round points and corners touch its wall from inside below the rim, and its rim, a
+    /// circle, from anywhere; nothing touches its outside, and a body that rises over the rim
+    /// leaves it. It has no volume, so no mass of its own: make the body fixed, or give it a
+    /// mass and inertia.
     ///
     /// ```
     /// use bead::{RigidBody3d, Shape3d, System};

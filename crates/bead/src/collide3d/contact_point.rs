@@ -42,6 +42,8 @@ pub(super) mod kind {
     pub(crate) const CORNER: [u64; 2] = [6, 7];
     /// A point of a core inside a bowl.
     pub(crate) const BOWL: u64 = 8;
+    /// A point of a core against a bowl's rim.
+    pub(crate) const RIM: u64 = 9;
 }
 
 /// The key of a pair of features: its [`kind`], then a code for each feature.

@@ -92,6 +92,16 @@ fn gap_at(p: &ContactPoint3d, poses: [&Pose3d; 2]) -> (f64, Vec3) {
             let len = norm(&d);
             (len - r, d.map(|x| x / len))
         }
+        Gap3d::Rim { a, b, axis, radius } => {
+            let (x, c, u) = (pa.apply(&a), pb.apply(&b), pb.rotate(&axis));
+            let p = sub(&x, &c);
+            let along = dot(&p, &u);
+            let off: Vec3 = [0, 1, 2].map(|k| p[k] - along * u[k]);
+            let on: Vec3 = [0, 1, 2].map(|k| c[k] + radius * off[k] / norm(&off));
+            let d = sub(&x, &on);
+            let len = norm(&d);
+            (len - r, d.map(|v| v / len))
+        }
         Gap3d::Within { a, b, radius } => {
             let d = sub(&pb.apply(&b), &pa.apply(&a));
             let len = norm(&d);
@@ -512,8 +522,9 @@ fn shapes_in_a_bowl_touch_it_at_their_farthest_points() {
     );
 }
 
-/// A ball touches a bowl only below its rim, and only with its centre inside the sphere: a
-/// hemisphere of radius 1 about the origin, its rim in the plane z = 0.
+/// A ball touches a bowl's wall from inside below its rim, and the rim, a circle, from above
+/// or from outside; under the bowl it touches nothing: a hemisphere of radius 1 about the
+/// origin, its rim in the plane z = 0.
 #[test]
 fn a_bowl_is_touched_below_its_rim_and_from_inside() {
     let bowl = Collider3d::of(&Shape3d::Bowl {
@@ -537,10 +548,23 @@ fn a_bowl_is_touched_below_its_rim_and_from_inside() {
     let bottom = touching([0.0, 0.0, -0.9]);
     assert_eq!(bottom.len(), 1);
     assert!(!bottom[0].first_is_a && bottom[0].separation.abs() < 1e-12);
-    // Against the wall just below the rim, and just above it.
+    // Against the wall just below the rim; just above it, against the rim, a circle of
+    // radius 1 at z = 0, 0.10055 m from the ball's centre.
     let wall = |z: f64| [(0.81_f64 - z * z).sqrt(), 0.0, z];
-    assert_eq!(touching(wall(-0.01)).len(), 1);
-    assert!(touching(wall(0.01)).is_empty());
+    let below = touching(wall(-0.01));
+    assert!(below.len() == 1 && matches!(below[0].gap, Gap3d::Within { .. }));
+    let above = touching(wall(0.01));
+    assert!(above.len() == 1 && matches!(above[0].gap, Gap3d::Rim { .. }));
+    let (g, _) = gap_at(&above[0], [&at_origin, &Pose3d::at(wall(0.01))]);
+    assert!(
+        (g - above[0].separation).abs() < 1e-15 && (g - 5.54e-4).abs() < 1e-6,
+        "{g}"
+    );
+    // Dropped straight onto the rim from above, and resting on its lip from outside.
+    let on_rim = touching([1.0, 0.0, 0.105]);
+    assert!(on_rim.len() == 1 && (on_rim[0].separation - 0.005).abs() < 1e-12);
+    let outside = touching([1.0 + 0.06, 0.0, -0.08]);
+    assert!(outside.len() == 1 && (outside[0].separation).abs() < 1e-12);
     // Outside the sphere, under the bowl: nothing; pressed past the surface from inside, a
     // negative gap.
     assert!(touching([0.0, 0.0, -1.05]).is_empty());

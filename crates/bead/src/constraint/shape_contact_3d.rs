@@ -10,6 +10,7 @@
 //! a point against a line of b    g = |p − (p·u) u / |u|²| − (r_a + r_b),   p = x_a − x_b, u = x_t − x_b
 //! round against round            g = |x_a − x_b| − (r_a + r_b)
 //! a point inside a sphere of b    g = R − |x_a − x_b| − (r_a + r_b)
+//! a point against a circle of b   g = √((|p⊥| − ρ)² + (p·û)²) − (r_a + r_b)   ([`rim`])
 //! ```
 //!
 //! `x_a` is a's core point; `x_f` a point of b's plane and `x_n` the point one metre from it
@@ -90,6 +91,18 @@ pub enum Gap3d {
         b: [f64; 3],
         /// The plane's outward unit normal (from `b` towards `a`), in `b`'s frame.
         normal: [f64; 3],
+    },
+    /// A point of `a` against a circle fixed in `b` (a bowl's rim): the distance from the point
+    /// to the circle, exact as the point moves round it.
+    Rim {
+        /// Core point of `a`, in `a`'s frame, m.
+        a: [f64; 3],
+        /// The circle's centre, in `b`'s frame, m.
+        b: [f64; 3],
+        /// The circle's unit axis, in `b`'s frame.
+        axis: [f64; 3],
+        /// The circle's radius, m.
+        radius: f64,
     },
     /// A point of `a` inside a sphere fixed in `b` (a body in a bowl): the sphere's radius less
     /// the point's distance from its centre, `g = R − |x_a − x_b| − (r_a + r_b)`, exact as the
@@ -234,6 +247,7 @@ impl ShapeContact3d {
             }
             // Inward, towards the sphere's centre.
             Gap3d::Within { .. } => unit(sub3(&x[1], &x[0])),
+            Gap3d::Rim { radius, .. } => rim::normal(&[x[0], x[1], x[2]], radius),
             // Operands a₀, b₀, b₁, a₁: the lines' cross product (a₁ − a₀) × (b₁ − b₀).
             Gap3d::Edges { .. } => unit(cross(&sub3(&x[3], &x[0]), &sub3(&x[2], &x[1]))),
         }
@@ -280,6 +294,11 @@ impl ShapeContact3d {
             Gap3d::Round { .. } => {
                 let n = unit(sub3(&x[0], &x[1]))?;
                 Some(between(&x[0], &x[1], &n))
+            }
+            Gap3d::Rim { radius, .. } => {
+                let x3 = [x[0], x[1], x[2]];
+                let (n, on) = (rim::normal(&x3, radius)?, rim::nearest(&x3, radius)?);
+                Some(between(&x[0], &on, &n))
             }
             Gap3d::Within { radius, .. } => {
                 // a's core point, and the sphere's surface beyond it.
@@ -360,6 +379,12 @@ impl Constraint for ShapeContact3d {
                 a: pa,
                 b: pb,
                 direction: d,
+            }
+            | Gap3d::Rim {
+                a: pa,
+                b: pb,
+                axis: d,
+                ..
             } => [pa, pb, along(pb, d), pa],
             Gap3d::Edges { a: ea, b: eb } => [ea[0], eb[0], eb[1], ea[1]],
         };
@@ -410,13 +435,19 @@ impl Constraint for ShapeContact3d {
                 a,
                 b,
                 direction: along,
+            }
+            | Gap3d::Rim {
+                a, b, axis: along, ..
             } => {
+                if let Gap3d::Rim { radius, .. } = self.gap {
+                    InvalidParameter::check_positive("radius", radius)?;
+                }
                 let len = along.iter().map(|x| x * x).sum::<f64>().sqrt();
                 if !((len - 1.0).abs() < 1e-9) {
-                    let field = if matches!(self.gap, Gap3d::Face { .. }) {
-                        "normal"
-                    } else {
-                        "direction"
+                    let field = match self.gap {
+                        Gap3d::Face { .. } => "normal",
+                        Gap3d::Rim { .. } => "axis",
+                        _ => "direction",
                     };
                     return Err(InvalidParameter::new(
                         field,
@@ -426,7 +457,7 @@ impl Constraint for ShapeContact3d {
                 if !matches!(self.bodies[1], Operand::Coordinates(_)) {
                     return Err(InvalidParameter::new(
                         "gap",
-                        "a plane or a line must be fixed in a rigid body: b is a particle",
+                        "a plane, a line or a circle must be fixed in a rigid body: b is a particle",
                     ));
                 }
                 (a, b)
@@ -499,6 +530,16 @@ impl Constraint for ShapeContact3d {
                 eval.set_gradient(0, 1, &rows.gradient[2]);
                 eval.set_gradient(0, 2, &rows.gradient[3]);
             }
+            Gap3d::Rim { radius, .. } => {
+                let x = [eval.x(0), eval.x(1), eval.x(2)].map(to_vec3);
+                let v = [eval.v(0), eval.v(1), eval.v(2)].map(to_vec3);
+                let (value, gradient) = rim::rows(&x, radius)?;
+                eval.set_value(0, value - r);
+                eval.set_jdot_xdot(0, rim::curvature(&x, &v, radius));
+                for (i, g) in gradient.iter().enumerate() {
+                    eval.set_gradient(0, i, g);
+                }
+            }
             Gap3d::Line { .. } => {
                 // Not held along the start's normal as two round points are: that normal leaves
                 // the line's perpendicular plane as b turns, and the held gap then rose above
@@ -562,6 +603,15 @@ impl Constraint for ShapeContact3d {
                 let mut q = |v: &[f64]| -> Result<f64, ConstraintError> {
                     let v = [&v[0..3], &v[9..12], &v[3..6], &v[6..9]].map(to_vec3);
                     Ok(w * edge_curvature(&x, &v))
+                };
+                polarize_quadratic(at.len(), &mut q, hessian)?;
+            }
+            Gap3d::Rim { radius, .. } => {
+                let x = [at.x(0), at.x(1), at.x(2)].map(to_vec3);
+                let w = weights[0];
+                let mut q = |v: &[f64]| -> Result<f64, ConstraintError> {
+                    let v = [&v[0..3], &v[3..6], &v[6..9]].map(to_vec3);
+                    Ok(w * rim::curvature(&x, &v, radius))
                 };
                 polarize_quadratic(at.len(), &mut q, hessian)?;
             }
@@ -701,5 +751,6 @@ fn line_curvature(x: &[[f64; 3]; 3], v: &[[f64; 3]; 3]) -> f64 {
     line_distance(&moving).v2
 }
 
+mod rim;
 #[cfg(test)]
 mod tests;

@@ -58,6 +58,17 @@ fn rows_agree_with_differences_and_polarization() {
         &x12(&x),
         &x12(&v),
     );
+    let rim = Gap3d::Rim {
+        a: [0.0; 3],
+        b: [0.2, 0.0, 0.0],
+        axis: [0.0, 0.6, 0.8],
+        radius: 0.3,
+    };
+    check(
+        &ShapeContact3d::new(a, b, rim, [0.1, 0.0]),
+        &x12(&x),
+        &x12(&v),
+    );
 }
 
 /// Four points from three (the fourth a little off the first).
@@ -158,6 +169,16 @@ fn the_witness_lies_midway_between_the_surfaces() {
     };
     let x = [[0.0, 0.0, 1.2], o, o, [0.0, 0.0, 1.2]];
     assert!(close(at(within, [0.5, 0.0], x), [0.0, 0.0, 1.85]));
+    // A ball of radius 0.5 whose centre is 1 m above a rim of radius 2 about the z axis: its
+    // surface 0.5 m above the rim, the mark halfway.
+    let rim = Gap3d::Rim {
+        a: o,
+        b: o,
+        axis: [0.0, 0.0, 1.0],
+        radius: 2.0,
+    };
+    let x = [[2.0, 0.0, 1.0], o, [0.0, 0.0, 1.0], [2.0, 0.0, 1.0]];
+    assert!(close(at(rim, [0.5, 0.0], x), [2.0, 0.0, 0.25]));
 }
 
 /// The friction rows of every kind of features: no value, `Ċ = t·(v(p_a) − v(p_b))` with
@@ -191,6 +212,12 @@ fn friction_rows_agree_with_differences_and_polarization() {
             a: o,
             b: [0.2, 0.0, 0.0],
             radius: 1.5,
+        },
+        Gap3d::Rim {
+            a: o,
+            b: [0.2, 0.0, 0.0],
+            axis: [0.0, 0.6, 0.8],
+            radius: 0.3,
         },
     ];
     // Six points: the gap's four (a face's second point one metre along its normal from
