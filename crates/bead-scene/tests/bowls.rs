@@ -1,7 +1,8 @@
 //! Bowls from scene files (issue 33): a ball rolls round a bowl as a pendulum 7/5 as long as
 //! the radius its centre moves on, and slides without friction as one of that radius; a box
-//! on its four corners swings as a compound pendulum about the sphere's centre; a ball thrown
-//! over the rim leaves; bad bowls are errors at their shape.
+//! on its four corners swings as a compound pendulum about the sphere's centre; a ball dropped
+//! on the rim lands on it, and one thrown over it leaves; bad bowls, and bodies too large for
+//! them, are errors that say where.
 
 #![allow(clippy::unwrap_used)]
 // SceneError is returned by value once per failed load, as in the library.
@@ -285,6 +286,35 @@ fn a_ball_dropped_on_the_rim_lands_on_it() {
         assert!(
             x[2] < CENTRE[2] && from_centre < R - 0.05 + 1e-6,
             "{integrator}: the ball is at {x:?}"
+        );
+    }
+}
+
+/// A body that cannot lie inside the bowl's sphere — a ball of a larger radius, a plate wider
+/// than the bowl — is refused where the group is, naming both: the bowl holds what is inside
+/// it, and a reviewer's larger ball overlapped it by 10 cm, and a plate across it blew up.
+#[test]
+fn a_body_too_large_for_the_bowl_is_refused() {
+    for (body, across) in [
+        ("shape = { kind = \"sphere\", radius = 0.6 }", "1.2000"),
+        (
+            "shape = { kind = \"box\", size = [1.2, 1.2, 0.05] }",
+            "1.6978",
+        ),
+    ] {
+        let text = scene(
+            "rk4",
+            0.002,
+            R,
+            &format!("position = [0, 0, 0.8]\n{body}\ndensity = 500"),
+            0.0,
+        );
+        let e = error(&text).to_string();
+        assert!(
+            e.contains("contacts[0]")
+                && e.contains(&format!("'body' is {across} m across"))
+                && e.contains("bowl 'bowl'"),
+            "{e}"
         );
     }
 }

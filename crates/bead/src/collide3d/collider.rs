@@ -186,6 +186,28 @@ impl Collider3d {
         b
     }
 
+    /// The radius of a bowl's sphere; `None` for a solid.
+    pub(crate) fn bowl_radius(&self) -> Option<f64> {
+        match self.core {
+            Core::Bowl { radius, .. } => Some(radius),
+            _ => None,
+        }
+    }
+
+    /// Half the largest distance between two points of the shape: no sphere of a smaller
+    /// radius holds it (0 for a bowl, which holds rather than is held).
+    pub(crate) fn half_width(&self) -> f64 {
+        if let Core::Bowl { .. } = self.core {
+            return 0.0;
+        }
+        let points = self.points();
+        let widest = points
+            .iter()
+            .flat_map(|p| points.iter().map(move |q| norm(&sub(p, q))))
+            .fold(0.0_f64, f64::max);
+        widest / 2.0 + self.radius
+    }
+
     /// The largest distance of the shape from its body's origin.
     pub(crate) fn extent(&self) -> f64 {
         if let Core::Bowl { radius, .. } = self.core {

@@ -162,6 +162,7 @@ impl ShapeGroup {
                 immovable,
             });
         }
+        too_large_for_a_bowl(&members, spec)?;
         if let Some(mu) = spec.friction {
             check_mu("the group", mu)?;
         }
@@ -459,6 +460,40 @@ fn connected_pairs(model: &Model) -> HashSet<(usize, usize)> {
         }
     }
     pairs
+}
+
+/// A body of the group that cannot lie inside a bowl of the group's sphere is refused: its
+/// corners would be found deep in the wall, and the rim does not hold a body laid across it.
+fn too_large_for_a_bowl(members: &[Member], spec: &ShapeContacts) -> Result<(), ModelError> {
+    let label = |k: usize| match spec.labels.get(k).cloned().flatten() {
+        Some(label) => format!("'{label}'"),
+        None => format!("member {k}"),
+    };
+    for (b, bowl) in members.iter().enumerate() {
+        let Some(radius) = (match &bowl.geometry {
+            Geometry::Solid(c) => c.bowl_radius(),
+            Geometry::Flat(_) => None,
+        }) else {
+            continue;
+        };
+        for (k, member) in members.iter().enumerate() {
+            if let Geometry::Solid(c) = &member.geometry
+                && k != b
+                && c.half_width() >= radius
+            {
+                return Err(ModelError::Setting(format!(
+                    "{} is {:.4} m across and cannot lie inside the bowl {}, whose sphere is \
+                     {:.4} m across: the bowl holds what is inside it, and its rim does not \
+                     hold a body laid across it",
+                    label(k),
+                    2.0 * c.half_width(),
+                    label(b),
+                    2.0 * radius
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Where a 3D contact's bodies touch at their placements `pa`, `pb` (the step's start), in
