@@ -9,20 +9,10 @@
 use std::path::Path;
 
 use bead_scene::record::{constraints_header, constraints_row, trajectory_header, trajectory_row};
-use bead_scene::{Format, Model, Scene};
+mod common;
 
-fn model(text: &str) -> Model {
-    Scene::parse(text, Format::Toml, "test.toml")
-        .and_then(|s| s.build())
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn error(text: &str) -> bead_scene::SceneError {
-    match Scene::parse(text, Format::Toml, "bad.toml").and_then(|s| s.build()) {
-        Ok(_) => panic!("the scene built"),
-        Err(e) => e,
-    }
-}
+use bead_scene::Scene;
+use common::{error, model};
 
 const HEADER: &str = "format = 1\n[simulation]\ndimension = 3\ndt = 0.001\nduration = 1\n";
 

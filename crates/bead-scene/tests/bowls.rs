@@ -8,20 +8,10 @@
 // SceneError is returned by value once per failed load, as in the library.
 #![allow(clippy::result_large_err)]
 
-use bead_scene::{Format, Model, Scene};
+mod common;
 
-fn model(text: &str) -> Model {
-    Scene::parse(text, Format::Toml, "test.toml")
-        .and_then(|s| s.build())
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn error(text: &str) -> bead_scene::SceneError {
-    match Scene::parse(text, Format::Toml, "bad.toml").and_then(|s| s.build()) {
-        Ok(_) => panic!("the scene built"),
-        Err(e) => e,
-    }
-}
+use bead_scene::Model;
+use common::{error, model};
 
 const G: f64 = 9.81;
 /// The bowl's sphere: radius 0.5 m about (0, 0, 0.5), its lowest point at the origin.

@@ -8,20 +8,10 @@
 
 use std::path::Path;
 
-use bead_scene::{Format, Model, Scene};
+mod common;
 
-fn model(text: &str) -> Model {
-    Scene::parse(text, Format::Toml, "test.toml")
-        .and_then(|s| s.build())
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn error(text: &str) -> bead_scene::SceneError {
-    match Scene::parse(text, Format::Toml, "bad.toml").and_then(|s| s.build()) {
-        Ok(_) => panic!("the scene built"),
-        Err(e) => e,
-    }
-}
+use bead_scene::Model;
+use common::{error, model};
 
 /// A 0.2 m cube of `shape`, dropped tilted and spinning onto a frictionless floor.
 fn dropped(shape: &str) -> String {

@@ -10,7 +10,10 @@
 #![allow(clippy::result_large_err)]
 
 use bead_scene::expression::MAX_NESTING;
-use bead_scene::{Format, Model, Scene};
+mod common;
+
+use bead_scene::Model;
+use common::{error, model};
 
 /// Terms in the long expressions: the size, where the old parser overflowed.
 const TERMS: usize = 100_000;
@@ -18,19 +21,6 @@ const TERMS: usize = 100_000;
 /// Steps the long scenes run: every step evaluates each long expression on dual numbers a few
 /// dozen times, and these tests must stay quick in debug builds.
 const STEPS: usize = 20;
-
-fn model(text: &str) -> Model {
-    Scene::parse(text, Format::Toml, "test.toml")
-        .and_then(|s| s.build())
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn error(text: &str) -> bead_scene::SceneError {
-    match Scene::parse(text, Format::Toml, "bad.toml").and_then(|s| s.build()) {
-        Ok(_) => panic!("the scene built"),
-        Err(e) => e,
-    }
-}
 
 fn step(model: &mut Model) {
     let dt = model.run.dt;

@@ -297,7 +297,8 @@ impl ShapeContact3d {
             }
             Gap3d::Rim { radius, .. } => {
                 let x3 = [x[0], x[1], x[2]];
-                let (n, on) = (rim::normal(&x3, radius)?, rim::nearest(&x3, radius)?);
+                let (n, d) = (rim::normal(&x3, radius)?, rim::distance(&x3, radius));
+                let on = std::array::from_fn(|k| x[0][k] - d * n[k]);
                 Some(between(&x[0], &on, &n))
             }
             Gap3d::Within { radius, .. } => {

@@ -102,12 +102,7 @@ impl ShapeGroup {
             let operand = member.0;
             let id = operand.body();
             let body = model.checked_body(id)?;
-            // The member as messages name it: its label where the group has one (a scene's
-            // body name), else its place in the group and its handle.
-            let who = match spec.labels.get(k).cloned().flatten() {
-                Some(label) => format!("'{label}'"),
-                None => format!("member {k} ({id:?})"),
-            };
+            let who = who(spec, k);
             check_mu(&who, *mu)?;
             // Listed twice, a body's contacts would be made and counted twice.
             if spec.members[..k].iter().any(|(m, _)| m.0.body() == id) {
@@ -462,13 +457,18 @@ fn connected_pairs(model: &Model) -> HashSet<(usize, usize)> {
     pairs
 }
 
+/// Member `k` of `spec` as messages name it: its label where the group has one (a scene's body
+/// name), else its place in the group and its handle.
+fn who(spec: &ShapeContacts, k: usize) -> String {
+    match spec.labels.get(k).cloned().flatten() {
+        Some(label) => format!("'{label}'"),
+        None => format!("member {k} ({:?})", spec.members[k].0.0.body()),
+    }
+}
+
 /// A body of the group that cannot lie inside a bowl of the group's sphere is refused: its
 /// corners would be found deep in the wall, and the rim does not hold a body laid across it.
 fn too_large_for_a_bowl(members: &[Member], spec: &ShapeContacts) -> Result<(), ModelError> {
-    let label = |k: usize| match spec.labels.get(k).cloned().flatten() {
-        Some(label) => format!("'{label}'"),
-        None => format!("member {k}"),
-    };
     for (b, bowl) in members.iter().enumerate() {
         let Some(radius) = (match &bowl.geometry {
             Geometry::Solid(c) => c.bowl_radius(),
@@ -485,9 +485,9 @@ fn too_large_for_a_bowl(members: &[Member], spec: &ShapeContacts) -> Result<(), 
                     "{} is {:.4} m across and cannot lie inside the bowl {}, whose sphere is \
                      {:.4} m across: the bowl holds what is inside it, and its rim does not \
                      hold a body laid across it",
-                    label(k),
+                    who(spec, k),
                     2.0 * c.half_width(),
-                    label(b),
+                    who(spec, b),
                     2.0 * radius
                 )));
             }

@@ -43,13 +43,6 @@ pub(super) fn normal<D: Real>(x: &[[D; 3]; 3], rho: f64) -> Option<[D; 3]> {
     (len.re() > 0.0).then(|| d.map(|c| c / len))
 }
 
-/// The circle's point nearest `x[0]` (world, in f64), for a picture's mark.
-pub(super) fn nearest(x: &[[f64; 3]; 3], rho: f64) -> Option<[f64; 3]> {
-    let n = normal(x, rho)?;
-    let d = distance(x, rho);
-    Some(std::array::from_fn(|k| x[0][k] - d * n[k]))
-}
-
 /// The distance and its gradient on the three points, or an error where the point lies on the
 /// circle or its axis (no normal).
 pub(super) fn rows(x: &[[f64; 3]; 3], rho: f64) -> Result<(f64, [[f64; 3]; 3]), ConstraintError> {
