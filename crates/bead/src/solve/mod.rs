@@ -12,6 +12,7 @@
 mod cg;
 pub(crate) mod complementarity;
 pub(crate) mod conflict;
+pub(crate) mod coulomb;
 mod dense;
 mod gauss_seidel;
 pub(crate) mod kkt;

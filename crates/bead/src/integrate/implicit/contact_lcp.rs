@@ -32,18 +32,17 @@
 //! linearization is the step's own, so the outer iteration keeps Newton's rate; the answer is a
 //! solution of the same equations, to the same tolerance.
 
-use super::contact_problem::{self, ContactProblem};
 use super::delassus;
-use super::gauss_seidel::gauss_seidel;
 use super::interior_point::compliant_contact;
 use super::lemke;
-use super::row_bounds::RowBounds;
-use super::split::settle_split;
-use super::subspace::DENSE_LARGEST;
 use super::tresca;
 use super::work::Work;
 use crate::error::EvalError;
 use crate::integrate::{ConstrainedModel, Factorization, Role};
+use crate::solve::coulomb::contact_problem::{self, ContactProblem};
+use crate::solve::coulomb::gauss_seidel::gauss_seidel;
+use crate::solve::coulomb::split::settle_split;
+use crate::solve::coulomb::subspace::DENSE_LARGEST;
 
 /// The bounded rows' multipliers for the next Newton step, solved as their own complementarity
 /// problem (see the module's notes), as their roles: fixed at the multipliers found, with the
@@ -60,7 +59,7 @@ pub(super) fn contact_step(
     let n = w.dq.len();
     let mut p = std::mem::take(&mut w.contact_problem);
     {
-        let bounds = RowBounds::of(model, h2);
+        let bounds = super::row_bounds(model, h2);
         p.rows.clear();
         p.rows.extend((0..m).filter(|&r| {
             let (lo, hi) = bounds.get(r, &w.mu);
@@ -98,7 +97,7 @@ pub(super) fn contact_step(
         // Their residuals in `w` carry it already (the Newton iteration's `constraint_error`).
         comply(model, w, &mut p, false);
     }
-    let bounds = RowBounds::of(model, h2);
+    let bounds = super::row_bounds(model, h2);
     // Where the sweeps do not settle, Lemke's pivoting finds the rows' states, to its own
     // rounding, and the sweeps and direct solves polish its answer. Sweeps that stalled within
     // the error the Newton iteration accepts of rows that no longer close in (`enough`, see
@@ -196,7 +195,7 @@ pub(super) fn split_at_end(model: &dyn ConstrainedModel, w: &mut Work, h2: f64, 
     }
     let mut p = std::mem::take(&mut w.contact_problem);
     if p.rows.iter().all(|&r| r < w.mu.len()) && p.column_start.len() == p.rows.len() + 1 {
-        let bounds = RowBounds::of(model, h2);
+        let bounds = super::row_bounds(model, h2);
         p.mu.clone_from(&w.mu);
         p.residual.clear();
         p.residual.extend(p.rows.iter().map(|&r| w.residual[r]));

@@ -16,10 +16,10 @@
 //! Each entry is the same sum of the same products as with one solve per row, so the matrix is
 //! too, to the last bit.
 
-use super::contact_problem::ContactProblem;
 use crate::error::EvalError;
 use crate::integrate::{ConstrainedModel, Factorization, NewtonSystem, Role};
 use crate::math::sparse::BlockSparse;
+use crate::solve::coulomb::contact_problem::ContactProblem;
 
 /// No row or component.
 const NONE: usize = usize::MAX;
@@ -246,7 +246,6 @@ mod tests {
     use crate::System;
     use crate::constraint::Distance;
     use crate::integrate::ImplicitEuler;
-    use crate::integrate::implicit::row_bounds::RowBounds;
 
     /// A landing frictional pile's `A` from coloured solves, against one solve per row as it
     /// was built before: the same matrix to the last bit, and its column index the same rows,
@@ -295,7 +294,7 @@ mod tests {
             let mut p = ContactProblem::default();
             let zero = vec![0.0; m];
             {
-                let bounds = RowBounds::of(model, h2);
+                let bounds = crate::integrate::implicit::row_bounds(model, h2);
                 p.rows.extend((0..m).filter(|&r| {
                     let (lo, hi) = bounds.get(r, &zero);
                     lo > f64::NEG_INFINITY || hi < f64::INFINITY

@@ -17,8 +17,8 @@
 //! problem's matrix is copositive-plus, and Lemke's method with the lexicographic ratio test
 //! (which cannot cycle) ends either with a solution or on a ray, which it reports.
 
-use super::contact_problem::{ContactProblem, blocks};
-use super::row_bounds::RowBounds;
+use crate::solve::coulomb::contact_problem::{ContactProblem, blocks};
+use crate::solve::coulomb::row_bounds::RowBounds;
 
 /// How a bounded row's multiplier is made of the problem's variables: `μ = offset + Σ c z`.
 #[derive(Clone, Debug)]
@@ -192,7 +192,7 @@ pub(super) fn solve(p: &mut ContactProblem, bounds: &RowBounds<'_>, tolerance: f
             }
         }
     }
-    if super::contact_problem::error(p, bounds) <= tolerance {
+    if crate::solve::coulomb::contact_problem::error(p, bounds) <= tolerance {
         return true;
     }
     p.mu = mu;
@@ -304,8 +304,8 @@ const TIE: f64 = 1e-12;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::integrate::implicit::contact_problem::tests::{one_contact, problem, violation};
     use crate::solve::Bounds;
+    use crate::solve::coulomb::contact_problem::tests::{one_contact, problem, violation};
 
     #[test]
     fn a_contact_sticks_slides_or_parts_as_coulomb_says() {

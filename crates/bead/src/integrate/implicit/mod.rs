@@ -63,43 +63,51 @@
 //! an arch, a pyramid, a box's two corners, a landing pile) starts again in one of two ways.
 //! Where its bounded rows are few enough for Lemke's pivoting (200), they are solved at each
 //! iteration as a complementarity problem of their own, on the iteration's own linearization
-//! ([`contact_lcp`], [`contact_problem`]). Where they are more, the interior-point iteration
+//! ([`contact_lcp`], [`crate::solve::coulomb`]). Where they are more, the interior-point iteration
 //! takes them with a barrier for each friction row's cone `±μ_f μ_n`, which follows its normal
 //! row's multiplier ([`interior_point`], [`cone_coupling`]): the dense problem's matrix and faces
 //! grow as the square and cube of its rows, while the barrier's Newton steps keep the sparse
 //! factor.
 //!
 //! The files: [`newton`] (the iteration and the step framing), [`roles`] (the semismooth active
-//! set) and [`row_bounds`], [`interior_point`], [`cone_coupling`], [`contact_lcp`],
-//! [`contact_problem`] (with [`gauss_seidel`], its sweeps, and [`subspace`], their direct
-//! solves) and
-//! [`lemke`], [`split`] (the least-norm split of redundant contacts' forces), [`residual`] (the
-//! residuals' measures), [`warm_start`], [`halving`] (a step that does not converge taken again
-//! in halves), and one file per stepper.
+//! set) and [`interior_point`], [`cone_coupling`], [`contact_lcp`] (which states the bounded rows'
+//! problem for [`crate::solve::coulomb`], whose sweeps, direct solves and least-norm split the
+//! explicit integrators share), [`lemke`], [`tresca`], [`residual`] (the residuals' measures),
+//! [`warm_start`], [`halving`] (a step that does not converge taken again in halves), and one
+//! file per stepper.
 
 mod bdf2;
 mod cone_coupling;
 mod contact_lcp;
-mod contact_problem;
 mod delassus;
-mod disk;
 mod exact_step;
 mod failure;
-mod gauss_seidel;
 mod halving;
 mod implicit_euler;
 mod interior_point;
-mod least_norm;
 mod lemke;
 mod newton;
 mod residual;
 mod roles;
-mod row_bounds;
-mod split;
-mod subspace;
 mod tresca;
 mod warm_start;
 mod work;
+
+use crate::integrate::ConstrainedModel;
+use crate::solve::Bounds;
+use crate::solve::coulomb::RowBounds;
+
+/// Each row's bounds on `μ = ĥ² λ` in `model` at the step's `h2` (see [`RowBounds`]).
+fn row_bounds(model: &dyn ConstrainedModel, h2: f64) -> RowBounds<'_> {
+    RowBounds::new(
+        Bounds::new(
+            model.inequality_rows(),
+            model.multiplier_bounds(),
+            model.friction_rows(),
+        ),
+        h2,
+    )
+}
 
 /// The implicit steppers' default Newton tolerance on `|C|∞`: 1e-10 (metres for the
 /// built-ins).

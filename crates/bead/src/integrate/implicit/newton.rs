@@ -7,7 +7,6 @@
 
 use super::cone_coupling::coupled_step;
 use super::contact_lcp::{contact_step, split_at_end};
-use super::disk;
 use super::exact_step::exact_step;
 use super::failure::{diverged, stalled};
 use super::interior_point::{
@@ -20,12 +19,12 @@ use super::residual::{
     measured_momentum_residual, momentum_residual, momentum_tolerance, row_masses, row_residuals,
 };
 use super::roles::choose_roles;
-use super::row_bounds::RowBounds;
 use super::work::Work;
 use crate::error::EvalError;
 use crate::integrate::{ConstrainedModel, Dynamics, Factorization, PastState, Role, resize};
 use crate::math::vector::max_abs;
 use crate::solve::Bounds;
+use crate::solve::coulomb::disk;
 use crate::solve::kkt::PROXIMAL;
 
 /// Slow Newton iterations in a row kept on one factor of the whole stiffness.
@@ -375,7 +374,7 @@ fn begin(model: &dyn ConstrainedModel, w: &mut Work, q: &[f64], h2: f64, history
         buffer.resize(m, 0.0);
     }
     w.roles.resize(m, Role::Held);
-    w.bounded = RowBounds::of(model, h2).any_bounded();
+    w.bounded = super::row_bounds(model, h2).any_bounded();
     if !w.bounded {
         w.roles.fill(Role::Held);
     }
@@ -422,7 +421,7 @@ fn constraint_error(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> f64 
     if !w.bounded {
         return max_abs(&w.residual);
     }
-    let bounds = RowBounds::of(model, h2);
+    let bounds = super::row_bounds(model, h2);
     let mut max_c = 0.0_f64;
     for r in 0..w.residual.len() {
         // The contacts' compliance: under the interior-point iteration, and in the contacts'

@@ -4,7 +4,6 @@
 //! method for the complementarity.
 
 use super::interior_point::{barrier_row, compliant_contact};
-use super::row_bounds::RowBounds;
 use super::work::Work;
 use crate::integrate::ConstrainedModel;
 use crate::solve::Role;
@@ -15,7 +14,7 @@ use crate::solve::Role;
 /// without bounds are held and read nothing).
 pub(super) fn choose_roles(model: &dyn ConstrainedModel, w: &mut Work, h2: f64) -> usize {
     let m = w.roles.len();
-    let bounds = RowBounds::of(model, h2);
+    let bounds = super::row_bounds(model, h2);
     let one_at_a_time = w.iterations > ONE_AT_A_TIME_AFTER;
     let mut changed = 0;
     // The largest change when only one is allowed: (row, its new role, how far off it is).

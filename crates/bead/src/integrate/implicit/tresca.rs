@@ -15,10 +15,10 @@
 //! the problem once those rows are the right ones. Its normal forces set the next pass's cones;
 //! where they no longer change, the rows meet Coulomb's law ([`error`]), which is the test.
 
-use super::contact_problem::{ContactProblem, error, move_row};
-use super::least_norm::symmetric_least_squares;
-use super::row_bounds::RowBounds;
-use super::subspace::DENSE_LARGEST;
+use crate::solve::coulomb::contact_problem::{ContactProblem, error, move_row};
+use crate::solve::coulomb::least_norm::symmetric_least_squares;
+use crate::solve::coulomb::row_bounds::RowBounds;
+use crate::solve::coulomb::subspace::DENSE_LARGEST;
 
 /// Solves `p` in place, from its multipliers, by passes of Tresca's problem (see the module's
 /// notes); returns whether every row meets its law (Coulomb's, with the cones following the
@@ -181,7 +181,7 @@ fn face(p: &mut ContactProblem, boxes: &[(f64, f64)]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::integrate::implicit::contact_problem::tests::one_contact;
+    use crate::solve::coulomb::contact_problem::tests::one_contact;
 
     #[test]
     fn one_contact_sticks_slides_or_parts_as_coulomb_says() {

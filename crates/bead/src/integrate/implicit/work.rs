@@ -80,7 +80,7 @@ pub(super) struct Work {
     /// [`super::contact_lcp`]): for this step only.
     pub(super) sliding_compliance: bool,
     /// That problem's buffers.
-    pub(super) contact_problem: super::contact_problem::ContactProblem,
+    pub(super) contact_problem: crate::solve::coulomb::contact_problem::ContactProblem,
     /// Scratch of the contacts' problem's matrix ([`super::delassus`]).
     pub(super) colouring: super::delassus::Colouring,
     /// Whether any row of this step has a bound (an inequality, a motor's limit): without,

@@ -15,46 +15,46 @@ use super::row_bounds::RowBounds;
 
 /// The buffers of the bounded rows' problem.
 #[derive(Clone, Debug, Default)]
-pub(super) struct ContactProblem {
+pub(crate) struct ContactProblem {
     /// The bounded rows, in row order.
-    pub(super) rows: Vec<usize>,
+    pub(crate) rows: Vec<usize>,
     /// The sweeps' blocks: a row (its position in `rows`) and, for a contact's normal row, its
     /// friction row's position and coefficient.
-    pub(super) blocks: Vec<(usize, Option<(usize, f64)>)>,
+    pub(crate) blocks: Vec<(usize, Option<(usize, f64)>)>,
     /// The 3D contacts, apart from `blocks`: a normal row, its two friction rows and their
     /// coefficient, solved on Coulomb's circle ([`super::disk`]).
-    pub(super) disks: Vec<(usize, [usize; 2], f64)>,
+    pub(crate) disks: Vec<(usize, [usize; 2], f64)>,
     /// Each row's other friction row where it is one of a 3D contact's two (by their positions
     /// in `rows`; `usize::MAX` for every other row).
-    pub(super) sibling: Vec<usize>,
+    pub(crate) sibling: Vec<usize>,
     /// `A` by its compressed columns: the rows (positions in `rows`, ascending) where column `k`
     /// is not zero, and its diagonal, `column_rows[column_start[k]..column_start[k + 1]]`, with
     /// their values in `column_values`; `diagonal_at[k]` is where column `k`'s diagonal lies.
     /// A pile's contacts touch a few others each, so a multiplier's change moves a few dozen
     /// residuals, not all of them, and the matrix of a landing pile's 12,000 rows takes a few
     /// megabytes where its dense form would take a gigabyte.
-    pub(super) column_start: Vec<usize>,
-    pub(super) column_rows: Vec<usize>,
-    pub(super) column_values: Vec<f64>,
-    pub(super) diagonal_at: Vec<usize>,
+    pub(crate) column_start: Vec<usize>,
+    pub(crate) column_rows: Vec<usize>,
+    pub(crate) column_values: Vec<f64>,
+    pub(crate) diagonal_at: Vec<usize>,
     /// `r` of every bounded row at the multipliers of `mu` (kept up to date as they change).
-    pub(super) residual: Vec<f64>,
+    pub(crate) residual: Vec<f64>,
     /// The multipliers of every row (the bounded rows' as they are solved for).
-    pub(super) mu: Vec<f64>,
+    pub(crate) mu: Vec<f64>,
     /// Scratch: a unit multiplier, its force `−Jᵀe`, zero multipliers, a column's `Δq` and
     /// `J Δq`.
-    pub(super) unit: Vec<f64>,
-    pub(super) force: Vec<f64>,
-    pub(super) zero_lambda: Vec<f64>,
-    pub(super) dq: Vec<f64>,
-    pub(super) dmu: Vec<f64>,
-    pub(super) j_dq: Vec<f64>,
+    pub(crate) unit: Vec<f64>,
+    pub(crate) force: Vec<f64>,
+    pub(crate) zero_lambda: Vec<f64>,
+    pub(crate) dq: Vec<f64>,
+    pub(crate) dmu: Vec<f64>,
+    pub(crate) j_dq: Vec<f64>,
 }
 
 impl ContactProblem {
     /// `A[j, k]`: the response of bounded row `j` (a position in `rows`) to a unit multiplier
     /// on row `k`.
-    pub(super) fn entry(&self, j: usize, k: usize) -> f64 {
+    pub(crate) fn entry(&self, j: usize, k: usize) -> f64 {
         let start = self.column_start[k];
         let rows = &self.column_rows[start..self.column_start[k + 1]];
         rows.binary_search(&j)
@@ -62,17 +62,17 @@ impl ContactProblem {
     }
 
     /// `A[k, k]`.
-    pub(super) fn diagonal(&self, k: usize) -> f64 {
+    pub(crate) fn diagonal(&self, k: usize) -> f64 {
         self.column_values[self.diagonal_at[k]]
     }
 
     /// Adds `value` to `A[k, k]`.
-    pub(super) fn add_to_diagonal(&mut self, k: usize, value: f64) {
+    pub(crate) fn add_to_diagonal(&mut self, k: usize, value: f64) {
         self.column_values[self.diagonal_at[k]] += value;
     }
 
     /// Column `k` of `A`: its rows that are not zero (and its diagonal), with their values.
-    pub(super) fn column(&self, k: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
+    pub(crate) fn column(&self, k: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
         let range = self.column_start[k]..self.column_start[k + 1];
         self.column_rows[range.clone()]
             .iter()
@@ -82,7 +82,7 @@ impl ContactProblem {
 
     /// Sets `A` from its compressed columns (`entries` as `(column, row, value)`, sorted by
     /// column and then row, every diagonal among them).
-    pub(super) fn set_columns(&mut self, entries: &[(usize, usize, f64)]) {
+    pub(crate) fn set_columns(&mut self, entries: &[(usize, usize, f64)]) {
         let b = self.rows.len();
         self.column_start.clear();
         self.column_rows.clear();
@@ -107,7 +107,7 @@ impl ContactProblem {
     /// The block of `A` on the rows and columns `of` (positions in `rows`), dense; `index` is
     /// left holding each position's place in `of` (`usize::MAX` for the others), which callers
     /// that read more of `A` on the same rows use.
-    pub(super) fn block(&self, of: &[usize], index: &mut Vec<usize>) -> faer::Mat<f64> {
+    pub(crate) fn block(&self, of: &[usize], index: &mut Vec<usize>) -> faer::Mat<f64> {
         index.clear();
         index.resize(self.rows.len(), usize::MAX);
         for (i, &k) in of.iter().enumerate() {
@@ -127,7 +127,7 @@ impl ContactProblem {
 
 /// The largest complementarity error of the bounded rows, as a displacement: how far one
 /// projected step would move each row's residual (0 where every row meets its law).
-pub(super) fn error(p: &ContactProblem, bounds: &RowBounds<'_>) -> f64 {
+pub(crate) fn error(p: &ContactProblem, bounds: &RowBounds<'_>) -> f64 {
     (0..p.rows.len())
         .map(|k| row_error(p, bounds, k))
         .fold(0.0, f64::max)
@@ -135,7 +135,7 @@ pub(super) fn error(p: &ContactProblem, bounds: &RowBounds<'_>) -> f64 {
 
 /// The root of the sum of the squares of the rows' complementarity errors: where [`error`]
 /// sees the worst row, this sees them all.
-pub(super) fn total_error(p: &ContactProblem, bounds: &RowBounds<'_>) -> f64 {
+pub(crate) fn total_error(p: &ContactProblem, bounds: &RowBounds<'_>) -> f64 {
     (0..p.rows.len())
         .map(|k| row_error(p, bounds, k).powi(2))
         .sum::<f64>()
@@ -164,7 +164,7 @@ fn row_error(p: &ContactProblem, bounds: &RowBounds<'_>, k: usize) -> f64 {
 }
 
 /// Changes bounded row `k`'s multiplier by `delta`, and every residual with it.
-pub(super) fn move_row(p: &mut ContactProblem, k: usize, delta: f64) {
+pub(crate) fn move_row(p: &mut ContactProblem, k: usize, delta: f64) {
     if delta == 0.0 {
         return;
     }
@@ -175,7 +175,7 @@ pub(super) fn move_row(p: &mut ContactProblem, k: usize, delta: f64) {
 }
 
 /// Each row's position in `p.rows` (`usize::MAX` for a row that is not bounded).
-pub(super) fn positions(p: &ContactProblem) -> Vec<usize> {
+pub(crate) fn positions(p: &ContactProblem) -> Vec<usize> {
     let mut index = vec![usize::MAX; p.mu.len()];
     for (k, &r) in p.rows.iter().enumerate() {
         index[r] = k;
@@ -186,7 +186,7 @@ pub(super) fn positions(p: &ContactProblem) -> Vec<usize> {
 /// The bounded rows' blocks for the sweeps: each contact's normal row with its friction row
 /// (by their positions in `rows`), every other bounded row alone; a 3D contact's normal row
 /// with its two friction rows among the disks.
-pub(super) fn blocks(p: &mut ContactProblem, bounds: &RowBounds<'_>) {
+pub(crate) fn blocks(p: &mut ContactProblem, bounds: &RowBounds<'_>) {
     let index = positions(p);
     let b = p.rows.len();
     // Each normal row's friction rows (one in 2D, two in 3D) and their coefficient.
@@ -222,7 +222,7 @@ pub(super) fn blocks(p: &mut ContactProblem, bounds: &RowBounds<'_>) {
 
 /// A 3D contact's friction row at position `k`, with its sibling's position, its normal row
 /// and its cone's radius `μ_f μ_n` at the multipliers of `p`; `None` for any other row.
-pub(super) fn disk_row(
+pub(crate) fn disk_row(
     p: &ContactProblem,
     bounds: &RowBounds<'_>,
     k: usize,
@@ -236,7 +236,7 @@ pub(super) fn disk_row(
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use super::super::gauss_seidel::gauss_seidel;
     use super::super::least_norm::{least_squares, symmetric_least_squares};
     use super::super::subspace::{FreeRows, with_edges};
@@ -245,7 +245,7 @@ pub(super) mod tests {
 
     /// A problem of `rows` bounded rows (all of the model's rows) with matrix `a` and residuals
     /// `r` at multipliers zero.
-    pub(in super::super) fn problem(a: &[f64], r: &[f64]) -> ContactProblem {
+    pub(crate) fn problem(a: &[f64], r: &[f64]) -> ContactProblem {
         let b = r.len();
         let mut p = ContactProblem {
             rows: (0..b).collect(),
@@ -263,11 +263,7 @@ pub(super) mod tests {
 
     /// Coulomb's law on row pairs `(normal, friction)`, as displacements: the largest
     /// violation.
-    pub(in super::super) fn violation(
-        p: &ContactProblem,
-        pairs: &[(usize, usize)],
-        mu_f: f64,
-    ) -> f64 {
+    pub(crate) fn violation(p: &ContactProblem, pairs: &[(usize, usize)], mu_f: f64) -> f64 {
         let mut worst = 0.0_f64;
         for &(n, t) in pairs {
             let (rn, rt, ln, lt) = (p.residual[n], p.residual[t], p.mu[n], p.mu[t]);
@@ -290,9 +286,7 @@ pub(super) mod tests {
     /// pushed sideways a little it sticks (both residuals closed, the friction inside the
     /// cone); pushed hard it slides (the friction at the edge, against the slip); pulled apart it
     /// has no force.
-    pub(in super::super) fn one_contact(
-        solve: impl Fn(&mut ContactProblem, &RowBounds<'_>) -> bool,
-    ) {
+    pub(crate) fn one_contact(solve: impl Fn(&mut ContactProblem, &RowBounds<'_>) -> bool) {
         let inequality = [true, false];
         let own = [(0.0, f64::INFINITY), (f64::NEG_INFINITY, f64::INFINITY)];
         let friction = [None, Some((0, 0.5))];

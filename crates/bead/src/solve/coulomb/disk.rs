@@ -29,7 +29,7 @@ const BISECTIONS: usize = 60;
 /// problem's matrix (normal, then the two tangents), `free` their residuals with the contact's
 /// own force taken out. The cases of Coulomb's law with the circular cone in turn — sticking,
 /// sliding, apart — and the first that holds; returns the multipliers.
-pub(super) fn contact(
+pub(crate) fn contact(
     a: &[[f64; 3]; 3],
     free: &[f64; 3],
     coefficient: f64,
@@ -180,7 +180,7 @@ fn solve3(a: &[[f64; 3]; 3], b: &[f64; 3]) -> Option<[f64; 3]> {
 }
 
 /// `v` projected onto the disk of `radius` about the origin.
-pub(super) fn project(v: [f64; 2], radius: f64) -> [f64; 2] {
+pub(crate) fn project(v: [f64; 2], radius: f64) -> [f64; 2] {
     let len = v[0].hypot(v[1]);
     let radius = radius.max(0.0);
     if len <= radius {
@@ -193,7 +193,7 @@ pub(super) fn project(v: [f64; 2], radius: f64) -> [f64; 2] {
 /// The largest `α ∈ [0, 1]` for which the force `u + α d` stays within the disk of radius
 /// `c + α e` (a friction force and its normal force's share moving together), from `u` within
 /// the disk of radius `c`.
-pub(super) fn room(u: [f64; 2], d: [f64; 2], c: f64, e: f64) -> f64 {
+pub(crate) fn room(u: [f64; 2], d: [f64; 2], c: f64, e: f64) -> f64 {
     // f(α) = |u + α d|² − (c + α e)² ≤ 0, and c + α e ≥ 0.
     let qa = d[0] * d[0] + d[1] * d[1] - e * e;
     let qb = 2.0 * (u[0] * d[0] + u[1] * d[1] - c * e);

@@ -2,41 +2,28 @@
 //! limit, an inequality's `μ ≥ 0`, and a friction row's Coulomb cone `±μ_f μ_n`, which follows
 //! its normal row's multiplier.
 
-use crate::integrate::ConstrainedModel;
 use crate::solve::Bounds;
 
 /// Each row's bounds on `μ = h² λ`: its own (a motor's limit), and `μ ≥ 0` for an inequality.
-pub(super) struct RowBounds<'a> {
+pub(crate) struct RowBounds<'a> {
     bounds: Bounds<'a>,
     h2: f64,
 }
 
 impl<'a> RowBounds<'a> {
-    /// The model's rows at the step's `h2`.
-    pub(super) fn of(model: &'a dyn ConstrainedModel, h2: f64) -> Self {
-        RowBounds::new(
-            Bounds::new(
-                model.inequality_rows(),
-                model.multiplier_bounds(),
-                model.friction_rows(),
-            ),
-            h2,
-        )
-    }
-
     /// The rows of `bounds` (in `λ`) at `h2`.
-    pub(super) fn new(bounds: Bounds<'a>, h2: f64) -> Self {
+    pub(crate) fn new(bounds: Bounds<'a>, h2: f64) -> Self {
         RowBounds { bounds, h2 }
     }
 
     /// Whether any row has a bound (an inequality, a motor's limit).
-    pub(super) fn any_bounded(&self) -> bool {
+    pub(crate) fn any_bounded(&self) -> bool {
         self.bounds.any()
     }
 
     /// Row `r`'s bounds on `μ` when the multipliers are `mu`: a friction row's follow its
     /// normal row's `μ_n` (`±μ_f μ_n`, Coulomb's cone).
-    pub(super) fn get(&self, r: usize, mu: &[f64]) -> (f64, f64) {
+    pub(crate) fn get(&self, r: usize, mu: &[f64]) -> (f64, f64) {
         if self.bounds.friction(r).is_some() {
             return self.bounds.coupled(r, mu);
         }
@@ -45,17 +32,17 @@ impl<'a> RowBounds<'a> {
     }
 
     /// Whether row `r` is a friction row.
-    pub(super) fn friction(&self, r: usize) -> bool {
+    pub(crate) fn friction(&self, r: usize) -> bool {
         self.bounds.friction(r).is_some()
     }
 
     /// A friction row's normal row and coefficient.
-    pub(super) fn cone(&self, r: usize) -> Option<(usize, f64)> {
+    pub(crate) fn cone(&self, r: usize) -> Option<(usize, f64)> {
         self.bounds.friction(r)
     }
 
     /// A 3D contact's friction row's other one (see [`Bounds::sibling`]).
-    pub(super) fn sibling(&self, r: usize) -> Option<usize> {
+    pub(crate) fn sibling(&self, r: usize) -> Option<usize> {
         self.bounds.sibling(r)
     }
 }

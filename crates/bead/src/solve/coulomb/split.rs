@@ -26,7 +26,7 @@ use super::subspace::{FreeRows, free_rows, move_within_bounds};
 
 /// The model's coordinates `n`, and `x ↦ Jᵀ x` from its rows' multipliers to the generalized
 /// force on them.
-pub(super) type Forces<'a> = (usize, &'a dyn Fn(&[f64], &mut [f64]));
+pub(crate) type Forces<'a> = (usize, &'a dyn Fn(&[f64], &mut [f64]));
 
 /// Passes of the least-norm split, each until a row reaches a bound.
 const SPLIT_PASSES: usize = 8;
@@ -45,7 +45,7 @@ const REFINEMENTS: usize = 2;
 /// The least-norm split of `p`'s multipliers (see the module's notes), `force` being
 /// `x ↦ Jᵀ x` from the model's rows to its `n` coordinates. Kept only if every row's
 /// complementarity error stays within `tolerance`.
-pub(super) fn settle_split(
+pub(crate) fn settle_split(
     p: &mut ContactProblem,
     bounds: &RowBounds<'_>,
     (n, force): Forces<'_>,
@@ -230,9 +230,9 @@ fn columns(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::integrate::implicit::contact_problem::tests::{problem, violation};
-    use crate::integrate::implicit::gauss_seidel::gauss_seidel;
     use crate::solve::Bounds;
+    use crate::solve::coulomb::contact_problem::tests::{problem, violation};
+    use crate::solve::coulomb::gauss_seidel::gauss_seidel;
 
     #[test]
     fn redundant_contacts_settle_and_their_free_friction_goes_to_the_least_norm_split() {

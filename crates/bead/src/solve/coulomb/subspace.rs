@@ -12,15 +12,15 @@ use super::row_bounds::RowBounds;
 /// The rows strictly inside their bounds (by their positions in `rows`), and each friction row
 /// at its cone's edge whose normal row is among them: its position, its normal row's index in
 /// `free`, and `±μ_f`, so that it follows its normal row, `μ_t = ±μ_f μ_n`.
-pub(super) struct FreeRows {
-    pub(super) free: Vec<usize>,
-    pub(super) edges: Vec<(usize, usize, f64)>,
+pub(crate) struct FreeRows {
+    pub(crate) free: Vec<usize>,
+    pub(crate) edges: Vec<(usize, usize, f64)>,
 }
 
 /// The bounded rows of `p` strictly inside their bounds (by more than [`INSIDE`] of the largest
 /// multiplier: rounding leaves rows a hair from the bound they belong at), and the edges that
 /// follow them.
-pub(super) fn free_rows(p: &ContactProblem, bounds: &RowBounds<'_>) -> FreeRows {
+pub(crate) fn free_rows(p: &ContactProblem, bounds: &RowBounds<'_>) -> FreeRows {
     let b = p.rows.len();
     let index = positions(p);
     let largest_mu = p.rows.iter().fold(0.0_f64, |m, &r| m.max(p.mu[r].abs()));
@@ -64,7 +64,7 @@ pub(super) fn free_rows(p: &ContactProblem, bounds: &RowBounds<'_>) -> FreeRows 
 /// the free rows and `E` the edges, the change `Δ_F` solves `(A_FF + A_FE S) Δ_F = −r_F`, `S`
 /// the edges' coupling, by least squares (from the singular values, or on a large block with
 /// a few edges by [`with_edges`]' splitting: redundant rows keep their split).
-pub(super) fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
+pub(crate) fn subspace(p: &mut ContactProblem, bounds: &RowBounds<'_>) -> f64 {
     let mut rows = free_rows(p, bounds);
     let Some(delta) = solve_free(p, &rows) else {
         return 1.0;
@@ -232,7 +232,7 @@ fn without(
 /// cost on the 20-row pyramid's 1,586 free rows: 0.29 s against 0.82 s). A few edges couple
 /// little: the pyramid's 14 took 17 rounds to 10⁻¹² of the right-hand side. `None` where the
 /// rounds do not get there in [`EDGE_ROUNDS`] (the caller then takes the singular values).
-pub(super) fn with_edges(p: &ContactProblem, rows: &FreeRows, rhs: &[f64]) -> Option<Vec<f64>> {
+pub(crate) fn with_edges(p: &ContactProblem, rows: &FreeRows, rhs: &[f64]) -> Option<Vec<f64>> {
     let (free, edges) = (&rows.free, &rows.edges);
     let f = free.len();
     let mut index = Vec::new();
@@ -271,7 +271,7 @@ pub(super) fn with_edges(p: &ContactProblem, rows: &FreeRows, rhs: &[f64]) -> Op
 /// decomposition): a larger face is left to the sweeps, rather than take the machine's memory
 /// (the 5,050 touching boxes of Box2D's `large_pyramid` give faces of tens of thousands of
 /// rows).
-pub(super) const DENSE_LARGEST: usize = 4096;
+pub(crate) const DENSE_LARGEST: usize = 4096;
 /// The fewest free rows [`subspace`] solves by [`with_edges`]' splitting.
 const SPLITTING_FROM: usize = 400;
 /// [`subspace`] takes the splitting for at most one edge in this many free rows.
@@ -285,7 +285,7 @@ const EDGE_ACCURACY: f64 = 1e-12;
 /// every free row stays within its bounds (a friction row's move with its normal row's
 /// multiplier), with the residuals: the rows the move would carry past a bound stop at it, and
 /// what follows decides whether they stay there. Returns the fraction of `delta` taken.
-pub(super) fn move_within_bounds(
+pub(crate) fn move_within_bounds(
     p: &mut ContactProblem,
     bounds: &RowBounds<'_>,
     rows: &FreeRows,

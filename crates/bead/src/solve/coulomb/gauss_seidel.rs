@@ -24,7 +24,7 @@ use super::subspace::subspace;
 /// residuals rounding has left inconsistent (a pyramid's 1,600 rows on 630 coordinates, off
 /// by 8e-12 m) hold no closer however long the sweeps run, and each direct solve of theirs
 /// costs a second; the caller reads [`error`] to judge what is left.
-pub(super) fn gauss_seidel(
+pub(crate) fn gauss_seidel(
     p: &mut ContactProblem,
     bounds: &RowBounds<'_>,
     tolerance: f64,

@@ -6,7 +6,7 @@
 /// The least-squares solution of least norm of `a x = rhs`, from the singular values of `a`:
 /// those below [`SUBSPACE_CUTOFF`] of the largest are its null space (the free split of
 /// redundant rows, and rounding). `None` if the decomposition fails.
-pub(super) fn least_squares(a: &faer::Mat<f64>, rhs: &[f64]) -> Option<Vec<f64>> {
+pub(crate) fn least_squares(a: &faer::Mat<f64>, rhs: &[f64]) -> Option<Vec<f64>> {
     let svd = a.thin_svd();
     crate::math::vector_state::clear_upper_state();
     let svd = svd.ok()?;
@@ -22,7 +22,7 @@ pub(super) fn least_squares(a: &faer::Mat<f64>, rhs: &[f64]) -> Option<Vec<f64>>
 
 /// [`least_squares`] for a symmetric positive semi-definite `a` (only its lower triangle is
 /// read), from its eigendecomposition, a few times cheaper than the singular values.
-pub(super) fn symmetric_least_squares(a: &faer::Mat<f64>, rhs: &[f64]) -> Option<Vec<f64>> {
+pub(crate) fn symmetric_least_squares(a: &faer::Mat<f64>, rhs: &[f64]) -> Option<Vec<f64>> {
     use faer::linalg::solvers::Solve;
     let f = rhs.len();
     // A definite block (most faces, once the contacts take their compliance) is solved by
@@ -51,7 +51,7 @@ pub(super) fn symmetric_least_squares(a: &faer::Mat<f64>, rhs: &[f64]) -> Option
 /// The pseudo-inverse of a symmetric positive semi-definite `a` (its lower triangle), from its
 /// eigendecomposition, as the map from a right-hand side to its least-norm solution; `None` if
 /// the decomposition fails.
-pub(super) fn symmetric_pseudo_inverse(a: &faer::Mat<f64>) -> Option<impl Fn(&[f64]) -> Vec<f64>> {
+pub(crate) fn symmetric_pseudo_inverse(a: &faer::Mat<f64>) -> Option<impl Fn(&[f64]) -> Vec<f64>> {
     let evd = a.self_adjoint_eigen(faer::Side::Lower);
     crate::math::vector_state::clear_upper_state();
     let evd = evd.ok()?;
