@@ -47,8 +47,7 @@ pub struct SceneFile {
 /// without friction, is kept apart by non-penetration constraints generated for nearby pairs by
 /// a broad phase (no output columns). A group that names `bodies`, or has friction (its own or
 /// `[simulation] friction`), collides shapes: the bodies' shapes, and its particles as discs
-/// (spheres in 3D) of their radius, with Coulomb friction (in 3D on its circular cone, which
-/// only the implicit integrators solve: an explicit one with friction in 3D is an error); its
+/// (spheres in 3D) of their radius, with Coulomb friction (in 3D on its circular cone); its
 /// columns in constraints.csv are `NAME.contacts` (touching pairs), `NAME.normal_force` (sum
 /// of the normal forces, N), `NAME.friction_force` (sum of the friction forces' magnitudes, N)
 /// and `NAME.max_penetration` (m).

@@ -325,10 +325,13 @@ fn shapes_in_a_3d_contact_group_rest_on_the_floor_with_their_weight() {
 /// Friction between 3D shapes on a slope of tan α = 0.4 with μ = 0.5: the cube and the log
 /// (lying down the slope) stick, the ball rolls, so the group's friction force is the weight's
 /// share along the slope of the first two and (2/7) of the ball's (to the first-order
-/// stepper's error on the ball's spin-up, dt = 1 ms). An explicit integrator is
-/// refused where the run names it, since only the implicit steppers solve the circular cone.
+/// stepper's error on the ball's spin-up, dt = 1 ms), under the implicit steppers and the
+/// explicit integrators alike. The explicit integrators reach the ball's share at first order
+/// only (their friction rows hold the points that touched at the step's start, which the ball
+/// turns away; `friction_3d` in the engine's physics tests measures it): 2.5e-4 of the whole
+/// here under RK4, 5.4e-4 under symplectic Euler.
 #[test]
-fn friction_between_3d_shapes_holds_on_a_slope_under_the_implicit_steppers_only() {
+fn friction_between_3d_shapes_holds_on_a_slope_under_every_stepper() {
     let alpha = 0.4_f64.atan();
     let g = [9.81 * alpha.sin(), 0.0, -9.81 * alpha.cos()];
     let text = resting()
@@ -337,7 +340,7 @@ fn friction_between_3d_shapes_holds_on_a_slope_under_the_implicit_steppers_only(
             "[[contacts]]\nname = \"ground\"\nfriction = 0.5\n",
         )
         .replace("g = [0, 0, -9.81]", &format!("g = [{}, 0, {}]", g[0], g[2]));
-    for integrator in ["implicit-euler", "bdf2"] {
+    for integrator in ["implicit-euler", "bdf2", "rk4", "symplectic-euler"] {
         let mut m = model(&text.replace("implicit-euler", integrator));
         let mass = |name: &str| {
             let id = m.bodies_3d.iter().find(|(n, _)| n == name).unwrap().1;
@@ -352,18 +355,13 @@ fn friction_between_3d_shapes_holds_on_a_slope_under_the_implicit_steppers_only(
         let row = constraints_row(&m, &d);
         let column = |name: &str| row[header.iter().position(|h| h == name).unwrap()];
         let friction = column("ground.friction_force");
+        let implicit = integrator == "implicit-euler" || integrator == "bdf2";
+        let within = if implicit { 1e-5 } else { 1e-3 };
         assert!(
-            (friction - expected).abs() < 1e-5 * expected,
+            (friction - expected).abs() < within * expected,
             "{integrator}: friction {friction} N, not {expected} N"
         );
     }
-    let e = error(&text.replace("integrator = \"implicit-euler\"\n", ""));
-    assert_eq!(e.field.as_deref(), Some("simulation.integrator"), "{e}");
-    assert!(
-        e.to_string()
-            .contains("rk4 cannot carry friction between 3D shapes"),
-        "{e}"
-    );
 }
 
 /// A body named twice in one contact group is refused where the group is; a capsule of no

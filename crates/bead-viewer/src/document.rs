@@ -216,10 +216,9 @@ impl Document {
 
     /// The Coulomb coefficient the scene's contacts have now: `[simulation] friction`, or the
     /// first shape group's own; `None` without shape contact groups (particle groups without
-    /// friction collide as non-penetration only), and in 3D under an explicit integrator, which
-    /// cannot carry friction between 3D shapes (so the viewer shows no μ control there).
+    /// friction collide as non-penetration only).
     pub fn friction(&self) -> Option<f64> {
-        if self.model.contacts.is_empty() || !self.carries_friction() {
+        if self.model.contacts.is_empty() {
             return None;
         }
         let group = self.file.contacts.iter().find_map(|c| c.friction);
@@ -234,14 +233,6 @@ impl Document {
             return Err(EditError::Invalid(
                 "the scene has no contact group of shapes to give friction to".into(),
             ));
-        }
-        if mu > 0.0 && !self.carries_friction() {
-            return Err(EditError::Invalid(format!(
-                "the {} integrator cannot carry friction between 3D shapes (their cones are \
-                 circles, which only the implicit steppers solve): choose implicit-euler or \
-                 bdf2 in the settings first",
-                self.model.system.integrator().name()
-            )));
         }
         for group in &self.model.contacts {
             self.model
@@ -264,12 +255,6 @@ impl Document {
         self.file.simulation.friction = Some(mu);
         self.dirty = true;
         Ok(())
-    }
-
-    /// Whether the running integrator carries the scene's friction: any in 2D, the implicit
-    /// steppers in 3D.
-    fn carries_friction(&self) -> bool {
-        self.model.system.dim() == 2 || self.model.system.integrator().implicit()
     }
 
     /// Changes the `[simulation]` settings of the running model in place: integrator, solver,
@@ -406,22 +391,22 @@ mod tests {
         assert_eq!(&doc.model().system.q()[..q.len()], &q[..]);
     }
 
-    /// A 3D scene's contacts carry friction under the implicit steppers: the μ control is there
-    /// and edits the group. Under an explicit integrator it is not, and an edit says why.
+    /// A 3D scene's contacts carry friction under every stepper: the μ control is there and
+    /// edits the group, under the implicit steppers and under RK4.
     #[test]
-    fn a_3d_contact_scene_has_a_friction_control_under_the_implicit_steppers_only() {
+    fn a_3d_contact_scene_has_a_friction_control_under_every_stepper() {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes/box_stack_3d.toml");
         let mut doc = Document::open(&path).unwrap();
         assert_eq!(doc.friction(), Some(0.0));
         doc.edit_friction(0.5).unwrap();
         assert_eq!(doc.friction(), Some(0.5));
         doc.model_mut().system.step(2e-3).unwrap();
-        doc.edit_friction(0.0).unwrap();
         doc.edit_settings(|s| s.integrator = Some("rk4".into()))
             .unwrap();
-        assert_eq!(doc.friction(), None);
-        let e = doc.edit_friction(0.5).unwrap_err().to_string();
-        assert!(e.contains("cannot carry friction between 3D shapes"), "{e}");
+        assert_eq!(doc.friction(), Some(0.5));
+        doc.edit_friction(0.3).unwrap();
+        assert_eq!(doc.friction(), Some(0.3));
+        doc.model_mut().system.step(2e-3).unwrap();
     }
 
     /// The μ control: lowering the incline scene's friction below tan 25° lets the crate that

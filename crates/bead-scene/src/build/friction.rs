@@ -1,8 +1,6 @@
 //! Coulomb friction across the file: every coefficient checked (zero or more), `[simulation]
 //! friction` as the default of every contact, and the runs that cannot carry it refused when any
-//! coefficient is positive: the inequality methods `platt` and `improved`, and in 3D the
-//! explicit integrators (a 3D contact's cone is a circle, which only the implicit steppers
-//! solve).
+//! coefficient is positive: the inequality methods `platt` and `improved`.
 
 use super::Result;
 use crate::error::SceneError;
@@ -32,8 +30,8 @@ pub(super) fn of_constraint(spec: &ConstraintSpec) -> Option<f64> {
     }
 }
 
-/// Checks every coefficient in the file and that the run can carry them: in 3D only the
-/// implicit steppers do, and `platt` and `improved` never. Returns `[simulation] friction` (0 by default).
+/// Checks every coefficient in the file and that the run can carry them: `platt` and
+/// `improved` never do. Returns `[simulation] friction` (0 by default).
 pub(super) fn check(file: &SceneFile) -> Result<f64> {
     let sim = &file.simulation;
     let default = match sim.friction {
@@ -63,19 +61,6 @@ pub(super) fn check(file: &SceneFile) -> Result<f64> {
     let Some(first) = first else {
         return Ok(default);
     };
-    let integrator = sim.integrator.as_deref().unwrap_or("rk4");
-    if sim.dimension == 3 && bead::integrate::by_name(integrator).is_some_and(|i| !i.implicit()) {
-        return Err(SceneError::at(
-            "simulation.integrator",
-            format!(
-                "{integrator} cannot carry friction between 3D shapes: their cones are circles, \
-                 which only the implicit steppers solve"
-            ),
-        )
-        .hint(format!(
-            "{first} is positive; set integrator = \"implicit-euler\" or \"bdf2\", or friction = 0"
-        )));
-    }
     if let Some(method) = sim.inequality.as_deref()
         && matches!(method, "platt" | "improved")
     {

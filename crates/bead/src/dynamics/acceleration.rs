@@ -86,8 +86,14 @@ pub(crate) struct Acceleration {
     allowance: Vec<f64>,
     /// The threshold ε of the last evaluation.
     eps: f64,
-    /// Each friction row's slide at the last chosen state (see [`Rows::slide`]).
+    /// Each friction row's slide at the last chosen state (see [`Rows::slide`]), aimed again at
+    /// each later stage of the step for a 3D contact.
     slide: Vec<f64>,
+    /// The slides as chosen at the step's start.
+    slide_start: Vec<f64>,
+    /// The diagonal of `J W Jᵀ` at the step's start, where 3D contacts have friction (see
+    /// [`Acceleration::find_slides`]).
+    diagonal: Vec<f64>,
     /// Each row's tolerance on `w` (see [`Rows::slack_w`]).
     slack: Vec<f64>,
 }
@@ -115,6 +121,8 @@ impl Acceleration {
             allowance: Vec::new(),
             eps: 0.0,
             slide: Vec::new(),
+            slide_start: Vec::new(),
+            diagonal: Vec::new(),
             slack: Vec::new(),
         }
     }
@@ -160,6 +168,8 @@ impl Acceleration {
         self.allowance.resize(m, 0.0);
         self.slide.clear();
         self.slide.resize(m, 0.0);
+        self.slide_start.clear();
+        self.slide_start.resize(m, 0.0);
         self.slack.clear();
         self.slack.resize(m, 0.0);
         for v in [&mut self.applied, &mut self.constraint_force, &mut self.tmp] {
@@ -323,6 +333,8 @@ impl Acceleration {
                 self.find_candidates(ev, settings);
                 self.find_allowances(ev, settings, mode.velocity_rate);
                 self.find_slides(ev, settings, mode);
+            } else {
+                self.aim_slides(ev);
             }
             let rows = Rows {
                 a: MultiplierMatrix::new(&layout.jacobian, &layout.inv_mass),
@@ -368,22 +380,69 @@ impl Acceleration {
 
     /// Each friction row's slide at this state: the sign of its contact's tangential speed
     /// where that exceeds [`stick_speed`], else 0 (it sticks, and its row holds the speed at
-    /// zero).
+    /// zero); for a 3D contact's two rows, the components of its slip's unit direction.
+    ///
+    /// A 3D contact that was not sliding through the last step starts to slide only once its
+    /// speed passes [`onset_speed`] as well. Below it the friction's direction `−v/|v|` turns
+    /// faster than an explicit step can follow (a slip across the slide of `v_⊥` is braked at
+    /// the rate `μ λ_n A_tt / |v|`, and beyond `2/dt` each step throws it back larger: a crate
+    /// starting down an incline spun and swerved on the rounding of its speed). There the
+    /// contact's rows hold its tangential speed to zero at the velocity rows' rate, within its
+    /// circle: it slips, from rest, against the acceleration it would have. A slide already
+    /// under way goes on down to the stick speed, where its stop is located inside the step.
     fn find_slides(&mut self, ev: &Evaluator, settings: &Settings, mode: Mode) {
         let layout = ev.layout();
         let c_dot = ev.c_dot();
         let limit = stick_speed(settings, mode.velocity_rate);
+        let bounds = layout.bounds();
+        let circles = (0..c_dot.len()).any(|i| bounds.sibling(i).is_some());
+        if circles {
+            self.diagonal.resize(c_dot.len(), 0.0);
+            MultiplierMatrix::new(&layout.jacobian, &layout.inv_mass).diagonal(&mut self.diagonal);
+        }
         for (i, f) in layout.friction.iter().enumerate() {
+            let (speed, onset) = match (bounds.sibling(i), f) {
+                (Some(j), Some((normal, mu))) => {
+                    let sliding = self.slide_start[i] != 0.0 || self.slide_start[j] != 0.0;
+                    let normal_force = self.lambda.get(*normal).copied().unwrap_or(0.0);
+                    let onset = onset_speed(*mu * normal_force, self.diagonal[i], mode);
+                    (c_dot[i].hypot(c_dot[j]), if sliding { 0.0 } else { onset })
+                }
+                _ => (c_dot[i].abs(), 0.0),
+            };
             self.slide[i] = match f {
-                Some(_) if c_dot[i].abs() > limit => c_dot[i].signum(),
+                Some(_) if speed > limit.max(onset) => c_dot[i] / speed,
                 _ => 0.0,
+            };
+        }
+        self.slide_start.clone_from(&self.slide);
+    }
+
+    /// Aims each sliding 3D contact's slide along its slip at this stage of the step: its
+    /// friction force stays against the slip as the slip turns (a box sliding across an
+    /// incline curves downhill), so the integrator keeps its order. A stage whose slip has no
+    /// part left along the step's start slide keeps that one: the slide stops inside the step,
+    /// an event ([`crate::step`]), and turned against a reversed slip the friction would push
+    /// the stages' average back up to speed. A 2D slide's sign holds through the step.
+    fn aim_slides(&mut self, ev: &Evaluator) {
+        let layout = ev.layout();
+        let (c_dot, bounds) = (ev.c_dot(), layout.bounds());
+        let m = self.slide.len();
+        let pairs = (0..m).filter_map(|i| bounds.sibling(i).filter(|&j| j > i).map(|j| (i, j)));
+        for (i, j) in pairs {
+            let start = (self.slide_start[i], self.slide_start[j]);
+            let speed = c_dot[i].hypot(c_dot[j]);
+            (self.slide[i], self.slide[j]) = if c_dot[i] * start.0 + c_dot[j] * start.1 > 0.0 {
+                (c_dot[i] / speed, c_dot[j] / speed)
+            } else {
+                start
             };
         }
     }
 
     /// Row `i`'s slide as chosen at the step's start (see [`Rows::slide`]).
     pub(crate) fn slide(&self, i: usize) -> f64 {
-        self.slide.get(i).copied().unwrap_or(0.0)
+        self.slide_start.get(i).copied().unwrap_or(0.0)
     }
 
     /// The inequality rows that may take part at this state: in contact, unless impacts are on
@@ -654,6 +713,18 @@ impl Acceleration {
 /// (`∂g/∂t ≠ 0`), else 0: what a resting row's window is sized by (see
 /// [`Acceleration::rest_window`]). A fixed support's `∂g/∂t` is exactly zero (its constraint has
 /// no time terms), as is a pair contact's.
+/// The speed a 3D contact at rest must pass before its friction follows its slip's direction:
+/// `2 dt R A_tt`, where `R = μ λ_n` is its cone's radius and `A_tt` its tangent row's entry of
+/// `J W Jᵀ`, so that a slip across the slide is braked at a rate of at most `1/(2 dt)` (see
+/// [`Acceleration::find_slides`]); 0 where no step size is known.
+fn onset_speed(radius: f64, a_tt: f64, mode: Mode) -> f64 {
+    if mode.velocity_rate > 0.0 {
+        2.0 * radius.max(0.0) * a_tt / mode.velocity_rate
+    } else {
+        0.0
+    }
+}
+
 /// The tangential speed below which a contact sticks: the contact tolerance covered in a step
 /// (`tolerance × rate`, the rate `1/dt`); 1 µm/s at the defaults and dt = 1 ms. A slide slower
 /// than that moves its contact less than the tolerance in a step; the friction row holds it at

@@ -14,9 +14,11 @@
 //! One threshold ε decides every "violation tendency" `J_k q̈ − d_k < −ε` and every
 //! complementarity test, for all methods alike (see [`threshold`]).
 
+use super::cones::{self, Cones};
+pub(crate) use super::rows::{Effort, Rows};
 use crate::contact::InequalityMethod;
 use crate::solve::complementarity::{self, Failure, Info, Problem, RowState};
-use crate::solve::{Bounds, LinearSolver, MultiplierMatrix, SolveError, SolveParams};
+use crate::solve::{LinearSolver, SolveError, SolveParams};
 
 /// The threshold ε below which a row's `w = J_k q̈ − d_k` counts as zero: relative to the size
 /// of the right-hand side `b` of the multiplier system (its accelerations), as rounding is.
@@ -28,56 +30,9 @@ pub(crate) fn threshold(b: &[f64]) -> f64 {
 /// it counts as pulling rather than as the rounding of a contact that just stops pushing.
 const PULL_TOLERANCE: f64 = 1e-9;
 
-/// The multiplier system's rows as the active-set algorithms see them.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Rows<'a> {
-    /// `J W Jᵀ`.
-    pub(crate) a: MultiplierMatrix<'a>,
-    /// Right-hand side `b = d − J W Q`: a held row satisfies `(J W Jᵀ λ)_k = b_k`.
-    pub(crate) b: &'a [f64],
-    /// Which rows are inequalities `g ≥ 0`, and the bounds on each row's λ.
-    pub(crate) bounds: Bounds<'a>,
-    /// Inequality rows that are candidates at this state: active (`g ≤ tolerance`), and not an
-    /// impact that impulses will resolve.
-    pub(crate) candidates: &'a [bool],
-    /// How far each held row may stay off its target when redundant rows disagree (see
-    /// [`complementarity`]'s `solve_masked`).
-    pub(crate) allowance: &'a [f64],
-    /// The threshold ε.
-    pub(crate) eps: f64,
-    /// A friction row's slide at the step's start: `±1` where its contact slides along `±t`
-    /// (its force then lies at the cone's edge against the slide), 0 where it sticks (its force
-    /// anywhere in the cone that holds the contact's tangential acceleration at zero). Empty
-    /// without friction.
-    pub(crate) slide: &'a [f64],
-    /// How far each row's `w` may be from zero and count as zero: the friction rows', the
-    /// rounding of the nearly singular held solves of redundant contacts (see
-    /// [`complementarity`]); empty for ε everywhere.
-    pub(crate) slack_w: &'a [f64],
-}
-
 /// Passes of the friction iteration before it gives up: each solves the multipliers with the
 /// friction rows' bounds `±μ λ_n` from the last pass's normal forces.
 const FRICTION_PASSES: usize = 200;
-
-/// What choosing or keeping the set did.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Effort {
-    /// Multiplier solves (seed 004's passes, complementarity pivots).
-    pub(crate) solves: usize,
-    /// Solver iterations, summed.
-    pub(crate) iterations: usize,
-    /// Largest relative residual.
-    pub(crate) residual: f64,
-}
-
-impl Effort {
-    fn add(&mut self, info: Info) {
-        self.solves += info.solves.max(1);
-        self.iterations += info.iterations;
-        self.residual = self.residual.max(info.residual);
-    }
-}
 
 /// The chosen set and what it needs from one evaluation to the next.
 #[derive(Debug, Default)]
@@ -102,6 +57,10 @@ pub(crate) struct ActiveSet {
     /// Whether this step's contacts all choose their friction within their cones, slides
     /// included: set when edge forces against the slides wedged the bodies (see `choose`).
     stick: bool,
+    /// Whether this step's rows have a 3D contact's friction, solved with its circular cone
+    /// at every stage ([`cones`]).
+    circles: bool,
+    cones: Cones,
 }
 
 impl ActiveSet {
@@ -142,11 +101,6 @@ impl ActiveSet {
     ) -> Result<Effort, Failure> {
         let m = rows.b.len();
         let mut effort = Effort::default();
-        // Each friction row's bounds ±μ λ_n are its own: a contact with two (in 3D) would get a
-        // square cone, up to √2 times Coulomb's circle along its diagonals.
-        if let Some(row) = (0..m).find(|&i| rows.bounds.sibling(i).is_some()) {
-            return Err(Failure::Circle { row });
-        }
         if method.persistent()
             && let Some(row) = (0..m).find(|&i| rows.bounds.friction(i).is_some())
         {
@@ -154,6 +108,23 @@ impl ActiveSet {
                 method: method.name(),
                 row,
             });
+        }
+        self.circles = cones::any_circle(rows);
+        if self.circles {
+            self.stick = false;
+            let start: Vec<f64> = lambda.to_vec();
+            let effort = match self.cones.solve(rows, false, lambda, w, &mut self.state) {
+                // As below: slides that wedge the bodies stop, and the contacts choose their
+                // friction within their circles.
+                Err(Failure::Cones { .. }) if rows.slide.iter().any(|s| *s != 0.0) => {
+                    self.stick = true;
+                    lambda.copy_from_slice(&start);
+                    self.cones.solve(rows, true, lambda, w, &mut self.state)?
+                }
+                other => other?,
+            };
+            self.chosen = true;
+            return Ok(effort);
         }
         match method {
             InequalityMethod::Platt | InequalityMethod::Improved => {
@@ -421,6 +392,11 @@ impl ActiveSet {
         lambda: &mut [f64],
         w: &mut [f64],
     ) -> Result<Effort, Failure> {
+        if self.circles {
+            return self
+                .cones
+                .solve(rows, self.stick, lambda, w, &mut self.state);
+        }
         for i in 0..rows.b.len() {
             if self.state[i] != RowState::Solve {
                 lambda[i] = self.fixed[i];

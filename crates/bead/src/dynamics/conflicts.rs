@@ -77,19 +77,26 @@ pub(crate) fn complementarity_error(layout: &Layout, model: &Model, failure: Fai
                 ),
             }
         }
+        Failure::Cones {
+            rows,
+            error,
+            tolerance,
+        } => {
+            let mut constraints: Vec<String> = rows.iter().map(|&r| name(r)).collect();
+            constraints.dedup();
+            EvalError::Complementarity {
+                constraints,
+                reason: format!(
+                    "their forces did not settle on their friction cones (|λ_t| ≤ μ λ_n): a \
+                     row's law is off by {error:.3e} where {tolerance:.3e} is allowed{LEANING}"
+                ),
+            }
+        }
         Failure::NoFriction { method, row } => EvalError::Complementarity {
             constraints: vec![name(row)],
             reason: format!(
                 "the inequality method {method} does not carry friction; use jonquet or lcp"
             ),
-        },
-        Failure::Circle { row } => EvalError::Complementarity {
-            constraints: vec![name(row)],
-            reason: "friction between 3D shapes is solved on its circular cone by the implicit \
-                     steppers only (the explicit integrators would bound it by a square, up to \
-                     √2 times too strong): set integrator = \"implicit-euler\" or \"bdf2\", or \
-                     friction = 0"
-                .into(),
         },
         Failure::PivotLimit { pivots, rows } => {
             let mut constraints: Vec<String> = rows.iter().map(|&r| name(r)).collect();

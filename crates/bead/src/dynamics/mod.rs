@@ -1,12 +1,14 @@
 //! The dynamics of a constrained model at a state: the explicit integrators' derivative
 //! evaluation (Witkin's four steps, [`acceleration`]), which rows take part where some are
-//! inequalities (seed 004, [`active_set`]), and the model as each family of steppers sees it
+//! inequalities (seed 004, [`active_set`]; a 3D contact's circular cone, [`cones`]), and the model as each family of steppers sees it
 //! ([`stage`]: the accelerations for the explicit ones, assembly and the Newton system for the
 //! implicit ones).
 
 pub(crate) mod acceleration;
 pub(crate) mod active_set;
+pub(crate) mod cones;
 pub(crate) mod conflicts;
+pub(crate) mod rows;
 pub(crate) mod stage;
 
 pub(crate) use acceleration::{Acceleration, Mode, stick_speed};

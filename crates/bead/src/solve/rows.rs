@@ -70,6 +70,11 @@ impl<'a> Bounds<'a> {
         self.inequality.contains(&true) || (0..self.own.len()).any(|r| self.limited(r))
     }
 
+    /// These rows with other bounds of their own (`own`, one per row).
+    pub(crate) fn with_own(&self, own: &'a [(f64, f64)]) -> Bounds<'a> {
+        Bounds { own, ..*self }
+    }
+
     /// Row `r`'s bounds on λ: its own, with the lower one raised to 0 for an inequality. A
     /// friction row's are `±μ λ_n` with `lambda` its normal row's multipliers (see
     /// [`Bounds::coupled`]); here, its own.

@@ -16,7 +16,10 @@
 //! contact's tangential speed would fall to zero inside the step, the step is cut at the
 //! instant it does (to within the stick speed, [`stick_speed`]), and the next step starts with
 //! the contact sticking: its row then holds the speed at zero exactly. Without the cut, the
-//! edge force would carry the contact past rest and back, a slide that never ends.
+//! edge force would carry the contact past rest and back, a slide that never ends. A 3D
+//! contact's slide stops where its velocity no longer has a part along the slide it had at the
+//! step's start; one that has only turned that far, still fast, slides on from there in its new
+//! direction.
 
 use super::Pipeline;
 use super::impulses::resolve_impacts;
@@ -58,11 +61,19 @@ pub(super) fn advance(
                 event.then_some(if c[k] > tol { 0.0 } else { -tol })
             })
             .collect();
-        // Friction rows sliding at the start (row, the sign of its slide): each may stop.
-        let slides: Vec<(usize, f64)> = (0..c.len())
+        // Contacts sliding at the start, each by its friction rows and its slide along them (a
+        // 2D contact's one row twice, its sign and 0): each may stop.
+        let bounds = ev.layout().bounds();
+        let slides: Vec<Slide> = (0..c.len())
             .filter_map(|k| {
-                let s = acceleration.slide(k);
-                (s != 0.0).then_some((k, s))
+                let (s, j) = (acceleration.slide(k), bounds.sibling(k));
+                match j {
+                    Some(j) if j > k && (s != 0.0 || acceleration.slide(j) != 0.0) => {
+                        Some(([k, j], [s, acceleration.slide(j)]))
+                    }
+                    None if s != 0.0 => Some(([k, k], [s, 0.0])),
+                    _ => None,
+                }
             })
             .collect();
         let events = Events {
@@ -179,13 +190,28 @@ fn restore(p: &mut Pipeline, state: &mut State, start: &(f64, Vec<f64>, Vec<f64>
     p.current_acceleration = None;
 }
 
+/// A contact sliding at a step's start: its friction rows and the slide's unit direction along
+/// them (a 2D contact's row twice, with its slide's sign and 0).
+type Slide = ([usize; 2], [f64; 2]);
+
+/// A sliding contact's speed along its slide at the start, and its tangential speed, from the
+/// friction rows' `ċ`.
+fn along(&([i, j], [si, sj]): &Slide, c_dot: &[f64]) -> (f64, f64) {
+    let speed = if i == j {
+        c_dot[i].abs()
+    } else {
+        c_dot[i].hypot(c_dot[j])
+    };
+    (c_dot[i] * si + c_dot[j] * sj, speed)
+}
+
 /// What can happen inside a step: rows apart that may cross their boundary, and sliding
 /// contacts that may stop.
 struct Events<'a> {
     /// Per row, the threshold below which an inequality left out has crossed (`None`: no event).
     free: &'a [Option<f64>],
-    /// Friction rows sliding at the step's start, with the sign of their slide.
-    slides: &'a [(usize, f64)],
+    /// Contacts sliding at the step's start, with their slides.
+    slides: &'a [Slide],
     /// The tangential speed below which a contact sticks.
     stick: f64,
 }
@@ -196,9 +222,10 @@ impl Events<'_> {
     fn stopped(&self, p: &Pipeline, fraction: f64) -> bool {
         let c_dot = p.evaluator.c_dot();
         let band = fraction * self.stick;
-        self.slides
-            .iter()
-            .all(|&(k, s)| c_dot[k] * s > self.stick || c_dot[k].abs() <= band)
+        self.slides.iter().all(|slide| {
+            let (ahead, speed) = along(slide, c_dot);
+            ahead > self.stick || speed <= band
+        })
     }
 }
 
@@ -225,7 +252,10 @@ fn crossing(
     if (0..free.len()).any(|k| free[k].is_some_and(|limit| c[k] < limit)) {
         return Ok(Some(Event::Crossing));
     }
-    let stopped = events.slides.iter().any(|&(k, s)| c_dot[k] * s <= 0.0);
+    let stopped = events
+        .slides
+        .iter()
+        .any(|slide| along(slide, c_dot).0 <= 0.0);
     Ok(stopped.then_some(Event::Stop))
 }
 

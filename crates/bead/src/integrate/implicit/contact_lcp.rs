@@ -40,7 +40,7 @@ use super::work::Work;
 use crate::error::EvalError;
 use crate::integrate::{ConstrainedModel, Factorization, Role};
 use crate::solve::coulomb::contact_problem::{self, ContactProblem};
-use crate::solve::coulomb::gauss_seidel::gauss_seidel;
+use crate::solve::coulomb::gauss_seidel::{gauss_seidel, gauss_seidel_restarted};
 use crate::solve::coulomb::split::settle_split;
 use crate::solve::coulomb::subspace::DENSE_LARGEST;
 
@@ -103,8 +103,12 @@ pub(super) fn contact_step(
     // the error the Newton iteration accepts of rows that no longer close in (`enough`, see
     // its `LCP_STALLS`) have found them: rows that rounding has left inconsistent hold no
     // closer, and the Newton iteration's own test decides the step.
-    let mut settled = gauss_seidel(&mut p, &bounds, 0.1 * tolerance, enough)
-        || contact_problem::error(&p, &bounds) <= enough;
+    let mut settled = if p.disks.is_empty() {
+        gauss_seidel(&mut p, &bounds, 0.1 * tolerance, enough)
+    } else {
+        // No Lemke for a 3D contact's circle to fall back on.
+        gauss_seidel_restarted(&mut p, &bounds, 0.1 * tolerance, enough)
+    } || contact_problem::error(&p, &bounds) <= enough;
     if !w.contact_compliance && p.disks.iter().any(|&(k, t, c)| slides(&p, k, t, c, enough)) {
         // A 3D contact slides. Where the bodies touch at several points (a box's face on
         // another: four corners), the rigid problem leaves the split of their normal forces

@@ -115,12 +115,17 @@ pub(crate) enum Failure {
         /// A friction row.
         row: usize,
     },
-    /// A contact has two friction rows (a 3D contact, whose cone is a circle), which this solve
-    /// would bound each on its own, a square around the circle: `row` is one of them.
-    #[error("a 3D contact's friction needs its circular cone")]
-    Circle {
-        /// A friction row.
-        row: usize,
+    /// The contacts' problem with circular cones ([`crate::dynamics`]'s cones) did not settle:
+    /// the rows whose laws still fail, the largest error, and the tolerance (the rows'
+    /// accelerations).
+    #[error("3D friction did not settle: error {error:e} against {tolerance:e}")]
+    Cones {
+        /// The rows that fail their laws.
+        rows: Vec<usize>,
+        /// The largest row error.
+        error: f64,
+        /// What a row may be off by.
+        tolerance: f64,
     },
     /// The pivot cap was reached (cycling on a degenerate problem).
     #[error("no complementary solution after {pivots} pivots")]

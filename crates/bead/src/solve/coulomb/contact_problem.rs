@@ -1,10 +1,11 @@
-//! The bounded rows of one Newton iteration as a complementarity problem of their own (see
-//! [`super::contact_lcp`] for where it comes from and why): its matrix by compressed columns,
-//! its residuals and multipliers, and the measures of its error. It is solved by nonsmooth
-//! Gauss–Seidel ([`super::gauss_seidel`]) with direct solves of the rows inside their bounds
-//! ([`super::subspace`]), a 3D contact's two friction rows on its circular cone
-//! ([`super::disk`]). Where the sweeps stall, [`super::lemke`] pivots on the same law;
-//! [`super::split`] splits redundant rows' forces by least norm at the step's end.
+//! The bounded rows as a complementarity problem of their own — one Newton iteration's, in
+//! displacements (the implicit steppers' `contact_lcp` says where it comes from and why), or
+//! one evaluation's, in accelerations (the explicit integrators' cones, [`crate::dynamics`]): its
+//! matrix by compressed columns, its residuals and multipliers, and the measures of its error.
+//! It is solved by nonsmooth Gauss–Seidel ([`super::gauss_seidel`]) with direct solves of the
+//! rows inside their bounds ([`super::subspace`]), a 3D contact's two friction rows on its
+//! circular cone ([`super::disk`]). Where the sweeps stall, the implicit steppers' Lemke pivots
+//! on the same law; [`super::split`] splits redundant rows' forces by least norm.
 //!
 //! ```text
 //! r(μ_b) = c + A (μ_b − μ_b⁰):   r_n ≥ 0 ⊥ μ_n ≥ 0,   |μ_t| ≤ μ_f μ_n,  r_t = 0 inside the cone,
@@ -143,7 +144,7 @@ pub(crate) fn total_error(p: &ContactProblem, bounds: &RowBounds<'_>) -> f64 {
 }
 
 /// Row `k`'s complementarity error (see [`error`]).
-fn row_error(p: &ContactProblem, bounds: &RowBounds<'_>, k: usize) -> f64 {
+pub(crate) fn row_error(p: &ContactProblem, bounds: &RowBounds<'_>, k: usize) -> f64 {
     let a = p.diagonal(k);
     if !(a > 0.0) {
         return 0.0;

@@ -64,6 +64,36 @@ pub(crate) fn gauss_seidel(
     false
 }
 
+/// [`gauss_seidel`] started again where it stopped unsettled, while each start halves the
+/// complementarity error: a round of sweeps that has not halved it ends the iteration, and
+/// started again from there the sweeps often settle at once (the direct solves had found the
+/// rows' states). Returns whether the error fell below `tolerance`.
+pub(crate) fn gauss_seidel_restarted(
+    p: &mut ContactProblem,
+    bounds: &RowBounds<'_>,
+    tolerance: f64,
+    enough: f64,
+) -> bool {
+    let mut last = f64::INFINITY;
+    for _ in 0..RESTARTS {
+        if gauss_seidel(p, bounds, tolerance, enough) {
+            return true;
+        }
+        let now = error(p, bounds);
+        if now <= tolerance {
+            return true;
+        }
+        if now > 0.5 * last {
+            return false;
+        }
+        last = now;
+    }
+    false
+}
+
+/// Starts of [`gauss_seidel_restarted`].
+const RESTARTS: usize = 8;
+
 /// Direct solves in a row that do not halve the complementarity error before the sweeps stop
 /// (see [`gauss_seidel`]).
 const STALLED_ROUNDS: usize = 3;

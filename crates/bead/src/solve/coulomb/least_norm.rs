@@ -1,5 +1,5 @@
 //! Least-norm solutions of the bounded rows' linear systems ([`super::contact_problem`]'s direct
-//! solves of the rows inside their bounds, [`super::tresca`]'s): redundant contacts leave a
+//! solves of the rows inside their bounds, and the implicit steppers' passes of Tresca's problem): redundant contacts leave a
 //! null space, the free split of their forces, and the pseudo-inverse takes the solution of
 //! least norm, which splits a force evenly among the rows that share it.
 

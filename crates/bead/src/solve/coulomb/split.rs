@@ -1,5 +1,6 @@
-//! The least-norm split of redundant contacts' forces at the end of a step whose contacts were
-//! solved as their own problem ([`super::contact_lcp`]).
+//! The least-norm split of redundant contacts' forces once their problem
+//! ([`super::contact_problem`]) is solved: at the end of an implicit step, and after each
+//! explicit evaluation with 3D friction.
 //!
 //! A box on two others pressing them apart with its two corners' friction is as good a solution
 //! as one that does not: redundant rows leave part of their multipliers free, and a step may end

@@ -42,6 +42,11 @@ pub(crate) fn free_rows(p: &ContactProblem, bounds: &RowBounds<'_>) -> FreeRows 
     let edges = (0..b)
         .filter_map(|k| {
             let r = p.rows[k];
+            if let Some((normal, coupling)) = bounds.slide_edge(r) {
+                // A sliding contact's friction follows its normal force along its slide.
+                let j = *column.get(*index.get(normal)?)?;
+                return (j != usize::MAX).then_some((k, j, coupling));
+            }
             let (normal, coefficient) = bounds.cone(r)?;
             let n = *index.get(normal)?;
             let j = *column.get(n)?;
