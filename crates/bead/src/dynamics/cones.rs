@@ -132,7 +132,7 @@ impl Cones {
         if p.rows.len() <= STICKING_START_LARGEST {
             sticking_start(p, &bounds);
         }
-        gauss_seidel_restarted(p, &bounds, 1e-6 * tolerance, tolerance);
+        gauss_seidel_restarted(p, &bounds, 1e-3 * tolerance, tolerance);
         // A row meets its law to ε, or to what redundant rows whose targets disagree leave.
         let (mut unsettled, mut worst) = (Vec::new(), 0.0_f64);
         for k in 0..p.rows.len() {
