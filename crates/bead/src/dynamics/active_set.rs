@@ -57,9 +57,12 @@ pub(crate) struct ActiveSet {
     /// Whether this step's contacts all choose their friction within their cones, slides
     /// included: set when edge forces against the slides wedged the bodies (see `choose`).
     stick: bool,
-    /// Whether this step's rows have a 3D contact's friction, solved with its circular cone
-    /// at every stage ([`cones`]).
-    circles: bool,
+    /// Whether this step's rows are solved as the contacts' problem with their cones at every
+    /// stage ([`cones`]): a 3D contact's friction, or 2D friction the pivoting did not settle.
+    by_cones: bool,
+    /// Whether the pivoting has failed on friction since the layout changed: the steps after
+    /// go straight to the cones (an arch's joints that wedged once stay wedged).
+    pivoting_failed: bool,
     cones: Cones,
 }
 
@@ -76,6 +79,7 @@ impl ActiveSet {
         self.hi.resize(m, 0.0);
         self.initialized = false;
         self.chosen = false;
+        self.pivoting_failed = false;
     }
 
     /// Whether row `i` took part in the last solve as a held row (for an inequality: is in `F⁺`).
@@ -100,7 +104,6 @@ impl ActiveSet {
         w: &mut [f64],
     ) -> Result<Effort, Failure> {
         let m = rows.b.len();
-        let mut effort = Effort::default();
         if method.persistent()
             && let Some(row) = (0..m).find(|&i| rows.bounds.friction(i).is_some())
         {
@@ -109,23 +112,51 @@ impl ActiveSet {
                 row,
             });
         }
-        self.circles = cones::any_circle(rows);
-        if self.circles {
-            self.stick = false;
-            let start: Vec<f64> = lambda.to_vec();
-            let effort = match self.cones.solve(rows, false, lambda, w, &mut self.state) {
-                // As below: slides that wedge the bodies stop, and the contacts choose their
-                // friction within their circles.
-                Err(Failure::Cones { .. }) if rows.slide.iter().any(|s| *s != 0.0) => {
-                    self.stick = true;
+        let start: Vec<f64> = lambda.to_vec();
+        self.by_cones = self.pivoting_failed || cones::any_circle(rows);
+        if !self.by_cones {
+            match self.choose_by_pivoting(method, rows, solver, params, lambda, w) {
+                // Where friction's passes or the pivots do not settle (a 2D arch's redundant,
+                // wedged joints), the contacts' problem is solved as a 3D one's is, through the
+                // step's stages: a 2D contact's cone is the box its row's bounds make.
+                Err(Failure::Friction { .. } | Failure::PivotLimit { .. })
+                    if rows.bounds.any_friction() =>
+                {
                     lambda.copy_from_slice(&start);
-                    self.cones.solve(rows, true, lambda, w, &mut self.state)?
+                    self.by_cones = true;
+                    self.pivoting_failed = true;
                 }
-                other => other?,
-            };
-            self.chosen = true;
-            return Ok(effort);
+                other => return other,
+            }
         }
+        self.stick = false;
+        let effort = match self.cones.solve(rows, false, lambda, w, &mut self.state) {
+            // As with pivoting: slides that wedge the bodies stop, and the contacts choose their
+            // friction within their cones.
+            Err(Failure::Cones { .. }) if rows.slide.iter().any(|s| *s != 0.0) => {
+                self.stick = true;
+                lambda.copy_from_slice(&start);
+                self.cones.solve(rows, true, lambda, w, &mut self.state)?
+            }
+            other => other?,
+        };
+        self.chosen = true;
+        Ok(effort)
+    }
+
+    /// [`ActiveSet::choose`] by seed 004's algorithms and Dantzig's pivoting, friction by
+    /// passes of Baraff's dependent bounds.
+    fn choose_by_pivoting(
+        &mut self,
+        method: InequalityMethod,
+        rows: &Rows<'_>,
+        solver: &mut dyn LinearSolver,
+        params: &SolveParams,
+        lambda: &mut [f64],
+        w: &mut [f64],
+    ) -> Result<Effort, Failure> {
+        let m = rows.b.len();
+        let mut effort = Effort::default();
         match method {
             InequalityMethod::Platt | InequalityMethod::Improved => {
                 if !self.initialized {
@@ -392,7 +423,7 @@ impl ActiveSet {
         lambda: &mut [f64],
         w: &mut [f64],
     ) -> Result<Effort, Failure> {
-        if self.circles {
+        if self.by_cones {
             return self
                 .cones
                 .solve(rows, self.stick, lambda, w, &mut self.state);
