@@ -188,8 +188,8 @@ impl Cones {
 
 /// How many times the threshold ε a row's law may be off once the sweeps have stopped: the
 /// rounding of redundant, wedged rows (a 2D arch's joints stalled at 4e-8 against an ε of
-/// 1e-8). It is 1e-7 of the accelerations in play, which a step of dt turns into
-/// `1e-7 |b| dt²` of a contact's position, where the contact tolerance is 1e-9 m.
+/// 1e-8). It is 1e-8 of the accelerations in play (ε is 1e-9 of them), which a step of dt
+/// turns into `1e-8 |b| dt²` of a contact's position, where the contact tolerance is 1e-9 m.
 const SETTLED: f64 = 10.0;
 
 /// The most rows whose problem starts from its sticking solution of least norm (an
