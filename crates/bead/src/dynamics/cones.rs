@@ -21,7 +21,9 @@
 //! and solves it with the implicit steppers' own solver ([`crate::solve::coulomb`]): nonsmooth
 //! Gauss–Seidel over the contacts, each 3D contact on its circle, with direct solves of the rows
 //! inside their bounds, which settles redundant contacts (a box's four corners) where bounds
-//! passed from row to row would circle.
+//! passed from row to row would circle. A 2D step whose pivoting does not settle its friction
+//! (an arch's wedged joints) comes here too, its cones the boxes of its rows' bounds
+//! ([`super::active_set`]).
 //!
 //! Redundant contacts leave the split of their forces free, and the sweeps' split depends on
 //! where they start: from zero, or from the last evaluation's forces, a crate's four corners
