@@ -148,8 +148,8 @@ pub struct Simulation {
     #[schemars(range(min = 0.0, max = 1.0))]
     pub restitution: Option<f64>,
     /// Default Coulomb coefficient μ of every contact: contact groups, bodies, `half-plane` and
-    /// `non-penetration` (default 0: frictionless). In 3D only contact groups carry friction,
-    /// under `implicit-euler` or `bdf2`; `platt` and `improved` refuse a scene with friction.
+    /// `non-penetration` (default 0: frictionless). In 3D only contact groups carry friction;
+    /// `platt` and `improved` refuse a scene with friction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0))]
     pub friction: Option<f64>,

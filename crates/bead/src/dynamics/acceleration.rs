@@ -405,7 +405,9 @@ impl Acceleration {
                 (Some(j), Some((normal, mu))) => {
                     let sliding = self.slide_start[i] != 0.0 || self.slide_start[j] != 0.0;
                     let normal_force = self.lambda.get(*normal).copied().unwrap_or(0.0);
-                    let onset = onset_speed(*mu * normal_force, self.diagonal[i], mode);
+                    // One onset for the contact's two rows, so they slide or stick together.
+                    let a_tt = self.diagonal[i].max(self.diagonal[j]);
+                    let onset = onset_speed(*mu * normal_force, a_tt, mode);
                     (c_dot[i].hypot(c_dot[j]), if sliding { 0.0 } else { onset })
                 }
                 _ => (c_dot[i].abs(), 0.0),
@@ -709,13 +711,9 @@ impl Acceleration {
     }
 }
 
-/// Row `i`'s acceleration term `|J̇q̇|` at the last evaluation if its support moves there
-/// (`∂g/∂t ≠ 0`), else 0: what a resting row's window is sized by (see
-/// [`Acceleration::rest_window`]). A fixed support's `∂g/∂t` is exactly zero (its constraint has
-/// no time terms), as is a pair contact's.
 /// The speed a 3D contact at rest must pass before its friction follows its slip's direction:
-/// `2 dt R A_tt`, where `R = μ λ_n` is its cone's radius and `A_tt` its tangent row's entry of
-/// `J W Jᵀ`, so that a slip across the slide is braked at a rate of at most `1/(2 dt)` (see
+/// `2 dt R A_tt`, where `R = μ λ_n` is its cone's radius and `A_tt` the larger of its tangent
+/// rows' entries of `J W Jᵀ`, so that a slip across the slide is braked at a rate of at most `1/(2 dt)` (see
 /// [`Acceleration::find_slides`]); 0 where no step size is known.
 fn onset_speed(radius: f64, a_tt: f64, mode: Mode) -> f64 {
     if mode.velocity_rate > 0.0 {
@@ -733,6 +731,10 @@ pub(crate) fn stick_speed(settings: &Settings, rate: f64) -> f64 {
     settings.contact_tolerance * rate.max(1.0)
 }
 
+/// Row `i`'s acceleration term `|J̇q̇|` at the last evaluation if its support moves there
+/// (`∂g/∂t ≠ 0`), else 0: what a resting row's window is sized by (see
+/// [`Acceleration::rest_window`]). A fixed support's `∂g/∂t` is exactly zero (its constraint has
+/// no time terms), as is a pair contact's.
 fn support_acceleration(ev: &Evaluator, i: usize) -> f64 {
     if ev.c_t()[i] != 0.0 {
         ev.jdot_qdot()[i].abs()

@@ -11,6 +11,11 @@
 //! violated inside the step is an event for the rewind ([`crate::step`]'s events), not a change of set
 //! halfway through an RK4 step, whose right-hand side would then jump.
 //!
+//! Where a 3D contact has friction, or where the pivoting cannot settle 2D friction (an arch's
+//! wedged joints), every stage instead solves the contacts' problem with their cones afresh
+//! ([`cones`]): a sliding contact's friction follows its slip and its normal force at each
+//! stage, and a sticking one's stays within its cone.
+//!
 //! One threshold ε decides every "violation tendency" `J_k q̈ − d_k < −ε` and every
 //! complementarity test, for all methods alike (see [`threshold`]).
 
@@ -114,6 +119,7 @@ impl ActiveSet {
         }
         let start: Vec<f64> = lambda.to_vec();
         self.by_cones = self.pivoting_failed || cones::any_circle(rows);
+        let mut fallback = false;
         if !self.by_cones {
             match self.choose_by_pivoting(method, rows, solver, params, lambda, w) {
                 // Where friction's passes or the pivots do not settle (a 2D arch's redundant,
@@ -124,24 +130,41 @@ impl ActiveSet {
                 {
                     lambda.copy_from_slice(&start);
                     self.by_cones = true;
-                    self.pivoting_failed = true;
+                    fallback = true;
                 }
                 other => return other,
             }
         }
         self.stick = false;
-        let effort = match self.cones.solve(rows, false, lambda, w, &mut self.state) {
-            // As with pivoting: slides that wedge the bodies stop, and the contacts choose their
-            // friction within their cones.
-            Err(Failure::Cones { .. }) if rows.slide.iter().any(|s| *s != 0.0) => {
-                self.stick = true;
-                lambda.copy_from_slice(&start);
-                self.cones.solve(rows, true, lambda, w, &mut self.state)?
-            }
-            other => other?,
-        };
+        let effort = self.solve_cones(rows, lambda, w, &start)?;
+        // Only a fallback that worked is kept to: where it fails too, a retry (an implicit
+        // run's report by conjugate gradient) pivots again.
+        self.pivoting_failed |= fallback;
         self.chosen = true;
         Ok(effort)
+    }
+
+    /// The contacts' problem with their cones ([`cones`]) from `start`: with the slides, or
+    /// where slides wedge the bodies, as with pivoting, every contact choosing its friction
+    /// within its cone (and so for the rest of the step).
+    fn solve_cones(
+        &mut self,
+        rows: &Rows<'_>,
+        lambda: &mut [f64],
+        w: &mut [f64],
+        start: &[f64],
+    ) -> Result<Effort, Failure> {
+        match self
+            .cones
+            .solve(rows, self.stick, lambda, w, &mut self.state)
+        {
+            Err(Failure::Cones { .. }) if !self.stick && rows.slide.iter().any(|s| *s != 0.0) => {
+                self.stick = true;
+                lambda.copy_from_slice(start);
+                self.cones.solve(rows, true, lambda, w, &mut self.state)
+            }
+            other => other,
+        }
     }
 
     /// [`ActiveSet::choose`] by seed 004's algorithms and Dantzig's pivoting, friction by
@@ -424,9 +447,8 @@ impl ActiveSet {
         w: &mut [f64],
     ) -> Result<Effort, Failure> {
         if self.by_cones {
-            return self
-                .cones
-                .solve(rows, self.stick, lambda, w, &mut self.state);
+            let start = lambda.to_vec();
+            return self.solve_cones(rows, lambda, w, &start);
         }
         for i in 0..rows.b.len() {
             if self.state[i] != RowState::Solve {

@@ -32,7 +32,8 @@
 //! sticking, brought onto the cones, the rows left inside solved again with the edges
 //! following their normal forces; the sweeps then only trim what still breaks a law, and a
 //! sticking set's forces are split by least norm at the end, as the implicit steppers split
-//! theirs. The same state gives the same forces, whatever came before.
+//! theirs. The same state gives the same forces, whatever came before (up to
+//! [`STICKING_START_LARGEST`] rows; a larger problem's sweeps start from the last forces).
 //!
 //! Every stage of a step solves again (where Dantzig's set is kept through the step): a sliding
 //! contact's friction follows its slip's direction and its normal force at each stage, and a
@@ -59,9 +60,11 @@ pub(crate) struct Cones {
     own: Vec<(f64, f64)>,
     /// `A`'s entries `(column, row, value)`, scratch.
     entries: Vec<(usize, usize, f64)>,
-    /// A unit multiplier, a column of `J W Jᵀ`, and the coordinates' scratch.
+    /// A unit multiplier.
     unit: Vec<f64>,
+    /// A column of `J W Jᵀ` (or its product with λ).
     column: Vec<f64>,
+    /// The coordinates' scratch for the products.
     tmp: Vec<f64>,
 }
 
@@ -93,7 +96,11 @@ impl Cones {
         let p = &mut self.problem;
         // Every row but the inequalities left out, whose λ is 0: the equalities (joints) are
         // solved with the contacts, in the direct solves of the rows inside their bounds.
-        let left_out = |r: usize| self.own[r] == (0.0, 0.0) && rows.bounds.friction(r).is_none();
+        // A friction row is left out with its normal row: a contact apart has no friction.
+        let left_out = |r: usize| match rows.bounds.friction(r) {
+            Some((normal, _)) => self.own[normal] == (0.0, 0.0),
+            None => self.own[r] == (0.0, 0.0),
+        };
         p.rows.clear();
         p.rows.extend((0..m).filter(|&r| !left_out(r)));
         for r in (0..m).filter(|&r| left_out(r)) {

@@ -47,10 +47,10 @@ pub(crate) fn conflict_among(
 /// (Painlevé's paradox) or one the passes do not reach, whatever the step (a row of dominoes
 /// stops at the same instant at 1 ms and 0.25 ms), where the implicit steppers' problem, at
 /// the level of velocities, has one.
-const LEANING: &str = ": bodies with friction that lean on one another (an arch, a row of \
-                       dominoes) can leave the explicit integrators without consistent forces \
-                       at any time step; the implicit steppers carry them (integrator = \
-                       \"implicit-euler\"; docs/friction.md, Limits)";
+const LEANING: &str = ": bodies with friction that lean or tumble on one another (a row \
+                       of dominoes, a toppling stack) can leave the explicit integrators \
+                       without consistent forces at any time step; the implicit steppers \
+                       carry them (integrator = \"implicit-euler\"; docs/friction.md, Limits)";
 
 /// A failed complementarity solve, with the rows named by their constraints.
 pub(crate) fn complementarity_error(layout: &Layout, model: &Model, failure: Failure) -> EvalError {

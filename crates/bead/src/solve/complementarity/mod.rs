@@ -115,7 +115,8 @@ pub(crate) enum Failure {
         /// A friction row.
         row: usize,
     },
-    /// The contacts' problem with circular cones ([`crate::dynamics`]'s cones) did not settle:
+    /// The contacts' problem with their cones ([`crate::dynamics`]'s cones: a 3D contact's
+    /// circle, a 2D contact's box) did not settle:
     /// the rows whose laws still fail, the largest error, and the tolerance (the rows'
     /// accelerations).
     #[error("3D friction did not settle: error {error:e} against {tolerance:e}")]

@@ -1,7 +1,8 @@
-//! Least-norm solutions of the bounded rows' linear systems ([`super::contact_problem`]'s direct
-//! solves of the rows inside their bounds, and the implicit steppers' passes of Tresca's problem): redundant contacts leave a
-//! null space, the free split of their forces, and the pseudo-inverse takes the solution of
-//! least norm, which splits a force evenly among the rows that share it.
+//! Least-norm solutions of the bounded rows' linear systems ([`super::contact_problem`]'s
+//! direct solves of the rows inside their bounds, and the implicit steppers' passes of
+//! Tresca's problem): redundant contacts leave a null space, the free split of their forces,
+//! and the pseudo-inverse takes the solution of least norm, which splits a force evenly among
+//! the rows that share it.
 
 /// The least-squares solution of least norm of `a x = rhs`, from the singular values of `a`:
 /// those below [`SUBSPACE_CUTOFF`] of the largest are its null space (the free split of

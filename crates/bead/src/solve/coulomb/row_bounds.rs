@@ -39,6 +39,9 @@ impl<'a> RowBounds<'a> {
     /// Row `r`'s component of its contact's slide, where the contact slides (a 3D contact
     /// slides when either of its rows has one).
     fn slide(&self, r: usize) -> Option<f64> {
+        if self.slides.is_empty() {
+            return None;
+        }
         let of = |k: usize| self.slides.get(k).copied().unwrap_or(0.0);
         let sliding = of(r) != 0.0 || self.bounds.sibling(r).is_some_and(|j| of(j) != 0.0);
         (sliding && self.bounds.friction(r).is_some()).then(|| of(r))
