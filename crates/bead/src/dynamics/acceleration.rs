@@ -395,8 +395,7 @@ impl Acceleration {
         let c_dot = ev.c_dot();
         let limit = stick_speed(settings, mode.velocity_rate);
         let bounds = layout.bounds();
-        let circles = (0..c_dot.len()).any(|i| bounds.sibling(i).is_some());
-        if circles {
+        if bounds.any_circle() {
             self.diagonal.resize(c_dot.len(), 0.0);
             MultiplierMatrix::new(&layout.jacobian, &layout.inv_mass).diagonal(&mut self.diagonal);
         }

@@ -19,7 +19,7 @@
 //! One threshold ε decides every "violation tendency" `J_k q̈ − d_k < −ε` and every
 //! complementarity test, for all methods alike (see [`threshold`]).
 
-use super::cones::{self, Cones};
+use super::cones::Cones;
 pub(crate) use super::rows::{Effort, Rows};
 use crate::contact::InequalityMethod;
 use crate::solve::complementarity::{self, Failure, Info, Problem, RowState};
@@ -118,7 +118,7 @@ impl ActiveSet {
             });
         }
         let start: Vec<f64> = lambda.to_vec();
-        self.by_cones = self.pivoting_failed || cones::any_circle(rows);
+        self.by_cones = self.pivoting_failed || rows.bounds.any_circle();
         let mut fallback = false;
         if !self.by_cones {
             match self.choose_by_pivoting(method, rows, solver, params, lambda, w) {

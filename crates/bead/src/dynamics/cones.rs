@@ -43,7 +43,9 @@
 use super::rows::{Effort, Rows};
 use crate::solve::complementarity::{Failure, RowState};
 use crate::solve::coulomb::RowBounds;
-use crate::solve::coulomb::contact_problem::{ContactProblem, blocks, error, move_row, row_error};
+use crate::solve::coulomb::contact_problem::{
+    ContactProblem, blocks, error, move_row, positions, row_error,
+};
 use crate::solve::coulomb::disk::project;
 use crate::solve::coulomb::gauss_seidel::gauss_seidel_restarted;
 use crate::solve::coulomb::least_norm::symmetric_least_squares;
@@ -106,15 +108,11 @@ impl Cones {
         for r in (0..m).filter(|&r| left_out(r)) {
             lambda[r] = 0.0;
         }
+        p.mu.clear();
+        p.mu.extend_from_slice(lambda);
+        let index = positions(p);
         // A's columns, one product with J W Jᵀ each: the explicit integrators' contact scenes
         // have rows in the hundreds, where this costs less than the sweeps.
-        let index = {
-            let mut index = vec![usize::MAX; m];
-            for (k, &r) in p.rows.iter().enumerate() {
-                index[r] = k;
-            }
-            index
-        };
         self.unit.clear();
         self.unit.resize(m, 0.0);
         self.column.resize(m, 0.0);
@@ -135,8 +133,6 @@ impl Cones {
         p.residual.clear();
         p.residual
             .extend(p.rows.iter().map(|&r| self.column[r] - rows.b[r]));
-        p.mu.clear();
-        p.mu.extend_from_slice(lambda);
         let tolerance = rows.eps;
         if p.rows.len() <= STICKING_START_LARGEST {
             sticking_start(p, &bounds);
@@ -255,9 +251,4 @@ fn sticking_start(p: &mut ContactProblem, bounds: &RowBounds<'_>) {
         }
     }
     subspace(p, bounds);
-}
-
-/// Whether `rows` has a 3D contact's friction (two rows on one circular cone).
-pub(crate) fn any_circle(rows: &Rows<'_>) -> bool {
-    (0..rows.b.len()).any(|r| rows.bounds.sibling(r).is_some())
 }

@@ -114,6 +114,11 @@ impl<'a> Bounds<'a> {
             .find(|&k| same(k))
     }
 
+    /// Whether any contact has two friction rows (a 3D contact, whose cone is a circle).
+    pub(crate) fn any_circle(&self) -> bool {
+        (0..self.friction.len()).any(|r| self.sibling(r).is_some())
+    }
+
     /// Whether any row is a friction row.
     pub(crate) fn any_friction(&self) -> bool {
         self.friction.iter().any(Option::is_some)

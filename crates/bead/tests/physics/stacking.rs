@@ -154,6 +154,36 @@ fn arch(
     (sys, stones, ground)
 }
 
+/// Asserts that no voussoir of `stones` has moved by 1e-9 m, and, with the floor's `ground`
+/// group, that the floor carries the arch's weight with nothing sunk 1e-10 m into it.
+fn assert_stands(
+    what: &str,
+    sys: &mut System,
+    stones: &[(RigidBodyId, [f64; 2])],
+    ground: Option<bead::contact::ShapeGroupId>,
+) {
+    for (stone, at) in stones {
+        let q = sys.coordinates(stone.body());
+        let moved = ((q[0] - at[0]).powi(2) + (q[1] - at[1]).powi(2)).sqrt();
+        assert!(moved < 1e-9, "{what}: a voussoir moved {moved} m");
+    }
+    let Some(ground) = ground else {
+        return;
+    };
+    let mass: f64 = stones
+        .iter()
+        .map(|(s, _)| sys.mass((*s).into()).unwrap())
+        .sum();
+    let diagnostics = sys.diagnostics().unwrap();
+    let floor = sys.contact_summary(ground, &diagnostics).unwrap();
+    assert!(
+        (floor.normal_force - mass * G).abs() < 1e-7 * mass * G,
+        "{what}: {floor:?} against {}",
+        mass * G
+    );
+    assert!(floor.max_penetration < 1e-10, "{what}: {floor:?}");
+}
+
 #[test]
 fn a_roman_arch_stands_with_friction_and_falls_without() {
     // Nine voussoirs: ten joints of two corners each, 40 rows of contact against 27 degrees of
@@ -164,35 +194,15 @@ fn a_roman_arch_stands_with_friction_and_falls_without() {
         for _ in 0..250 {
             sys.step(2e-3).unwrap();
         }
-        for (stone, at) in &stones {
-            let q = sys.coordinates(stone.body());
-            let moved = ((q[0] - at[0]).powi(2) + (q[1] - at[1]).powi(2)).sqrt();
-            assert!(moved < 1e-9, "{name}: a voussoir moved {moved} m in 0.5 s");
-        }
         // The floor carries the arch's weight; every contact keeps inside its cone.
-        let mass: f64 = stones
-            .iter()
-            .map(|(s, _)| sys.mass((*s).into()).unwrap())
-            .sum();
-        let diagnostics = sys.diagnostics().unwrap();
-        let floor = sys.contact_summary(ground, &diagnostics).unwrap();
-        assert!(
-            (floor.normal_force - mass * G).abs() < 1e-7 * mass * G,
-            "{name}: {floor:?} against {}",
-            mass * G
-        );
-        assert!(floor.max_penetration < 1e-10, "{name}: {floor:?}");
+        assert_stands(&format!("{name}, 0.5 s"), &mut sys, &stones, Some(ground));
     }
     // Close to the least friction that holds it (its joints slide at μ = 0.3), it stands.
     let (mut sys, stones, _) = arch("implicit-euler", 9, 0.35);
     for _ in 0..500 {
         sys.step(4e-3).unwrap();
     }
-    for (stone, at) in &stones {
-        let q = sys.coordinates(stone.body());
-        let moved = ((q[0] - at[0]).powi(2) + (q[1] - at[1]).powi(2)).sqrt();
-        assert!(moved < 1e-9, "μ = 0.35: a voussoir moved {moved} m in 2 s");
-    }
+    assert_stands("μ = 0.35, 2 s", &mut sys, &stones, None);
     // Without friction the joints slide: the crown drops.
     for name in ["implicit-euler", "rk4"] {
         let (mut sys, stones, _) = arch(name, 9, 0.0);
@@ -352,23 +362,7 @@ fn an_arch_stands_under_rk4_where_its_pivoting_wedges() {
         for _ in 0..100 {
             sys.step(dt).unwrap_or_else(|e| panic!("dt = {dt}: {e}"));
         }
-        for (stone, at) in &stones {
-            let q = sys.coordinates(stone.body());
-            let moved = ((q[0] - at[0]).powi(2) + (q[1] - at[1]).powi(2)).sqrt();
-            assert!(moved < 1e-9, "dt = {dt}: a voussoir moved {moved} m");
-        }
-        let mass: f64 = stones
-            .iter()
-            .map(|(s, _)| sys.mass((*s).into()).unwrap())
-            .sum();
-        let diagnostics = sys.diagnostics().unwrap();
-        let floor = sys.contact_summary(ground, &diagnostics).unwrap();
-        assert!(
-            (floor.normal_force - mass * G).abs() < 1e-7 * mass * G,
-            "dt = {dt}: {floor:?} against {}",
-            mass * G
-        );
-        assert!(floor.max_penetration < 1e-10, "dt = {dt}: {floor:?}");
+        assert_stands(&format!("RK4, dt = {dt}"), &mut sys, &stones, Some(ground));
     }
 }
 
