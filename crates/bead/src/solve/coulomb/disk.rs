@@ -42,6 +42,11 @@ pub(crate) fn contact(
     {
         return x;
     }
+    // Pulled apart with no force, no slide can press it (a slide's normal force is
+    // `−f_n / slope` with the slope positive): the search of the circle would find nothing.
+    if free[0] > 0.0 {
+        return [0.0; 3];
+    }
     // The slip runs against the force the contact has (a sweep's slide moves little from the
     // last one's), or else about against the force that would have held it.
     let guess = if current[1] != 0.0 || current[2] != 0.0 {
