@@ -309,6 +309,28 @@ fn a_body_too_large_for_the_bowl_is_refused() {
     }
 }
 
+/// A cylinder in a group with a bowl is refused where the group is, naming both: a bowl does
+/// not hold cylinders yet, and the message says to put them in separate groups.
+#[test]
+fn a_cylinder_in_a_bowl_s_group_is_refused() {
+    let text = scene(
+        "bdf2",
+        0.002,
+        R,
+        "position = [0, 0, 0.8]\nshape = { kind = \"cylinder\", radius = 0.05, length = 0.1 }\n\
+         density = 500",
+        0.0,
+    );
+    let e = error(&text).to_string();
+    assert!(
+        e.contains("contacts[0]")
+            && e.contains("'body' is a cylinder")
+            && e.contains("'bowl' a bowl")
+            && e.contains("separate contact groups"),
+        "{e}"
+    );
+}
+
 /// A bowl with a density, without a mass, too deep, or in a 2D scene is refused where it is.
 #[test]
 fn bad_bowls_are_refused_at_their_shape() {

@@ -39,6 +39,14 @@ pub(crate) enum Core {
     /// The inside of a sphere of `radius` about the body's origin, below the plane `z = rim`
     /// of the body's frame (a bowl): the one concave core, touched from within.
     Bowl { radius: f64, rim: f64 },
+    /// A cylinder of `radius` along the body's z axis from `−half` to `half`: its caps, side
+    /// and rims are features of their own ([`super::cylinder`]), swept by nothing.
+    Cylinder {
+        radius: f64,
+        half: f64,
+        /// The caps' centres, `[0, 0, ∓half]`.
+        ends: [Vec3; 2],
+    },
 }
 
 /// A shape ready to collide: its core in the body's frame and the radius that sweeps it.
@@ -139,12 +147,16 @@ impl Collider3d {
                 },
                 radius: 0.0,
             },
-            Shape3d::Cylinder { .. } => {
-                return Err(
-                    "is a cylinder: cylinders do not collide yet (spheres, boxes, capsules \
-                     and convex hulls do)"
-                        .into(),
-                );
+            Shape3d::Cylinder { radius, length } => {
+                let half = positive("length", *length)? / 2.0;
+                Collider3d {
+                    core: Core::Cylinder {
+                        radius: positive("radius", *radius)?,
+                        half,
+                        ends: [[0.0, 0.0, -half], [0.0, 0.0, half]],
+                    },
+                    radius: 0.0,
+                }
             }
         })
     }
@@ -165,6 +177,8 @@ impl Collider3d {
             Core::Polytope(p) => &p.vertices,
             // The sphere's centre: `bounds` and `extent` take its radius.
             Core::Bowl { .. } => &[[0.0; 3]],
+            // The caps' centres: `bounds` grows them by the radius.
+            Core::Cylinder { ends, .. } => ends,
         }
     }
 
@@ -172,7 +186,7 @@ impl Collider3d {
     /// bowl's is its sphere's, a bound however it is turned.
     pub(crate) fn bounds(&self, pose: &Pose3d, margin: f64) -> [Vec3; 2] {
         let grow = match self.core {
-            Core::Bowl { radius, .. } => radius,
+            Core::Bowl { radius, .. } | Core::Cylinder { radius, .. } => radius,
             _ => self.radius,
         } + margin;
         let mut b = [[f64::INFINITY; 3], [f64::NEG_INFINITY; 3]];
@@ -197,8 +211,10 @@ impl Collider3d {
     /// Half the largest distance between two points of the shape: no sphere of a smaller
     /// radius holds it (0 for a bowl, which holds rather than is held).
     pub(crate) fn half_width(&self) -> f64 {
-        if let Core::Bowl { .. } = self.core {
-            return 0.0;
+        match self.core {
+            Core::Bowl { .. } => return 0.0,
+            Core::Cylinder { radius, half, .. } => return radius.hypot(half),
+            _ => {}
         }
         let points = self.points();
         let widest = points
@@ -210,8 +226,10 @@ impl Collider3d {
 
     /// The largest distance of the shape from its body's origin.
     pub(crate) fn extent(&self) -> f64 {
-        if let Core::Bowl { radius, .. } = self.core {
-            return radius;
+        match self.core {
+            Core::Bowl { radius, .. } => return radius,
+            Core::Cylinder { radius, half, .. } => return radius.hypot(half),
+            _ => {}
         }
         self.points()
             .iter()

@@ -44,11 +44,31 @@ pub(super) mod kind {
     pub(crate) const BOWL: u64 = 8;
     /// A point of a core against a bowl's rim.
     pub(crate) const RIM: u64 = 9;
+    /// A point of a core against a cylinder, the cylinder first (then second).
+    pub(crate) const CYLINDER_POINT: [u64; 2] = [10, 11];
+    /// A cylinder's rim against a plane, the cylinder first (then second).
+    pub(crate) const RIM_PLANE: [u64; 2] = [12, 13];
+    /// A line against a cylinder's side, the cylinder first (then second).
+    pub(crate) const SIDE: [u64; 2] = [14, 15];
+    /// A point of a line against a cylinder's rim, the cylinder first (then second).
+    pub(crate) const SEGMENT_RIM: [u64; 2] = [16, 17];
+    /// A point of a cylinder's rim against another cylinder's side or rim, the rim's cylinder
+    /// first (then second).
+    pub(crate) const RIM_CYLINDER: [u64; 2] = [18, 19];
+    /// Two shapes cut deep into each other where no features see it (parry's deepest points).
+    pub(crate) const OVERLAP: u64 = 20;
 }
 
 /// The key of a pair of features: its [`kind`], then a code for each feature.
 pub(super) fn key(kind: u64, a: u64, b: u64) -> u64 {
     (kind << 56) | ((a & 0x0fff_ffff) << 28) | (b & 0x0fff_ffff)
+}
+
+/// Whether `key` names a point of a cylinder's rim against a plane, and if so whether the
+/// cylinder is the first of the pair: its normal force tells where the rim's pressure leans.
+pub(crate) fn flat_rim(key: u64) -> Option<bool> {
+    let case = kind_of(key);
+    (kind::RIM_PLANE.contains(&case)).then_some(case == kind::RIM_PLANE[0])
 }
 
 /// The [`kind`] of a key.

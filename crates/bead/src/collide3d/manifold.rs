@@ -6,17 +6,19 @@
 use super::bowl::{self, Bowl};
 use super::collider::{Collider3d, Core, Nearest, Polytope, Pose3d, nearest};
 use super::contact_point::{ContactPoint3d, Placed, key, kind, pair_gap, sided};
+use super::cylinder::{self, Cylinder};
 use super::polytopes;
 use super::segments::{along, closest_on_segments};
 use crate::constraint::Gap3d;
 use crate::math::vector::{Vec3, cross, dot, norm, sub};
 
 /// The contact points of `c1` at `pose1` with `c2` at `pose2` within `margin` of touching
-/// (up to four), appended to `out`.
+/// (up to four), appended to `out`. `lean` is where the pair's pressure was centred at the last
+/// step, if a cylinder's rim lay flat on a plane there (see [`super::cylinder`]).
 pub(crate) fn manifold(
     (c1, pose1): (&Collider3d, &Pose3d),
     (c2, pose2): (&Collider3d, &Pose3d),
-    margin: f64,
+    (margin, lean): (f64, Option<Vec3>),
     out: &mut Vec<ContactPoint3d>,
 ) {
     let one = Placed {
@@ -30,14 +32,37 @@ pub(crate) fn manifold(
         first: false,
     };
     match (&c1.core, &c2.core) {
-        // A bowl has no outside: two never touch.
-        (Core::Bowl { .. }, Core::Bowl { .. }) => {}
+        // A bowl has no outside: two never touch. Contact groups refuse a cylinder in a bowl.
+        (Core::Bowl { .. }, Core::Bowl { .. } | Core::Cylinder { .. })
+        | (Core::Cylinder { .. }, Core::Bowl { .. }) => {}
         (&Core::Bowl { radius, rim }, _) => {
             bowl::inside((Bowl { radius, rim }, &one), &two, margin, out)
         }
         (_, &Core::Bowl { radius, rim }) => {
             bowl::inside((Bowl { radius, rim }, &two), &one, margin, out)
         }
+        (&Core::Cylinder { radius, half, .. }, _) => cylinder::manifold(
+            Cylinder {
+                at: one,
+                radius,
+                half,
+                lean,
+            },
+            two,
+            margin,
+            out,
+        ),
+        (_, &Core::Cylinder { radius, half, .. }) => cylinder::manifold(
+            Cylinder {
+                at: two,
+                radius,
+                half,
+                lean,
+            },
+            one,
+            margin,
+            out,
+        ),
         (Core::Polytope(a), Core::Polytope(b)) => {
             polytopes::manifold((one, a), (two, b), margin, out)
         }

@@ -16,12 +16,14 @@
 mod bowl;
 mod collider;
 mod contact_point;
+mod cylinder;
 mod manifold;
+mod overlap;
 mod polytopes;
 mod segments;
 
-pub(crate) use collider::{Collider3d, Pose3d};
-pub(crate) use contact_point::ContactPoint3d;
+pub(crate) use collider::{Collider3d, Core, Pose3d};
+pub(crate) use contact_point::{ContactPoint3d, flat_rim};
 pub(crate) use manifold::manifold;
 
 #[cfg(test)]

@@ -509,7 +509,7 @@ fn corner_between(sides: &[usize], j: usize, k: usize) -> Option<usize> {
 /// kept four would change from one evaluation to the next, and the rows held through a step
 /// would move to other corners in its middle (a resting stack of turned cubes was kicked to
 /// 0.06 rad/s that way).
-fn reduce(points: &mut Vec<(Vec3, ContactPoint3d)>, size: f64) {
+pub(super) fn reduce(points: &mut Vec<(Vec3, ContactPoint3d)>, size: f64) {
     if points.len() <= 4 {
         return;
     }

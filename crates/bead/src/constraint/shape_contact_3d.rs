@@ -11,6 +11,7 @@
 //! round against round            g = |x_a − x_b| − (r_a + r_b)
 //! a point inside a sphere of b    g = R − |x_a − x_b| − (r_a + r_b)
 //! a point against a circle of b   g = √((|p⊥| − ρ)² + (p·û)²) − (r_a + r_b)   ([`rim`])
+//! a circle of a against a plane of b   g = n̂·(x_c − x_f) − ρ √(1 − (n̂·û)²) − (r_a + r_b)   ([`circle`])
 //! ```
 //!
 //! `x_a` is a's core point; `x_f` a point of b's plane and `x_n` the point one metre from it
@@ -114,6 +115,21 @@ pub enum Gap3d {
         b: [f64; 3],
         /// The sphere's radius `R`, m.
         radius: f64,
+    },
+    /// A circle of `a` (a cylinder's rim) against a plane fixed in `b`: the plane's distance
+    /// from the circle's lowest point, exact as the circle rolls round and turns; the circle
+    /// must not lie flat on the plane, where it has no lowest point.
+    Circle {
+        /// The circle's centre, in `a`'s frame, m.
+        a: [f64; 3],
+        /// The circle's unit axis, in `a`'s frame.
+        axis: [f64; 3],
+        /// The circle's radius, m.
+        radius: f64,
+        /// A point of the plane, in `b`'s frame, m.
+        b: [f64; 3],
+        /// The plane's outward unit normal (from `b` towards `a`), in `b`'s frame.
+        normal: [f64; 3],
     },
 }
 
@@ -235,7 +251,7 @@ impl ShapeContact3d {
             (len.re() > 0.0).then(|| d.map(|v| v / len))
         };
         match self.gap {
-            Gap3d::Face { .. } => Some(sub3(&x[2], &x[1])),
+            Gap3d::Face { .. } | Gap3d::Circle { .. } => Some(sub3(&x[2], &x[1])),
             Gap3d::Round { .. } => match held {
                 Some(n) => Some(n.map(D::from)),
                 None => unit(sub3(&x[0], &x[1])),
@@ -307,11 +323,17 @@ impl ShapeContact3d {
                 let surface = std::array::from_fn(|k| x[1][k] + radius * u[k]);
                 Some(between(&x[0], &surface, &u.map(|v| -v)))
             }
-            Gap3d::Face { .. } => {
+            Gap3d::Face { .. } | Gap3d::Circle { .. } => {
+                let at = match self.gap {
+                    Gap3d::Circle { radius, .. } => {
+                        circle::lowest(&[x[0], x[1], x[2], x[3]], radius)?
+                    }
+                    _ => x[0],
+                };
                 let n = sub3(&x[2], &x[1]);
-                let height = dot(&sub3(&x[0], &x[1]), &n);
-                let foot = std::array::from_fn(|k| x[0][k] - height * n[k]);
-                Some(between(&x[0], &foot, &n))
+                let height = dot(&sub3(&at, &x[1]), &n);
+                let foot = std::array::from_fn(|k| at[k] - height * n[k]);
+                Some(between(&at, &foot, &n))
             }
             Gap3d::Line { .. } => {
                 let u = sub3(&x[2], &x[1]);
@@ -388,6 +410,13 @@ impl Constraint for ShapeContact3d {
                 ..
             } => [pa, pb, along(pb, d), pa],
             Gap3d::Edges { a: ea, b: eb } => [ea[0], eb[0], eb[1], ea[1]],
+            Gap3d::Circle {
+                a: pa,
+                axis,
+                b: pb,
+                normal,
+                ..
+            } => [pa, pb, along(pb, normal), along(pa, axis)],
         };
         let mut ops = vec![
             point_of(a, p0),
@@ -463,6 +492,35 @@ impl Constraint for ShapeContact3d {
                 }
                 (a, b)
             }
+            Gap3d::Circle {
+                a,
+                axis,
+                radius,
+                b,
+                normal,
+            } => {
+                InvalidParameter::check_positive("radius", radius)?;
+                for (field, v) in [("axis", axis), ("normal", normal)] {
+                    let len = dot(&v, &v).sqrt();
+                    if !((len - 1.0).abs() < 1e-9) {
+                        return Err(InvalidParameter::new(
+                            field,
+                            format!("must be a unit vector, has length {len}"),
+                        ));
+                    }
+                }
+                if self
+                    .bodies
+                    .iter()
+                    .any(|o| !matches!(o, Operand::Coordinates(_)))
+                {
+                    return Err(InvalidParameter::new(
+                        "gap",
+                        "a circle and a plane must be fixed in rigid bodies: a particle has none",
+                    ));
+                }
+                (a, b)
+            }
             Gap3d::Edges { a, b } => {
                 if self
                     .bodies
@@ -523,13 +581,23 @@ impl Constraint for ShapeContact3d {
                 // Operands: a₀, b₀, b₁, a₁.
                 let x = [eval.x(0), eval.x(3), eval.x(1), eval.x(2)].map(to_vec3);
                 let v = [eval.v(0), eval.v(3), eval.v(1), eval.v(2)].map(to_vec3);
-                let rows = edge_rows(&x)?;
+                let rows = edges::rows(&x)?;
                 eval.set_value(0, rows.value - r);
-                eval.set_jdot_xdot(0, edge_curvature(&x, &v));
+                eval.set_jdot_xdot(0, edges::curvature(&x, &v));
                 eval.set_gradient(0, 0, &rows.gradient[0]);
                 eval.set_gradient(0, 3, &rows.gradient[1]);
                 eval.set_gradient(0, 1, &rows.gradient[2]);
                 eval.set_gradient(0, 2, &rows.gradient[3]);
+            }
+            Gap3d::Circle { radius, .. } => {
+                let x: [[f64; 3]; 4] = std::array::from_fn(|i| to_vec3(eval.x(i)));
+                let v: [[f64; 3]; 4] = std::array::from_fn(|i| to_vec3(eval.v(i)));
+                let (value, gradient) = circle::rows(&x, radius)?;
+                eval.set_value(0, value - r);
+                eval.set_jdot_xdot(0, circle::curvature(&x, &v, radius));
+                for (i, g) in gradient.iter().enumerate() {
+                    eval.set_gradient(0, i, g);
+                }
             }
             Gap3d::Rim { radius, .. } => {
                 let x = [eval.x(0), eval.x(1), eval.x(2)].map(to_vec3);
@@ -603,7 +671,16 @@ impl Constraint for ShapeContact3d {
                 let w = weights[0];
                 let mut q = |v: &[f64]| -> Result<f64, ConstraintError> {
                     let v = [&v[0..3], &v[9..12], &v[3..6], &v[6..9]].map(to_vec3);
-                    Ok(w * edge_curvature(&x, &v))
+                    Ok(w * edges::curvature(&x, &v))
+                };
+                polarize_quadratic(at.len(), &mut q, hessian)?;
+            }
+            Gap3d::Circle { radius, .. } => {
+                let x: [[f64; 3]; 4] = std::array::from_fn(|i| to_vec3(at.x(i)));
+                let w = weights[0];
+                let mut q = |v: &[f64]| -> Result<f64, ConstraintError> {
+                    let v: [[f64; 3]; 4] = std::array::from_fn(|i| to_vec3(&v[3 * i..3 * i + 3]));
+                    Ok(w * circle::curvature(&x, &v, radius))
                 };
                 polarize_quadratic(at.len(), &mut q, hessian)?;
             }
@@ -675,54 +752,6 @@ fn sub3<D: Real>(a: &[D; 3], b: &[D; 3]) -> [D; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
-/// The signed distance of the line through `x[0]`, `x[1]` from the line through `x[2]`, `x[3]`
-/// along their common normal `(x₁ − x₀) × (x₃ − x₂)`.
-fn edge_distance<D: Real>(x: &[[D; 3]; 4]) -> D {
-    let c = cross(&sub3(&x[1], &x[0]), &sub3(&x[3], &x[2]));
-    dot(&c, &sub3(&x[0], &x[2])) / dot(&c, &c).sqrt()
-}
-
-/// [`edge_distance`] and its gradient on the four points, by hand: with `c = u × w`,
-/// `n = c/|c|`, `d = x₀ − x₂` and `d⊥ = d − (n·d) n`, `∂g/∂u = w × d⊥/|c|` and
-/// `∂g/∂w = d⊥ × u/|c|`.
-struct EdgeRows {
-    value: f64,
-    gradient: [[f64; 3]; 4],
-}
-
-fn edge_rows(x: &[[f64; 3]; 4]) -> Result<EdgeRows, ConstraintError> {
-    let (u, w) = (sub3(&x[1], &x[0]), sub3(&x[3], &x[2]));
-    let c = cross(&u, &w);
-    let len = dot(&c, &c).sqrt();
-    if !(len > 0.0) {
-        return Err(ConstraintError::new(
-            "the two edges became parallel: they have no common normal",
-        ));
-    }
-    let n = c.map(|v| v / len);
-    let d = sub3(&x[0], &x[2]);
-    let along = dot(&n, &d);
-    let off = [0, 1, 2].map(|k| d[k] - along * n[k]);
-    let du = cross(&w, &off).map(|v| v / len);
-    let dw = cross(&off, &u).map(|v| v / len);
-    Ok(EdgeRows {
-        value: along,
-        gradient: [
-            [0, 1, 2].map(|k| n[k] - du[k]),
-            du,
-            [0, 1, 2].map(|k| -n[k] - dw[k]),
-            dw,
-        ],
-    })
-}
-
-/// `J̇ẋ` of [`edge_distance`] along the velocities `v`.
-fn edge_curvature(x: &[[f64; 3]; 4], v: &[[f64; 3]; 4]) -> f64 {
-    let moving: [[Scalar; 3]; 4] =
-        std::array::from_fn(|i| std::array::from_fn(|k| Scalar::new(x[i][k], v[i][k], 0.0)));
-    edge_distance(&moving).v2
-}
-
 /// The distance from the point `x[0]` to the line through `x[1]` and `x[2]`.
 fn line_distance<D: Real>(x: &[[D; 3]; 3]) -> D {
     let (p, u) = (sub3(&x[0], &x[1]), sub3(&x[2], &x[1]));
@@ -752,6 +781,9 @@ fn line_curvature(x: &[[f64; 3]; 3], v: &[[f64; 3]; 3]) -> f64 {
     line_distance(&moving).v2
 }
 
+mod circle;
+mod edges;
+mod gradient;
 mod rim;
 #[cfg(test)]
 mod tests;

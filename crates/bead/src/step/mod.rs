@@ -44,6 +44,7 @@ use crate::solve::kkt::Kkt;
 use crate::solve::{ConjugateGradient, LinearSolver};
 use crate::state::State;
 use contacts::ContactGroup;
+use shape_contacts::Pressures;
 pub(crate) use shape_contacts::ShapeGroup;
 
 /// The machinery that advances a model, and what it keeps from one step to the next.
@@ -231,20 +232,9 @@ impl Pipeline {
             }
         }
         if !self.shape_groups.is_empty() {
-            let mut changed = false;
-            let mut failure = None;
-            for group in &mut self.shape_groups {
-                if let Err(e) = group.update(model, state, dt, &mut changed) {
-                    failure = Some(e);
-                    break;
-                }
-            }
-            if changed {
-                self.structure_changed();
-            }
-            if let Some(e) = failure {
-                return Err(self.step_error(model, state, StepFailure::BroadPhase(e)));
-            }
+            let pressure = self.pressures();
+            self.update_shape_groups(model, state, (dt, &pressure))?;
+            self.lean_first(model, state, settings, dt)?;
         }
         self.ensure_layout(model, state.q.len());
         // Platt's and the improved algorithm decide F⁺ for the next step from the λ and q̈ of this
@@ -386,6 +376,88 @@ impl Pipeline {
             self.step_lambda = Some(self.acceleration.lambda().to_vec());
         }
         Ok(stats)
+    }
+
+    /// Each constraint's first multiplier at the last step (a contact's normal force), for the
+    /// shape groups whose cylinders' flat rims follow their pressure; empty where none has a
+    /// cylinder or no step has been taken.
+    fn pressures(&self) -> Pressures {
+        if !self.shape_groups.iter().any(ShapeGroup::has_cylinders) {
+            return Pressures::new();
+        }
+        let lambda = self
+            .step_lambda
+            .as_deref()
+            .unwrap_or(self.acceleration.lambda());
+        self.pressures_of(lambda)
+    }
+
+    /// Each constraint's first multiplier in `lambda`, if `lambda` is the layout's.
+    fn pressures_of(&self, lambda: &[f64]) -> Pressures {
+        let layout = self.evaluator.layout();
+        // Multipliers of another layout (the contacts changed since) say nothing.
+        if layout.constraints.last().map(|c| c.rows.end) != Some(lambda.len()) {
+            return Pressures::new();
+        }
+        (layout.constraints.iter())
+            .filter_map(|slot| Some((slot.id, *lambda.get(slot.rows.start)?)))
+            .collect()
+    }
+
+    /// Before a run's first step, cylinders standing flat have no last step to say where their
+    /// pressure leans: up to three rounds of the forces at the start, each moving the rims' points
+    /// to where the last round's pressure leant, give them one. A load leaning between a rim's
+    /// four first points would otherwise tip the can on its first step, and under an explicit
+    /// integrator it would then wobble on its rim without end, as a cylinder does.
+    fn lean_first(
+        &mut self,
+        model: &mut Model,
+        state: &State,
+        settings: &Settings,
+        dt: f64,
+    ) -> Result<(), StepError> {
+        if state.steps > 0 || !self.shape_groups.iter().any(ShapeGroup::has_cylinders) {
+            return Ok(());
+        }
+        for _ in 0..3 {
+            // Where the forces cannot be found, the step says so itself.
+            if self
+                .evaluate_current(model, state, settings, false)
+                .is_err()
+            {
+                return Ok(());
+            }
+            let pressure = self.pressures_of(self.acceleration.lambda());
+            if !self.update_shape_groups(model, state, (dt, &pressure))? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Brings every shape group's contacts up to date for a step of `dt`, the last normal
+    /// forces `pressure`; whether a contact came or went.
+    fn update_shape_groups(
+        &mut self,
+        model: &mut Model,
+        state: &State,
+        (dt, pressure): (f64, &Pressures),
+    ) -> Result<bool, StepError> {
+        let mut changed = false;
+        let mut failure = None;
+        for group in &mut self.shape_groups {
+            if let Err(e) = group.update(model, state, (dt, pressure), &mut changed) {
+                failure = Some(e);
+                break;
+            }
+        }
+        if changed {
+            self.structure_changed();
+        }
+        match failure {
+            Some(e) => Err(self.step_error(model, state, StepFailure::BroadPhase(e))),
+            None => Ok(changed),
+        }
     }
 
     /// Seed 004 Alg. 1 (Platt) and Alg. 2 (improved), lines 3-9, after a step (see
@@ -621,7 +693,7 @@ impl Pipeline {
     ) -> Result<usize, ModelError> {
         let mut group = ShapeGroup::new(model, spec)?;
         let mut changed = false;
-        group.update(model, state, 0.0, &mut changed)?;
+        group.update(model, state, (0.0, &Pressures::new()), &mut changed)?;
         // Joints added after the group still count as joints at its first step.
         group.forget_joints();
         self.shape_groups.push(group);
@@ -646,7 +718,7 @@ impl Pipeline {
         let mut changed = false;
         let result = g
             .set_friction(model, mu, &mut changed)
-            .and_then(|()| g.update(model, state, 0.0, &mut changed));
+            .and_then(|()| g.update(model, state, (0.0, &Pressures::new()), &mut changed));
         g.forget_joints();
         if changed {
             self.structure_changed();

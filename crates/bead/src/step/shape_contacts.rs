@@ -18,7 +18,9 @@ use std::collections::{HashMap, HashSet};
 use crate::body::{BodyKind, Shape};
 use crate::collide::{Collider, ContactPoint, Pose, manifold};
 use crate::collide3d::{Collider3d, ContactPoint3d, Pose3d};
-use crate::constraint::{Constraint, ConstraintId, ContactBody, ShapeContact, ShapeContact3d};
+use crate::constraint::{
+    Constraint, ConstraintId, ContactBody, Gap3d, ShapeContact, ShapeContact3d,
+};
 use crate::contact::ShapeContacts;
 use crate::error::ModelError;
 use crate::math::vector::norm;
@@ -229,13 +231,22 @@ impl ShapeGroup {
             .collect()
     }
 
-    /// Brings the contacts up to date for a step of `dt` from `state`; sets `changed` when a
-    /// constraint is added or removed.
+    /// Whether a member is a cylinder, whose flat rims follow their pressure (see
+    /// [`Pressures`]).
+    pub(crate) fn has_cylinders(&self) -> bool {
+        self.members.iter().any(|m| match &m.geometry {
+            Geometry::Solid(c) => matches!(c.core, crate::collide3d::Core::Cylinder { .. }),
+            Geometry::Flat(_) => false,
+        })
+    }
+
+    /// Brings the contacts up to date for a step of `dt` from `state`, the last step's normal
+    /// forces `pressure`; sets `changed` when a constraint is added or removed.
     pub(crate) fn update(
         &mut self,
         model: &mut Model,
         state: &State,
-        dt: f64,
+        (dt, pressure): (f64, &Pressures),
         changed: &mut bool,
     ) -> Result<(), ModelError> {
         if self.connected.is_none() {
@@ -280,6 +291,7 @@ impl ShapeGroup {
             poses.push(pose);
         }
         let margin = 2.0 * fastest * dt + 1e-3 * size.max(1e-3);
+        let leans = self.leans(model, &poses, pressure);
         // Sort and sweep along x.
         let boxes: Vec<[[f64; 3]; 2]> = self
             .members
@@ -338,7 +350,8 @@ impl ShapeGroup {
                         Placement::Solid(pj),
                     ) => {
                         solid.clear();
-                        crate::collide3d::manifold((ci, pi), (cj, pj), margin, &mut solid);
+                        let lean = leans.get(&(i, j)).copied();
+                        crate::collide3d::manifold((ci, pi), (cj, pj), (margin, lean), &mut solid);
                         for p in &solid {
                             found.insert((i, j, p.key), Found::Solid(*p));
                         }
@@ -478,6 +491,17 @@ fn too_large_for_a_bowl(members: &[Member], spec: &ShapeContacts) -> Result<(), 
         };
         for (k, member) in members.iter().enumerate() {
             if let Geometry::Solid(c) = &member.geometry
+                && let crate::collide3d::Core::Cylinder { .. } = c.core
+            {
+                return Err(ModelError::Setting(format!(
+                    "{} is a cylinder and {} a bowl: a bowl does not hold cylinders yet (balls, \
+                     boxes, capsules and convex hulls it does); put them in separate contact \
+                     groups",
+                    who(spec, k),
+                    who(spec, b),
+                )));
+            }
+            if let Geometry::Solid(c) = &member.geometry
                 && k != b
                 && c.half_width() >= radius
             {
@@ -494,6 +518,53 @@ fn too_large_for_a_bowl(members: &[Member], spec: &ShapeContacts) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// The normal force (its multiplier) each contact carried at the last step.
+pub(crate) type Pressures = HashMap<ConstraintId, f64>;
+
+impl ShapeGroup {
+    /// Where each pair's pressure on a cylinder's flat rim was centred at the last step
+    /// (world), from its rim points' normal forces `pressure` and the members' `poses`: the
+    /// narrow phase puts the rim's first point there, so the rim holds wherever its load leans.
+    fn leans(
+        &self,
+        model: &Model,
+        poses: &[Placement],
+        pressure: &Pressures,
+    ) -> HashMap<(usize, usize), [f64; 3]> {
+        let mut sums: HashMap<(usize, usize), (f64, [f64; 3])> = HashMap::new();
+        if pressure.is_empty() {
+            return HashMap::new();
+        }
+        for (&(i, j, key), id) in &self.contacts {
+            let (Some(first), Some(&lambda)) = (crate::collide3d::flat_rim(key), pressure.get(id))
+            else {
+                continue;
+            };
+            let contact = model.constraints.get(*id).and_then(|e| {
+                let any: &dyn std::any::Any = e.constraint.as_ref();
+                any.downcast_ref::<ShapeContact3d>()
+            });
+            let (Some(contact), true) = (contact, lambda > 0.0) else {
+                continue;
+            };
+            let (Gap3d::Face { a, .. }, Placement::Solid(pose)) =
+                (contact.gap(), &poses[if first { i } else { j }])
+            else {
+                continue;
+            };
+            let x = pose.apply(&a);
+            let sum = sums.entry((i, j)).or_insert((0.0, [0.0; 3]));
+            sum.0 += lambda;
+            for k in 0..3 {
+                sum.1[k] += lambda * x[k];
+            }
+        }
+        sums.into_iter()
+            .map(|(pair, (total, moment))| (pair, moment.map(|m| m / total)))
+            .collect()
+    }
 }
 
 /// Where a 3D contact's bodies touch at their placements `pa`, `pb` (the step's start), in

@@ -12,6 +12,7 @@ mod complementarity;
 mod contact;
 mod contact_3d;
 mod convergence;
+mod cylinders_3d;
 mod determinism;
 mod failures;
 mod forces;

@@ -51,18 +51,7 @@ pub(super) fn rows(x: &[[f64; 3]; 3], rho: f64) -> Result<(f64, [[f64; 3]; 3]), 
             "the point lies on the rim it touches, or on its axis: the contact has no normal",
         ));
     }
-    let mut gradient = [[0.0; 3]; 3];
-    for (i, row) in gradient.iter_mut().enumerate() {
-        for (k, g) in row.iter_mut().enumerate() {
-            let seeded: [[Scalar; 3]; 3] = std::array::from_fn(|j| {
-                std::array::from_fn(|m| {
-                    let tangent = if (j, m) == (i, k) { 1.0 } else { 0.0 };
-                    Scalar::new(x[j][m], tangent, 0.0)
-                })
-            });
-            *g = distance(&seeded, rho).v1;
-        }
-    }
+    let gradient = super::gradient::seeded(x, |at| distance(at, rho));
     Ok((distance(x, rho), gradient))
 }
 

@@ -69,6 +69,18 @@ fn rows_agree_with_differences_and_polarization() {
         &x12(&x),
         &x12(&v),
     );
+    let circle = Gap3d::Circle {
+        a: [0.0; 3],
+        axis: [0.0, 0.6, 0.8],
+        radius: 0.3,
+        b: [0.2, 0.0, 0.0],
+        normal: [0.0, 0.0, 1.0],
+    };
+    check(
+        &ShapeContact3d::new(a, b, circle, [0.1, 0.0]),
+        &x12(&x),
+        &x12(&v),
+    );
 }
 
 /// Four points from three (the fourth a little off the first).
