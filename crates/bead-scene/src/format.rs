@@ -347,7 +347,8 @@ pub enum ShapeSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         size: Option<Vec<f64>>,
     },
-    /// A cylinder along the body's z axis, `length` between its end faces (3D).
+    /// A cylinder along the body's z axis, `length` between its end faces (3D). It collides with
+    /// every shape but a bowl, rolling on its rims' lowest points.
     Cylinder {
         /// Radius, m.
         radius: f64,

@@ -257,8 +257,9 @@ fn the_deepest_point_is_parrys_distance_and_every_gap_is_its_separation() {
             .any(|s| matches!(s, Shape3d::Cylinder { .. }));
         if cylinder && (-0.02..-1e-3).contains(&contact.dist) {
             // Cut into a rim by millimetres, a rim's two nearest points to an edge or another
-            // rim can both lie inside the other body, and the deeper is kept: deeper by up to
-            // 7 mm (5 pairs in 5,000 between 1 and 20 mm deep). Bodies meet within the margin
+            // rim can both lie inside the other body, and the one kept need not be the pair's
+            // least depth: of the 451 pairs with a cylinder between 1 and 20 mm deep, 3 keep a
+            // point up to 7 mm deeper and 1 one 3.6 mm shallower. Bodies meet within the margin
             // before they touch; only bodies placed overlapping see it.
             assert!(
                 deepest < 0.0 && deepest > contact.dist - 0.01,
