@@ -80,8 +80,11 @@ const SAMPLES: usize = 24;
 /// A cylinder placed: `radius` about its body's z axis, `half` its half-length.
 #[derive(Clone, Copy)]
 pub(super) struct Cylinder<'a> {
+    /// The cylinder's collider and pose, and whether it is the pair's first.
     pub(super) at: Placed<'a>,
+    /// Its radius, m.
     pub(super) radius: f64,
+    /// Half its length, m.
     pub(super) half: f64,
     /// Where the pair's pressure was centred at the last step (world), if a rim lay flat.
     pub(super) lean: Option<Vec3>,
@@ -92,12 +95,14 @@ pub(super) struct Cylinder<'a> {
 enum Region {
     /// The top (`true`) or bottom cap.
     Cap(bool),
+    /// The round side.
     Side,
     /// The top or bottom rim.
     Rim(bool),
 }
 
 impl Region {
+    /// The region's part of a contact's key.
     fn code(self) -> u64 {
         match self {
             Region::Cap(top) => u64::from(top),
@@ -223,7 +228,8 @@ impl Cylinder<'_> {
         let tilt = dot(&n, &u);
         let across: Vec3 = [0, 1, 2].map(|k| n[k] - tilt * u[k]);
         let s = norm(&across);
-        // The lowest point's direction, cylinder frame.
+        // Where the rim dips towards the plane, in the cylinder's frame: its points are placed
+        // in the cylinder.
         let down = pose.rotate_back(&across.map(|v| -v));
         let lowest = if s > ALIGN {
             down[1].atan2(down[0])
@@ -490,6 +496,15 @@ pub(super) fn manifold(
 /// the deepest cut to the widest four (see [`super::polytopes`]), then the nearest of the rest
 /// up to eight.
 fn choose(found: &mut Vec<Found>, size: f64) {
+    // One point where two coincide (two equal coins on one axis put each rim's points on the
+    // other's): a second row there is redundant, and which of the two to keep is a tie.
+    let mut kept: Vec<Found> = Vec::with_capacity(found.len());
+    for p in found.drain(..) {
+        if !kept.iter().any(|q| norm(&sub(&q.0, &p.0)) <= 1e-9 * size) {
+            kept.push(p);
+        }
+    }
+    *found = kept;
     if found.len() <= 4 {
         return;
     }

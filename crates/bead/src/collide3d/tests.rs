@@ -643,7 +643,8 @@ fn a_bowl_is_touched_below_its_rim_and_from_inside() {
 
 /// A cylinder rests on what statics expects: standing, on four points of its rim; lying, on
 /// each rim's lowest point; tipped, on one; and it carries a cube on its cap by the cube's
-/// corners, a coin by the rims, a ball on its side by the axis's distance.
+/// corners, a coin by the rims (set off its axis or on it), another can beside it by the
+/// sides' overlap, a ball on its side by the axis's distance.
 #[test]
 fn cylinders_rest_on_the_features_statics_expects() {
     use std::f64::consts::PI;
@@ -686,6 +687,19 @@ fn cylinders_rest_on_the_features_statics_expects() {
     let turned = [(0.3_f64).cos(), 0.0, 0.0, (0.3_f64).sin()];
     let stack = points_of((&coin, [0.0; 3], LEVEL), (&coin, [0.0, 0.0, 0.02], turned));
     resting(&stack, 4, false);
+    // Two equal coins stacked on one axis: four points of a rim on the cap, none against the
+    // side (each rim lies on the other's to rounding).
+    let coaxial = points_of((&coin, [0.0; 3], LEVEL), (&coin, [0.0, 0.0, 0.02], LEVEL));
+    resting(&coaxial, 4, false);
+    // Two equal cans standing side by side, touching: the sides' overlap, its two ends.
+    let pair = points_of((&can, [0.0; 3], LEVEL), (&can, [0.1, 0.0, 0.0], LEVEL));
+    assert_eq!(pair.len(), 2, "{pair:?}");
+    for p in &pair {
+        assert!(
+            matches!(p.gap, Gap3d::Line { .. }) && p.separation.abs() < 1e-15,
+            "{p:?}"
+        );
+    }
     // A ball 1 mm off the can's side: its distance from the axis.
     let ball = Shape3d::Sphere { radius: 0.03 };
     let side = points_of((&can, [0.0; 3], LEVEL), (&ball, [0.081, 0.0, 0.01], LEVEL));

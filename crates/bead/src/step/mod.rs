@@ -396,7 +396,8 @@ impl Pipeline {
     fn pressures_of(&self, lambda: &[f64]) -> Pressures {
         let layout = self.evaluator.layout();
         // Multipliers of another layout (the contacts changed since) say nothing.
-        if layout.constraints.last().map(|c| c.rows.end) != Some(lambda.len()) {
+        if self.layout_stale || layout.constraints.last().map(|c| c.rows.end) != Some(lambda.len())
+        {
             return Pressures::new();
         }
         (layout.constraints.iter())

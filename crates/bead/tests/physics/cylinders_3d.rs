@@ -169,50 +169,58 @@ fn a_can_on_a_slope_stands_below_its_tipping_angle_and_tips_over_above_it_in_any
 }
 
 /// Five coins stacked, each set 1 mm off the one below and turned about its axis, stand under
-/// every integrator, and the floor carries their weight. Each coin rests on the part of its rim
+/// every integrator, and the floor carries their weight; all on one axis, under implicit Euler. Each coin rests on the part of its rim
 /// that the coin below holds: its points are moved along the rim to where the two rims cross.
 #[test]
 fn coins_stacked_off_their_axes_stand_and_the_floor_carries_their_weight() {
     let (r, h, density) = (0.1, 0.02, 8000.0);
     let mass = density * std::f64::consts::PI * r * r * h;
     for name in ["implicit-euler", "bdf2", "rk4", "symplectic-euler"] {
-        let coins: Vec<RigidBody3d> = (0..5)
-            .map(|k| {
-                let turn = 0.37 * k as f64;
-                RigidBody3d::new([0.001 * k as f64, 0.0, h / 2.0 + h * k as f64])
-                    .orientation([(turn / 2.0).cos(), 0.0, 0.0, (turn / 2.0).sin()])
-                    .shape(
-                        Shape3d::Cylinder {
-                            radius: r,
-                            length: h,
-                        },
-                        density,
-                    )
-            })
-            .collect();
-        let (mut sys, ids) = on_floor(name, slope(0.0), coins, 0.5);
-        let start: Vec<Vec<f64>> = ids
-            .iter()
-            .map(|b| sys.coordinates(b.body()).to_vec())
-            .collect();
-        run(&mut sys, 1000, 1e-3, name);
-        for (b, s0) in ids.iter().zip(&start) {
-            let q = sys.coordinates(b.body());
-            let moved = (0..q.len())
-                .map(|k| (q[k] - s0[k]).abs())
-                .fold(0.0, f64::max);
-            assert!(moved < 1e-9, "{name}: a coin moved {moved}");
+        // On one axis they stand under implicit Euler only (docs/rigid-bodies-3d.md, Not yet).
+        let stacks: &[(f64, f64)] = if name == "implicit-euler" {
+            &[(0.001, 0.37), (0.0, 0.0)]
+        } else {
+            &[(0.001, 0.37)]
+        };
+        for &(offset, turning) in stacks {
+            let coins: Vec<RigidBody3d> = (0..5)
+                .map(|k| {
+                    let turn = turning * k as f64;
+                    RigidBody3d::new([offset * k as f64, 0.0, h / 2.0 + h * k as f64])
+                        .orientation([(turn / 2.0).cos(), 0.0, 0.0, (turn / 2.0).sin()])
+                        .shape(
+                            Shape3d::Cylinder {
+                                radius: r,
+                                length: h,
+                            },
+                            density,
+                        )
+                })
+                .collect();
+            let (mut sys, ids) = on_floor(name, slope(0.0), coins, 0.5);
+            let start: Vec<Vec<f64>> = ids
+                .iter()
+                .map(|b| sys.coordinates(b.body()).to_vec())
+                .collect();
+            run(&mut sys, 1000, 1e-3, name);
+            for (b, s0) in ids.iter().zip(&start) {
+                let q = sys.coordinates(b.body());
+                let moved = (0..q.len())
+                    .map(|k| (q[k] - s0[k]).abs())
+                    .fold(0.0, f64::max);
+                assert!(moved < 1e-9, "{name}: a coin moved {moved}");
+            }
+            let report = sys.diagnostics().unwrap();
+            let floor: f64 = (report.constraints.iter())
+                .filter(|c| c.name.contains("member 0"))
+                .map(|c| c.lambda[0])
+                .sum();
+            assert!(
+                (floor - 5.0 * mass * G).abs() < 1e-9 * mass * G,
+                "{name}: the floor carries {floor} N, not {} N",
+                5.0 * mass * G
+            );
         }
-        let report = sys.diagnostics().unwrap();
-        let floor: f64 = (report.constraints.iter())
-            .filter(|c| c.name.contains("member 0"))
-            .map(|c| c.lambda[0])
-            .sum();
-        assert!(
-            (floor - 5.0 * mass * G).abs() < 1e-9 * mass * G,
-            "{name}: the floor carries {floor} N, not {} N",
-            5.0 * mass * G
-        );
     }
 }
 

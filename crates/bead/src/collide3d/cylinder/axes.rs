@@ -155,10 +155,15 @@ pub(super) fn cylinders(
     });
     let m = cross(&uc, &ud);
     let between = sub(&d.at.pose.position, &c.at.pose.position);
-    let sides = (norm(&m) > 1e-9).then(|| {
+    // The sides' axis: the axes' common normal, or for parallel axes the line between them
+    // square to both (two cans side by side, logs lying stacked), which the caps' axes miss.
+    let square: Vec3 = [0, 1, 2].map(|k| between[k] - dot(&between, &uc) * uc[k]);
+    let sides = if norm(&m) > 1e-9 {
         let n = m.map(|x| x / norm(&m) * dot(&m, &between).signum());
-        (Axis::Across(0), dot(&n, &between) - c.radius - d.radius)
-    });
+        Some((Axis::Across(0), dot(&n, &between) - c.radius - d.radius))
+    } else {
+        (norm(&square) > 0.0).then(|| (Axis::Across(0), norm(&square) - c.radius - d.radius))
+    };
     let (axis, separation) = best(caps.chain(sides));
     let size = c.size().min(d.size());
     let overlap = separation < -CUT * size;

@@ -1,7 +1,7 @@
 //! A cylinder's rims against lines and other rims: the points where they come nearest, found
 //! numerically, and the signed gap of the rim's tangent there.
 
-use super::{Cylinder, Found, Region, SAMPLES};
+use super::{CUT, Cylinder, Found, Region, SAMPLES};
 use crate::collide3d::contact_point::{ContactPoint3d, Placed, crossing_gap, key, kind, sided};
 use crate::collide3d::segments::along;
 use crate::constraint::Gap3d;
@@ -86,7 +86,11 @@ impl Cylinder<'_> {
         let d = sub(&p1, &p0);
         for top in [false, true] {
             let off_rim = |s: f64| self.off_rim(top, &along(&p0, &d, s));
-            for (k, s) in minima(off_rim, (0.0, 1.0), false).into_iter().enumerate() {
+            for (k, s) in minima(off_rim, (0.0, 1.0), false)
+                .into_iter()
+                .take(4)
+                .enumerate()
+            {
                 let x = along(&p0, &d, s);
                 if off_rim(s) - radius > margin {
                     continue;
@@ -106,7 +110,7 @@ impl Cylinder<'_> {
                 out.push((
                     pose.apply(&x),
                     ContactPoint3d {
-                        key: key(case, 8 * code + 4 * u64::from(top) + k.min(3) as u64, 0),
+                        key: key(case, 8 * code + 4 * u64::from(top) + k as u64, 0),
                         first_is_a: other.first,
                         gap,
                         radii: [radius, 0.0],
@@ -135,11 +139,14 @@ impl Cylinder<'_> {
                 let y = point(theta);
                 y[0].hypot(y[1])
             };
-            for (k, theta) in minima(off_axis, tau, true).into_iter().enumerate() {
+            for (k, theta) in minima(off_axis, tau, true).into_iter().take(4).enumerate() {
                 let y = point(theta);
                 let separation = off_axis(theta) - other.radius;
-                let (region, distance) = other.region(&y);
-                if separation > margin || !(region == Region::Side || distance < 0.0) {
+                // Beside the side only: a rim point at the other's cap plane, or cut into the
+                // other, rests on its cap (two equal coins on one axis have each rim on the
+                // other's, and a side's push there shoved a stack apart).
+                let in_cap_plane = y[2].abs() >= other.half - CUT * other.size();
+                if separation > margin || in_cap_plane || other.region(&y).0 != Region::Side {
                     continue;
                 }
                 let gap = Gap3d::Line {
@@ -153,7 +160,7 @@ impl Cylinder<'_> {
             // Against the other's rims: the two rims' tangents at their nearest points.
             for other_top in [false, true].into_iter().filter(|_| rims) {
                 let distance = |theta: f64| other.off_rim(other_top, &point(theta));
-                for (k, theta) in minima(distance, tau, true).into_iter().enumerate() {
+                for (k, theta) in minima(distance, tau, true).into_iter().take(4).enumerate() {
                     let y = point(theta);
                     if distance(theta) > margin {
                         continue;
@@ -193,7 +200,7 @@ impl Cylinder<'_> {
         out.push((
             self.at.pose.apply(&self.rim_point(top, theta)),
             ContactPoint3d {
-                key: key(case, 4 * u64::from(top) + k.min(3) as u64, code),
+                key: key(case, 4 * u64::from(top) + k as u64, code),
                 first_is_a: self.at.first,
                 gap,
                 radii,

@@ -25,7 +25,9 @@ use crate::math::rotation::{Real, dot};
 pub(super) fn height<D: Real>(x: &[[D; 3]; 4], rho: f64) -> D {
     let (n, u) = (unit(sub3(&x[2], &x[1])), unit(sub3(&x[3], &x[0])));
     let tilt = dot(&n, &u);
-    dot(&n, &sub3(&x[0], &x[1])) - D::from(rho) * (D::from(1.0) - tilt * tilt).sqrt()
+    // The tilt's sine as the length of n's part across u, never the root of a negative.
+    let across: [D; 3] = std::array::from_fn(|k| n[k] - tilt * u[k]);
+    dot(&n, &sub3(&x[0], &x[1])) - D::from(rho) * dot(&across, &across).sqrt()
 }
 
 /// The circle's lowest point towards the plane (world), or `None` where it lies flat.
@@ -37,6 +39,7 @@ pub(super) fn lowest(x: &[[f64; 3]; 4], rho: f64) -> Option<[f64; 3]> {
     (s > 0.0).then(|| std::array::from_fn(|k| x[0][k] - rho * across[k] / s))
 }
 
+/// `d` over its length, in any scalar.
 fn unit<D: Real>(d: [D; 3]) -> [D; 3] {
     let len = dot(&d, &d).sqrt();
     d.map(|c| c / len)

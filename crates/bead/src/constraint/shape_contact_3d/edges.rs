@@ -18,10 +18,13 @@ fn distance<D: Real>(x: &[[D; 3]; 4]) -> D {
 /// `n = c/|c|`, `d = x₀ − x₂` and `d⊥ = d − (n·d) n`, `∂g/∂u = w × d⊥/|c|` and
 /// `∂g/∂w = d⊥ × u/|c|`.
 pub(super) struct EdgeRows {
+    /// The lines' signed distance, m.
     pub(super) value: f64,
+    /// Its gradient on the four points.
     pub(super) gradient: [[f64; 3]; 4],
 }
 
+/// [`distance`] and its gradient at `x`, or an error where the lines are parallel.
 pub(super) fn rows(x: &[[f64; 3]; 4]) -> Result<EdgeRows, ConstraintError> {
     let (u, w) = (sub3(&x[1], &x[0]), sub3(&x[3], &x[2]));
     let c = cross(&u, &w);
