@@ -450,6 +450,20 @@ impl Constraint for ShapeContact3d {
                 "needs two different bodies",
             ));
         }
+        // Features fixed in both bodies need two rigid bodies.
+        let both_rigid = |what: &str| {
+            if self
+                .bodies
+                .iter()
+                .any(|o| !matches!(o, Operand::Coordinates(_)))
+            {
+                return Err(InvalidParameter::new(
+                    "gap",
+                    format!("{what} must be fixed in rigid bodies: a particle has none"),
+                ));
+            }
+            Ok(())
+        };
         let (a, b) = match self.gap {
             Gap3d::Round { a, b } => (a, b),
             Gap3d::Within { a, b, radius } => {
@@ -509,29 +523,11 @@ impl Constraint for ShapeContact3d {
                         ));
                     }
                 }
-                if self
-                    .bodies
-                    .iter()
-                    .any(|o| !matches!(o, Operand::Coordinates(_)))
-                {
-                    return Err(InvalidParameter::new(
-                        "gap",
-                        "a circle and a plane must be fixed in rigid bodies: a particle has none",
-                    ));
-                }
+                both_rigid("a circle and a plane")?;
                 (a, b)
             }
             Gap3d::Edges { a, b } => {
-                if self
-                    .bodies
-                    .iter()
-                    .any(|o| !matches!(o, Operand::Coordinates(_)))
-                {
-                    return Err(InvalidParameter::new(
-                        "gap",
-                        "edges must be fixed in rigid bodies: a particle has none",
-                    ));
-                }
+                both_rigid("edges")?;
                 // Each line in its own body's frame: whether they are parallel depends on how
                 // the bodies are turned, which the evaluation checks (two edges along their
                 // boxes' x axes cross where one box is turned about z).
@@ -776,8 +772,7 @@ fn to_line(x: [[f64; 3]; 3]) -> Result<(f64, [f64; 3]), ConstraintError> {
 
 /// `J̇ẋ` of the point-to-line distance: its second derivative along the velocities `v`.
 fn line_curvature(x: &[[f64; 3]; 3], v: &[[f64; 3]; 3]) -> f64 {
-    let moving: [[Scalar; 3]; 3] =
-        std::array::from_fn(|i| std::array::from_fn(|k| Scalar::new(x[i][k], v[i][k], 0.0)));
+    let moving = gradient::moving(x, v);
     line_distance(&moving).v2
 }
 

@@ -74,6 +74,8 @@ struct Member {
 #[derive(Debug)]
 pub(crate) struct ShapeGroup {
     members: Vec<Member>,
+    /// Whether a member is a cylinder (see [`ShapeGroup::has_cylinders`]).
+    cylinders: bool,
     friction: Option<f64>,
     restitution: Option<f64>,
     collide_connected: bool,
@@ -170,8 +172,13 @@ impl ShapeGroup {
                 "restitution must be in [0, 1], got {e}"
             )));
         }
+        let cylinders = members.iter().any(|m| match &m.geometry {
+            Geometry::Solid(c) => matches!(c.core, crate::collide3d::Core::Cylinder { .. }),
+            Geometry::Flat(_) => false,
+        });
         Ok(ShapeGroup {
             members,
+            cylinders,
             friction: spec.friction,
             restitution: spec.restitution,
             collide_connected: spec.collide_connected,
@@ -234,10 +241,7 @@ impl ShapeGroup {
     /// Whether a member is a cylinder, whose flat rims follow their pressure (see
     /// [`Pressures`]).
     pub(crate) fn has_cylinders(&self) -> bool {
-        self.members.iter().any(|m| match &m.geometry {
-            Geometry::Solid(c) => matches!(c.core, crate::collide3d::Core::Cylinder { .. }),
-            Geometry::Flat(_) => false,
-        })
+        self.cylinders
     }
 
     /// Brings the contacts up to date for a step of `dt` from `state`, the last step's normal

@@ -17,7 +17,6 @@
 
 use super::sub3;
 use crate::constraint::ConstraintError;
-use crate::math::dual::Scalar;
 use crate::math::rotation::{Real, dot};
 
 /// The height of the circle's lowest point over the plane: `x` holds the circle's centre, the
@@ -59,7 +58,6 @@ pub(super) fn rows(x: &[[f64; 3]; 4], rho: f64) -> Result<(f64, [[f64; 3]; 4]), 
 
 /// `J̇ẋ` of the height: its second derivative along the velocities `v`.
 pub(super) fn curvature(x: &[[f64; 3]; 4], v: &[[f64; 3]; 4], rho: f64) -> f64 {
-    let moving: [[Scalar; 3]; 4] =
-        std::array::from_fn(|i| std::array::from_fn(|k| Scalar::new(x[i][k], v[i][k], 0.0)));
+    let moving = super::gradient::moving(x, v);
     height(&moving, rho).v2
 }

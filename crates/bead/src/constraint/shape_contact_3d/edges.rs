@@ -4,7 +4,6 @@
 
 use super::sub3;
 use crate::constraint::ConstraintError;
-use crate::math::dual::Scalar;
 use crate::math::rotation::{Real, cross, dot};
 
 /// The signed distance of the line through `x[0]`, `x[1]` from the line through `x[2]`, `x[3]`
@@ -53,7 +52,6 @@ pub(super) fn rows(x: &[[f64; 3]; 4]) -> Result<EdgeRows, ConstraintError> {
 
 /// `J̇ẋ` of [`distance`] along the velocities `v`.
 pub(super) fn curvature(x: &[[f64; 3]; 4], v: &[[f64; 3]; 4]) -> f64 {
-    let moving: [[Scalar; 3]; 4] =
-        std::array::from_fn(|i| std::array::from_fn(|k| Scalar::new(x[i][k], v[i][k], 0.0)));
+    let moving = super::gradient::moving(x, v);
     distance(&moving).v2
 }

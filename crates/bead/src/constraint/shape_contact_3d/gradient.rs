@@ -1,5 +1,6 @@
-//! The gradient of a gap over its points by dual numbers, one seeded coordinate at a time: for
-//! the gaps whose closed-form derivatives are long ([`super::rim`], [`super::circle`]).
+//! A gap's derivatives over its points by dual numbers: its gradient, one seeded coordinate at a
+//! time, for the gaps whose closed-form derivatives are long ([`super::rim`],
+//! [`super::circle`]), and the points moving at their velocities, whose second part is `J̇ẋ`.
 
 use crate::math::dual::Scalar;
 
@@ -21,4 +22,10 @@ pub(super) fn seeded<const N: usize>(
         }
     }
     gradient
+}
+
+/// The points `x` moving at the velocities `v`: a gap evaluated at them has `J̇ẋ` as its second
+/// derivative.
+pub(super) fn moving<const N: usize>(x: &[[f64; 3]; N], v: &[[f64; 3]; N]) -> [[Scalar; 3]; N] {
+    std::array::from_fn(|i| std::array::from_fn(|k| Scalar::new(x[i][k], v[i][k], 0.0)))
 }

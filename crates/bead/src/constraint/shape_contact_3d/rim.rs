@@ -12,7 +12,6 @@
 
 use super::sub3;
 use crate::constraint::ConstraintError;
-use crate::math::dual::Scalar;
 use crate::math::rotation::{Real, dot};
 
 /// The distance from `x[0]` to the circle of radius `rho` about `x[1]` with axis `x[2] − x[1]`.
@@ -57,7 +56,6 @@ pub(super) fn rows(x: &[[f64; 3]; 3], rho: f64) -> Result<(f64, [[f64; 3]; 3]), 
 
 /// `J̇ẋ` of the distance: its second derivative along the velocities `v`.
 pub(super) fn curvature(x: &[[f64; 3]; 3], v: &[[f64; 3]; 3], rho: f64) -> f64 {
-    let moving: [[Scalar; 3]; 3] =
-        std::array::from_fn(|i| std::array::from_fn(|k| Scalar::new(x[i][k], v[i][k], 0.0)));
+    let moving = super::gradient::moving(x, v);
     distance(&moving, rho).v2
 }
