@@ -707,3 +707,34 @@ fn cylinders_rest_on_the_features_statics_expects() {
     assert!(matches!(side[0].gap, Gap3d::Line { .. }), "{side:?}");
     assert!((side[0].separation - 0.001).abs() < 1e-15);
 }
+
+/// Two equal coins on one axis, the upper cut into the lower by rounding and tilted by it: every
+/// rim point lies as near the other's side as its cap, and it rests on the cap. (Under BDF2 a
+/// stack of five once drifted by 2e-12 m into this and lost a pair's every point.)
+#[test]
+fn equal_coins_on_one_axis_cut_by_rounding_rest_on_four_rim_points() {
+    let coin = Shape3d::Cylinder {
+        radius: 0.1,
+        length: 0.02,
+    };
+    let tilts = [
+        [1.0, 0.0, 0.0, 0.0],
+        [1.0, 6e-16, -5e-16, 0.0],
+        [1.0, 0.0, 1e-13, 0.0],
+    ];
+    for cut in [0.0, 2.4e-12, 1e-9, 5e-8] {
+        for q in tilts {
+            let n = norm(&[q[1], q[2], q[3]]).hypot(q[0]);
+            let q = q.map(|x| x / n);
+            let points = points_of(
+                (&coin, [1e-18, -1e-18, 0.01], LEVEL),
+                (&coin, [1e-20, 4e-21, 0.03 - cut], q),
+            );
+            assert_eq!(points.len(), 4, "cut {cut}, tilt {q:?}: {points:?}");
+            for p in &points {
+                assert!(matches!(p.gap, Gap3d::Face { .. }), "{p:?}");
+                assert!((p.separation + cut).abs() < 1e-11, "cut {cut}: {p:?}");
+            }
+        }
+    }
+}

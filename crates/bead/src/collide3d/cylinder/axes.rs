@@ -1,7 +1,7 @@
 //! The separating axes of a cylinder and a polytope or another cylinder, and the manifolds
 //! they guide: overlapping, the axis of least depth takes the contact.
 
-use super::{CUT, Cylinder, Found, Region};
+use super::{CUT, Cylinder, Found, ON, Region};
 use crate::collide3d::collider::{Nearest, Polytope, nearest};
 use crate::collide3d::contact_point::Placed;
 use crate::math::vector::{Vec3, cross, dot, norm, sub};
@@ -182,12 +182,21 @@ pub(super) fn cylinders(
                     } else {
                         Axis::Cap(top)
                     };
+            // Not overlapping, a rim point over the cap's disk and cut under its plane by no
+            // more than rounding rests on it, though the side is as near, if the rim's cylinder
+            // lies beyond the cap (not beside it, as a can standing by another does): two equal
+            // coins on one axis have each rim on the other's, and a step's rounding there once
+            // moved every point onto the side and dropped the pair's contact.
+            let beyond = dot(&n, &sub(&one.at.pose.position, &f)) > 0.0;
             let on_cap = |x: &Vec3| {
                 let local = two.at.pose.local(x);
+                let across = local[0].hypot(local[1]);
+                let under = two.half - if top { local[2] } else { -local[2] };
                 if least {
-                    local[0].hypot(local[1]) <= two.radius
+                    across <= two.radius
                 } else {
                     two.region(&local).0 == Region::Cap(top)
+                        || (beyond && across <= two.radius * (1.0 + ON) && under <= CUT * size)
                 }
             };
             one.rims_on_plane(&two.at, (f, n, u64::from(top)), &on_cap, margin, out);
