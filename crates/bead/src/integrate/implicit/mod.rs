@@ -87,6 +87,7 @@ mod implicit_euler;
 mod interior_point;
 mod lemke;
 mod newton;
+mod progress;
 mod residual;
 mod roles;
 mod tresca;

@@ -15,6 +15,7 @@ use super::interior_point::{
     interior_step, mark_contacts, recenter, retry_due, start_interior,
 };
 use super::lemke;
+use super::progress::{Progress, damp};
 use super::residual::{
     measured_momentum_residual, momentum_residual, momentum_tolerance, row_masses, row_residuals,
 };
@@ -139,6 +140,8 @@ struct Iteration {
     /// The iteration after which a hot-started interior-point iteration starts again cold (at
     /// once, after a blocked step: [`HOT_BLOCKED`]).
     hot_until: Option<usize>,
+    /// How near its answer the iteration has come, and how long ago.
+    progress: Progress,
 }
 
 /// Solves `M(q) (q − q̃) − ĥ² (Q(q, q̇) + J(q)ᵀ λ) = 0`, `C(q, t) = 0`, with
@@ -184,6 +187,7 @@ fn newton(
         lcp_stalls: 0,
         contact_solves: 0,
         hot_until: None,
+        progress: Progress::default(),
     };
     loop {
         for ((v, q), b) in v.iter_mut().zip(q.iter()).zip(q_base) {
@@ -278,6 +282,12 @@ fn newton(
             break;
         }
         let residual = max_c.max(momentum);
+        // Relative to the tolerances: one that came near its answer and then moved steadily
+        // away has diverged (see `progress`).
+        let relative = (max_c / c_tolerance).max(momentum / momentum_tolerance);
+        if it.progress.observe(relative) && w.contact_lcp {
+            return Err(stalled(model, w, (max_c, momentum), c_tolerance));
+        }
         if back_off(w, q, h2, &mut it, residual) {
             continue;
         }
@@ -305,9 +315,15 @@ fn newton(
         if w.contact_lcp {
             it.first = false;
             it.contact_solves += 1;
+            // Circling, not nearer its answer for a while, it damps its steps (`progress`).
+            let damping = it.progress.damping();
+            let before = (damping < 1.0).then(|| w.mu.clone());
             contact_step(model, w, h2, (c_tolerance, tolerance))?;
             take_fixed(model, w, q, h2);
             step(model, w, q, (Factorization::Reuse, h2, tolerance))?;
+            if let Some(before) = before {
+                damp(w, q, (&before, damping), h2);
+            }
             it.trial = None;
             continue;
         }
