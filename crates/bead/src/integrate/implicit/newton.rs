@@ -282,10 +282,10 @@ fn newton(
             break;
         }
         let residual = max_c.max(momentum);
-        // Relative to the tolerances: one that came near its answer and then moved steadily
-        // away has diverged (see `progress`).
+        // With the contacts as their own problem, from its first iteration (the active set's
+        // before it say nothing of it): one that came near and then moved away has diverged.
         let relative = (max_c / c_tolerance).max(momentum / momentum_tolerance);
-        if it.progress.observe(relative) && w.contact_lcp {
+        if w.contact_lcp && it.progress.observe(relative) {
             return Err(stalled(model, w, (max_c, momentum), c_tolerance));
         }
         if back_off(w, q, h2, &mut it, residual) {

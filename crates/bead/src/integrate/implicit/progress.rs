@@ -7,8 +7,8 @@
 //! frictional pile at 2 ms), the full steps can leave the answer they had nearly found, or
 //! switch for ever between two sets of contact forces, each exact on the other's linearization.
 //! A diverged iteration ends unconverged, and the step is taken again in halves
-//! ([`super::halving`]); a circling one takes half of each step along its line (Newton's method
-//! damped, as a line search would), which brings a two-cycle to its middle.
+//! ([`super::halving`]); a circling one takes a share of each step along its line (Newton's
+//! method damped, as a line search would): half brings a two-cycle to its middle.
 
 use super::work::Work;
 
@@ -26,7 +26,7 @@ const GROWING: usize = 20;
 /// Iterations without coming nearer after which the Newton steps are damped.
 const CIRCLING: usize = 8;
 
-/// The share of a step a circling iteration takes.
+/// The share of a step a circling iteration takes, squared and cubed as it goes on circling.
 const DAMPED: f64 = 0.5;
 
 /// The least residual of one step's iteration so far, relative to its tolerances, and the
@@ -59,8 +59,10 @@ impl Progress {
         self.best <= NEAR && self.since_best >= GROWING && relative > DIVERGED * self.best
     }
 
-    /// The share of its Newton step the next iteration takes: whole, or [`DAMPED`] once
-    /// [`CIRCLING`] iterations have not brought it nearer.
+    /// The share of its Newton step the next iteration takes: whole; [`DAMPED`] once
+    /// [`CIRCLING`] iterations have not brought it nearer, its square after three times as
+    /// many, its cube after six (halving faster, to 1/16 within 32 iterations, failed a
+    /// frictional box stack that these steps carry).
     pub(super) fn damping(&self) -> f64 {
         match self.since_best {
             k if k < CIRCLING => 1.0,
